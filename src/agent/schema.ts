@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/** Providers auggy can build a model for. */
+export const PROVIDERS = ['anthropic', 'openai', 'openrouter', 'ollama', 'openai-compatible', 'scripted'] as const;
+export type ProviderId = (typeof PROVIDERS)[number];
+
+export const engineSchema = z.looseObject({
+  provider: z.enum(PROVIDERS),
+  model: z.string().min(1),
+  baseURL: z.string().url().optional(),
+  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+  script: z.string().min(1).optional(),
+});
+export type EngineConfig = z.infer<typeof engineSchema>;
+
+// Unknown keys are kept (looseObject) because folders written by other auggy releases carry more.
+export const agentYamlSchema = z.looseObject({
+  id: z.string().regex(/^aug1_[0-9a-f-]{36}$/, 'must look like aug1_<uuid>').optional(),
+  name: z.string().min(1),
+  displayName: z.string().min(1).optional(),
+  purpose: z.string().optional(),
+  identity: z.string().min(1).default('./identity.md'),
+  engine: engineSchema,
+  settings: z
+    .looseObject({
+      maxInferenceLoops: z.number().int().min(1).max(1000).default(10),
+    })
+    .default({ maxInferenceLoops: 10 }),
+  augments: z.array(z.string().min(1)).default([]),
+});
+export type AgentYaml = z.infer<typeof agentYamlSchema>;
+
+export const augmentYamlSchema = z.looseObject({
+  type: z.string().min(1),
+  config: z.record(z.string(), z.unknown()).optional(),
+});
+export type AugmentYaml = z.infer<typeof augmentYamlSchema>;
+
+export const skillFrontMatterSchema = z.looseObject({
+  name: z.string().trim().min(1),
+  description: z.string().trim().min(1),
+});

@@ -1,0 +1,56 @@
+import type { AgentYaml, EngineConfig } from './schema.js';
+
+export type Severity = 'error' | 'warning';
+
+/** One finding about an agent folder, pointing at the file (relative to the folder) and position. */
+export interface Diagnostic {
+  severity: Severity;
+  file: string;
+  line?: number;
+  column?: number;
+  /** Dotted path of the field the finding is about, when there is one (`engine.provider`). */
+  field?: string;
+  message: string;
+}
+
+export interface LoadedSkill {
+  id: string;
+  name: string;
+  description: string;
+  body: string;
+  file: string;
+}
+
+export interface LoadedAugmentConfig {
+  /** The id listed in agent.yaml (the folder name under augments/). */
+  id: string;
+  type: string;
+  config: Record<string, unknown>;
+  /** augment.yaml path relative to the agent folder, or undefined when the folder is missing. */
+  file?: string;
+}
+
+/** An agent folder loaded and checked: everything a host needs to run it. */
+export interface LoadedAgent {
+  dir: string;
+  yaml: AgentYaml;
+  engine: EngineConfig;
+  displayName: string;
+  identity: string;
+  skills: LoadedSkill[];
+  augments: LoadedAugmentConfig[];
+  /** Variables from the folder's .env, never printed. */
+  env: Record<string, string>;
+}
+
+export interface LoadResult {
+  agent?: LoadedAgent;
+  diagnostics: Diagnostic[];
+}
+
+/** `agent.yaml:7:3 error engine.provider: ...` */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = [d.file, d.line, d.column].filter((part) => part !== undefined).join(':');
+  const field = d.field ? ` ${d.field}:` : '';
+  return `${where} ${d.severity}${field} ${d.message}`;
+}

@@ -1,0 +1,111 @@
+import type { ModelMessage } from 'ai';
+import type { LoadedAgent, Diagnostic } from '../agent/types.js';
+import type { EmitEvent, TurnOutcome } from '../kernel/events.js';
+import type { KernelTool } from '../kernel/tool.js';
+import type { SessionHandle } from '../session/session.js';
+
+/** Output of a slash command, shown to the person as system lines. */
+export interface CommandOutput {
+  lines: string[];
+  isError?: boolean;
+}
+
+export interface SlashCommand {
+  /** Without the slash: `ask`. */
+  name: string;
+  /** One line for `/help`. */
+  summary: string;
+  usage?: string;
+  /** True when the command may run while a turn is in progress (board edits). */
+  duringTurn?: boolean;
+  run(args: string): Promise<CommandOutput> | CommandOutput;
+}
+
+/** A settled tool batch, as augments see it after every tool of one response finished. */
+export interface SettledToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  content: string;
+  isError: boolean;
+}
+
+/** What an augment may decide once a batch has settled: end the turn, or start a fresh round budget. */
+export interface BatchDecision {
+  terminate?: TurnOutcome;
+  /** Reset the per-round inference counter (a workflow entered a state that keeps the floor). */
+  newRound?: boolean;
+}
+
+export interface FinishedTurn {
+  status: TurnOutcome['status'];
+  message?: string;
+  text: string;
+  /** The conversation so far, including this turn. */
+  transcript: ModelMessage[];
+}
+
+/** A one-off completion with no tools, for augments that need to ask a model something (evaluators). */
+export type CompleteFn = (request: {
+  system: string;
+  prompt: string;
+  /** `provider:model`; the agent's own model when absent. */
+  model?: string;
+  signal?: AbortSignal;
+}) => Promise<{ ok: true; text: string } | { ok: false; error: string }>;
+
+/** Per-session instance of an augment. Every hook is optional: an augment adds only what it needs. */
+export interface Augment {
+  readonly id: string;
+  /** Tools offered at the next inference round. */
+  tools?(): KernelTool[];
+  /** Text of this augment's `<augment id="...">` block at the next round; undefined leaves it out. */
+  promptBlock?(): string | undefined;
+  commands?(): SlashCommand[];
+  /** Short status-line text such as `? ask (2)`. */
+  indicator?(): string | undefined;
+  /** Called with the person's message before the turn starts. */
+  onUserMessage?(text: string): Promise<void> | void;
+  afterBatch?(batch: SettledToolCall[]): Promise<BatchDecision | undefined> | BatchDecision | undefined;
+  afterTurn?(turn: FinishedTurn): Promise<void> | void;
+  /** The conversation was cleared (`/clear`): drop what belongs to it. */
+  onCleared?(): Promise<void> | void;
+  /** Fields this augment adds to `--output json` (e.g. `{ ask: {...} }`), merged at the top level. */
+  snapshot?(): Record<string, unknown> | undefined;
+}
+
+export interface AugmentSetup {
+  agent: LoadedAgent;
+  augmentId: string;
+  config: Record<string, unknown>;
+  session: SessionHandle;
+  emit: EmitEvent;
+  complete: CompleteFn;
+  /** Reports a problem that does not stop the run (corrupt state file set aside, ...). */
+  warn(message: string): void;
+}
+
+export interface AdminRow {
+  label: string;
+  value: string;
+}
+
+export interface AdminSection {
+  id: string;
+  type: string;
+  tools: string[];
+  behavior: string;
+  rows: AdminRow[];
+}
+
+export interface AugmentFactory {
+  type: string;
+  /** The augment's behaviour in one sentence. */
+  summary: string;
+  /** Skill folder under templates/skills/ that `auggy create --augment` copies, if any. */
+  skill?: string;
+  /** Checks `config`; diagnostics point at augment.yaml. */
+  validateConfig(config: Record<string, unknown>, file: string): Diagnostic[];
+  describe(agent: LoadedAgent, config: Record<string, unknown>): AdminSection;
+  create(setup: AugmentSetup): Augment | Promise<Augment>;
+}

@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import { registerCreate } from './create.js';
+import { registerValidate } from './validate.js';
+import { registerRun } from './run.js';
+import { registerAdmin } from './admin.js';
+
+export type SetExitCode = (code: number) => void;
+
+/**
+ * Every command registers its options and help here; the work itself is imported lazily
+ * inside each action so `auggy --version` never loads Ink, React or the model providers.
+ */
+export function registerCommands(program: Command, setExitCode: SetExitCode): void {
+  registerCreate(program, setExitCode);
+  registerRun(program, setExitCode);
+  registerValidate(program, setExitCode);
+  registerAdmin(program, setExitCode);
+}

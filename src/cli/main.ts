@@ -1,0 +1,67 @@
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { EXIT, UsageError } from './exit-codes.js';
+import { registerCommands } from './commands.js';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Commander prints "error: ...\n(Did you mean x?)"; auggy says it on one line. */
+function oneLine(message: string): string {
+  return message
+    .replace(/^error: /, '')
+    .replace(/\n\(Did you mean/g, ' (did you mean')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+}
+
+const USAGE_CODES = new Set([
+  'commander.unknownCommand',
+  'commander.unknownOption',
+  'commander.missingArgument',
+  'commander.optionMissingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.invalidArgument',
+  'commander.excessArguments',
+  'commander.conflictingOption',
+]);
+
+/** Runs the CLI and resolves to the process exit code; never throws for expected failures. */
+export async function main(argv: string[]): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command('auggy')
+    .description('Build and run LLM agents that are plain folders, and know who holds the next turn.')
+    .version(packageVersion(), '-v, --version', 'print the version')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeErr: () => {
+        // Errors are printed once, below, in auggy's one-line form.
+      },
+    });
+  program.helpOption('-h, --help', 'show help');
+  registerCommands(program, (code) => {
+    exitCode = code;
+  });
+
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        return EXIT.ok;
+      }
+      process.stderr.write(`auggy: ${oneLine(error.message)}\n`);
+      if (error.code === 'commander.executeSubCommandAsync') return EXIT.failed;
+      return USAGE_CODES.has(error.code) ? EXIT.usage : error.exitCode || EXIT.usage;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`auggy: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}

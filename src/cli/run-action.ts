@@ -1,0 +1,53 @@
+import { EXIT, UsageError } from './exit-codes.js';
+import type { RunOptionValues } from './run.js';
+import { loadRunnableAgent, openConversation } from '../hosts/open-conversation.js';
+
+function warnOnStderr(message: string): void {
+  process.stderr.write(`auggy: warning: ${message}\n`);
+}
+
+/** `auggy run`: --print runs one turn; otherwise the TUI opens on a terminal. */
+export async function runCommand(dir: string, message: string | undefined, options: RunOptionValues): Promise<number> {
+  if (options.session !== undefined && options.continue) throw new UsageError('use either --session or --continue, not both');
+  if (!options.print) {
+    if (message !== undefined) throw new UsageError(`a message ("${message}") is only taken with --print; for a chat run: auggy run ${dir}`);
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
+    }
+  }
+  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl }, warnOnStderr);
+  const choice = { sessionId: options.session, continueLatest: options.continue };
+  if (!options.print) {
+    const { startTui } = await import('../hosts/tui/start-tui.js');
+    return startTui(target, choice);
+  }
+
+  const { readMessage } = await import('../hosts/print/read-message.js');
+  const { runPrintTurn } = await import('../hosts/print/print-host.js');
+  const text = await readMessage(message);
+  const conversation = await openConversation(target, choice, warnOnStderr);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    // The first Ctrl+C cancels the turn cleanly; a second one does not wait.
+    if (interrupts === 1) controller.abort(new Error('interrupted'));
+    else process.exit(EXIT.canceled);
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    return await runPrintTurn({
+      conversation,
+      message: text,
+      format: options.output,
+      signal: controller.signal,
+      writers: {
+        out: (chunk) => process.stdout.write(chunk),
+        err: (chunk) => process.stderr.write(chunk),
+        colour: process.stderr.isTTY === true && !process.env.NO_COLOR,
+      },
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}

@@ -1,0 +1,50 @@
+import { exitCodeForStatus } from '../../cli/exit-codes.js';
+import type { Conversation } from '../../kernel/conversation.js';
+import { summarize, textEventWriter, type OutputFormat, type Writers } from './print-output.js';
+
+export interface PrintOptions {
+  conversation: Conversation;
+  message: string;
+  format: OutputFormat;
+  writers: Writers;
+  signal: AbortSignal;
+}
+
+/** Runs one turn without a TUI and reports it in the chosen format; resolves to the exit code. */
+export async function runPrintTurn(options: PrintOptions): Promise<number> {
+  const { conversation, writers: w, format } = options;
+  const text = textEventWriter(w);
+  const unsubscribe = conversation.subscribe((event) => {
+    if (format === 'stream-json') w.out(`${JSON.stringify(event)}\n`);
+    else if (format === 'text') text.onEvent(event);
+  });
+  let result;
+  try {
+    result = await conversation.runTurn(options.message, { signal: options.signal });
+  } finally {
+    unsubscribe();
+  }
+  const summary = summarize(result, conversation.session.id, conversation.snapshot());
+  if (format === 'json') w.out(`${JSON.stringify(summary, null, 2)}\n`);
+  if (format === 'stream-json') w.out(`${JSON.stringify({ type: 'RESULT', ...summary })}\n`);
+  if (format === 'text') {
+    if (!text.endsWithNewline()) w.out('\n');
+    switch (result.status) {
+      case 'input-required':
+        w.err(`waiting for your reply: answer with  auggy run --print --session ${conversation.session.id} "<answer>"\n`);
+        break;
+      case 'failed':
+        w.err(`auggy: turn failed: ${result.message ?? 'unknown error'}\n`);
+        break;
+      case 'budget-exhausted':
+        w.err(`auggy: ${result.message ?? 'the turn ran out of inference rounds'}\n`);
+        break;
+      case 'canceled':
+        w.err(`auggy: canceled (session ${conversation.session.id} is saved)\n`);
+        break;
+      case 'completed':
+        break;
+    }
+  }
+  return exitCodeForStatus(result.status);
+}

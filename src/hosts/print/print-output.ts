@@ -1,0 +1,87 @@
+import type { KernelEvent } from '../../kernel/events.js';
+import type { TurnResult } from '../../kernel/turn-loop.js';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
+
+export interface Writers {
+  out(text: string): void;
+  err(text: string): void;
+  /** Colour only when stderr is a terminal. */
+  colour: boolean;
+}
+
+function dim(text: string, colour: boolean): string {
+  return colour ? `\u001b[2m${text}\u001b[22m` : text;
+}
+
+function shorten(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Text mode: the assistant's words on stdout as they stream, everything else on stderr. */
+export function textEventWriter(w: Writers): { onEvent(event: KernelEvent): void; endsWithNewline(): boolean } {
+  const toolNames = new Map<string, string>();
+  const toolArgs = new Map<string, string>();
+  let last = '\n';
+  const out = (text: string) => {
+    if (text === '') return;
+    w.out(text);
+    last = text;
+  };
+  return {
+    onEvent(event) {
+      switch (event.type) {
+        case 'TEXT_MESSAGE_START':
+          if (!last.endsWith('\n')) out('\n');
+          break;
+        case 'TEXT_MESSAGE_CONTENT':
+          out(event.delta);
+          break;
+        case 'TOOL_CALL_START':
+          toolNames.set(event.toolCallId, event.toolCallName);
+          break;
+        case 'TOOL_CALL_ARGS':
+          toolArgs.set(event.toolCallId, (toolArgs.get(event.toolCallId) ?? '') + event.delta);
+          break;
+        case 'TOOL_CALL_RESULT': {
+          const name = toolNames.get(event.toolCallId) ?? 'tool';
+          const mark = event.isError ? 'error' : 'ok';
+          w.err(dim(`• ${name}(${shorten(toolArgs.get(event.toolCallId) ?? '', 60)}) ${mark}: ${shorten(event.content)}\n`, w.colour));
+          break;
+        }
+        case 'CUSTOM':
+          if (event.name === 'auggy.system' && typeof event.value === 'object' && event.value !== null && 'text' in event.value) {
+            w.err(`${String((event.value as { text: unknown }).text)}\n`);
+          }
+          break;
+        default:
+          break;
+      }
+    },
+    endsWithNewline: () => last.endsWith('\n'),
+  };
+}
+
+export interface PrintSummary {
+  status: TurnResult['status'];
+  message?: string;
+  text: string;
+  sessionId: string;
+  toolCalls: { id: string; name: string; input: unknown; result: string; isError: boolean }[];
+  usage: TurnResult['usage'];
+  [augmentField: string]: unknown;
+}
+
+export function summarize(result: TurnResult, sessionId: string, augmentFields: Record<string, unknown>): PrintSummary {
+  return {
+    status: result.status,
+    ...(result.message !== undefined ? { message: result.message } : {}),
+    text: result.text,
+    sessionId,
+    toolCalls: result.toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input, result: call.content, isError: call.isError })),
+    usage: result.usage,
+    ...augmentFields,
+  };
+}

@@ -1,0 +1,26 @@
+import { generateText } from 'ai';
+import type { LoadedAgent } from '../agent/types.js';
+import type { CompleteFn } from '../augments/types.js';
+import { createModel } from '../model/create-model.js';
+import { describeModelError } from '../model/describe-error.js';
+import { resolveModelSpec, type ModelSpec } from '../model/model-spec.js';
+
+/** A tool-less completion for augments (evaluators): the agent's model unless another is named. */
+export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec): CompleteFn {
+  return async ({ system, prompt, model, signal }) => {
+    let spec = agentSpec;
+    try {
+      if (model) spec = resolveModelSpec(agent, { model, baseURL: agentSpec.provider === model.split(':')[0] ? agentSpec.baseURL : undefined }, {});
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    const built = await createModel(spec);
+    if (!built.ok) return { ok: false, error: built.error };
+    try {
+      const reply = await generateText({ model: built.model, system, prompt, abortSignal: signal, maxRetries: 2 });
+      return { ok: true, text: reply.text };
+    } catch (error) {
+      return { ok: false, error: describeModelError(error, spec) };
+    }
+  };
+}

@@ -1,0 +1,205 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ModelMessage } from 'ai';
+import type { LoadedAgent } from '../agent/types.js';
+import { findAugmentFactory } from '../augments/registry.js';
+import type { Augment, CompleteFn, SlashCommand } from '../augments/types.js';
+import { createModel } from '../model/create-model.js';
+import { describeModelError } from '../model/describe-error.js';
+import type { ModelSpec } from '../model/model-spec.js';
+import { newRunId } from '../session/ids.js';
+import { SessionError, openSession, type SessionHandle } from '../session/session.js';
+import { transcriptFromEntries } from '../session/transcript.js';
+import { makeComplete } from './complete.js';
+import type { KernelEvent } from './events.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { runTurnLoop, type TurnResult } from './turn-loop.js';
+
+export type EventListener = (event: KernelEvent) => void;
+
+export interface ConversationOptions {
+  agent: LoadedAgent;
+  modelSpec: ModelSpec;
+  session: SessionHandle;
+  /** Problems that do not stop the run: shown by the host, never fatal. */
+  warn(message: string): void;
+}
+
+/**
+ * One agent talking in one session: the kernel wired to the session log and the augments.
+ * Hosts (TUI, print, serve) drive it and listen to its events; they know nothing of each other.
+ */
+export class Conversation {
+  readonly agent: LoadedAgent;
+  readonly modelSpec: ModelSpec;
+  readonly session: SessionHandle;
+  private readonly warn: (message: string) => void;
+  private readonly listeners = new Set<EventListener>();
+  private augmentList: Augment[] = [];
+  private messages: ModelMessage[] = [];
+  private model: Promise<{ ok: true; model: LanguageModelV3 } | { ok: false; error: string }> | undefined;
+  private currentTurnId: string | undefined;
+  private writeError: string | undefined;
+  private running = false;
+  readonly complete: CompleteFn;
+
+  private constructor(options: ConversationOptions) {
+    this.agent = options.agent;
+    this.modelSpec = options.modelSpec;
+    this.session = options.session;
+    this.warn = options.warn;
+    this.complete = makeComplete(options.agent, options.modelSpec);
+  }
+
+  /** Opens a conversation on a session: rebuilds the transcript and starts each augment for it. */
+  static async open(options: ConversationOptions): Promise<Conversation> {
+    const conversation = new Conversation(options);
+    const { entries, warnings } = options.session.entries();
+    warnings.forEach((warning) => options.warn(warning));
+    conversation.messages = transcriptFromEntries(entries);
+    for (const config of options.agent.augments) {
+      const factory = findAugmentFactory(config.type);
+      if (!factory) continue;
+      conversation.augmentList.push(
+        await factory.create({
+          agent: options.agent,
+          augmentId: config.id,
+          config: config.config,
+          session: options.session,
+          emit: (event) => conversation.emit(event),
+          complete: conversation.complete,
+          warn: options.warn,
+        }),
+      );
+    }
+    return conversation;
+  }
+
+  get augments(): readonly Augment[] {
+    return this.augmentList;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  transcript(): ModelMessage[] {
+    return [...this.messages];
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Records the event in the session log, then hands it to every listener. */
+  emit(event: KernelEvent): void {
+    this.persist(() => this.session.append({ kind: 'event', turnId: this.currentTurnId, event, at: new Date().toISOString() }));
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** Shows a line to the person and keeps it in the session (evaluations, refusals). */
+  systemLine(text: string): void {
+    this.persist(() => this.session.append({ kind: 'system', text, at: new Date().toISOString() }));
+    this.emit({ type: 'CUSTOM', name: 'auggy.system', value: { text } });
+  }
+
+  private persist(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      if (!(error instanceof SessionError)) throw error;
+      if (this.writeError === undefined) {
+        this.writeError = error.message;
+        this.warn(`session not saved: ${error.message}`);
+      }
+    }
+  }
+
+  commands(): SlashCommand[] {
+    return this.augmentList.flatMap((augment) => augment.commands?.() ?? []);
+  }
+
+  indicators(): string[] {
+    return this.augmentList.flatMap((augment) => augment.indicator?.() ?? []);
+  }
+
+  /** The fields every augment adds to machine-readable output. */
+  snapshot(): Record<string, unknown> {
+    return Object.assign({}, ...this.augmentList.map((augment) => augment.snapshot?.() ?? {}));
+  }
+
+  private loadModel() {
+    this.model ??= createModel(this.modelSpec);
+    return this.model;
+  }
+
+  /** Runs one turn for the person's message. Never throws for provider or tool trouble. */
+  async runTurn(text: string, options: { signal?: AbortSignal } = {}): Promise<TurnResult & { runId: string }> {
+    if (this.running) throw new Error('a turn is already running in this conversation');
+    this.running = true;
+    const runId = newRunId();
+    this.currentTurnId = runId;
+    this.writeError = undefined;
+    const signal = options.signal ?? new AbortController().signal;
+    try {
+      this.persist(() => this.session.append({ kind: 'user', turnId: runId, text, at: new Date().toISOString() }));
+      this.messages.push({ role: 'user', content: text });
+      for (const augment of this.augmentList) await augment.onUserMessage?.(text);
+
+      const built = await this.loadModel();
+      let result: TurnResult;
+      if (!built.ok) {
+        this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
+        this.emit({ type: 'RUN_ERROR', message: built.error, code: 'failed' });
+        result = { status: 'failed', message: built.error, text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } };
+      } else {
+        result = await runTurnLoop({
+          model: built.model,
+          threadId: this.session.id,
+          runId,
+          messages: this.messages,
+          maxInferenceLoops: this.agent.yaml.settings.maxInferenceLoops,
+          signal,
+          emit: (event) => this.emit(event),
+          prepareRound: () => ({
+            system: buildSystemPrompt(this.agent.identity, this.agent.skills, this.augmentList),
+            tools: this.augmentList.flatMap((augment) => augment.tools?.() ?? []),
+          }),
+          afterBatch: async (batch) => {
+            let decision: Awaited<ReturnType<NonNullable<Augment['afterBatch']>>>;
+            for (const augment of this.augmentList) {
+              const next = await augment.afterBatch?.(batch);
+              if (next) decision = { terminate: decision?.terminate ?? next.terminate, newRound: decision?.newRound || next.newRound };
+            }
+            return decision;
+          },
+          onMessage: (message) => {
+            this.messages.push(message);
+            this.persist(() => this.session.append({ kind: 'message', turnId: runId, message }));
+          },
+          onRecord: (name, data) => this.persist(() => this.session.append({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() })),
+          describeError: (error) => describeModelError(error, this.modelSpec),
+        });
+      }
+      for (const augment of this.augmentList) {
+        await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: this.transcript() });
+      }
+      if (this.writeError !== undefined && result.status !== 'canceled') {
+        result = { ...result, status: 'failed', message: `the session could not be saved: ${this.writeError}` };
+      }
+      return { ...result, runId };
+    } finally {
+      this.running = false;
+      this.currentTurnId = undefined;
+    }
+  }
+
+  /** `/clear`: the augments drop this conversation's state and a fresh session begins. */
+  async clear(): Promise<Conversation> {
+    for (const augment of this.augmentList) await augment.onCleared?.();
+    const session = openSession({ agentDir: this.agent.dir, agentName: this.agent.yaml.name, agentId: this.agent.yaml.id });
+    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn });
+    for (const listener of this.listeners) next.subscribe(listener);
+    return next;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The kernel's event stream. Names and fields follow AG-UI's events one for one, so the
+ * serve host encodes them without translation; the TUI and print hosts read the same stream.
+ */
+export type TurnStatus = 'completed' | 'input-required' | 'failed' | 'canceled' | 'budget-exhausted';
+
+export const TURN_STATUSES: readonly TurnStatus[] = ['completed', 'input-required', 'failed', 'canceled', 'budget-exhausted'];
+
+export interface TurnOutcome {
+  status: TurnStatus;
+  message?: string;
+}
+
+export type JsonPatchOperation =
+  | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
+  | { op: 'remove'; path: string }
+  | { op: 'move' | 'copy'; path: string; from: string };
+
+export type KernelEvent =
+  | { type: 'RUN_STARTED'; threadId: string; runId: string }
+  | { type: 'TEXT_MESSAGE_START'; messageId: string; role: 'assistant' }
+  | { type: 'TEXT_MESSAGE_CONTENT'; messageId: string; delta: string }
+  | { type: 'TEXT_MESSAGE_END'; messageId: string }
+  | { type: 'TOOL_CALL_START'; toolCallId: string; toolCallName: string; parentMessageId?: string }
+  | { type: 'TOOL_CALL_ARGS'; toolCallId: string; delta: string }
+  | { type: 'TOOL_CALL_END'; toolCallId: string }
+  | { type: 'TOOL_CALL_RESULT'; messageId: string; toolCallId: string; content: string; isError?: boolean }
+  | { type: 'RUN_FINISHED'; threadId: string; runId: string; result: TurnOutcome }
+  | { type: 'RUN_ERROR'; message: string; code?: string }
+  /** Augment events (user ask evaluations, workflow transitions, questions) travel as CUSTOM. */
+  | { type: 'CUSTOM'; name: string; value: unknown }
+  | { type: 'STATE_SNAPSHOT'; snapshot: Record<string, unknown> }
+  | { type: 'STATE_DELTA'; delta: JsonPatchOperation[] };
+
+export type KernelEventType = KernelEvent['type'];
+
+export type EmitEvent = (event: KernelEvent) => void;

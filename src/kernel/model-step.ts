@@ -1,0 +1,178 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
+import { z } from 'zod';
+import { randomBytes } from 'node:crypto';
+import type { EmitEvent } from './events.js';
+import type { KernelTool } from './tool.js';
+
+export interface RequestedToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** Set when the model's call could not be parsed or names no known tool. */
+  invalidReason?: string;
+}
+
+export interface StepUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface StepOutcome {
+  text: string;
+  toolCalls: RequestedToolCall[];
+  usage: StepUsage;
+  error?: unknown;
+  aborted: boolean;
+}
+
+export interface ModelStepRequest {
+  model: LanguageModelV3;
+  system: string;
+  messages: ModelMessage[];
+  tools: KernelTool[];
+  signal: AbortSignal;
+  emit: EmitEvent;
+  maxRetries: number;
+}
+
+/** The provider's stream ended before the model said it had finished. */
+export class StreamCutOffError extends Error {
+  constructor() {
+    super('stream terminated before the model finished');
+  }
+}
+
+export function newMessageId(): string {
+  return `msg_${randomBytes(6).toString('hex')}`;
+}
+
+function toToolSet(tools: KernelTool[]): ToolSet {
+  const set: ToolSet = {};
+  for (const kernelTool of tools) {
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(kernelTool.inputSchema, { io: 'input' }) as Record<string, unknown>;
+    // No `validate`: the kernel checks input itself so a bad call becomes a correctable tool error.
+    set[kernelTool.name] = tool({ description: kernelTool.description, inputSchema: jsonSchema(schema) });
+  }
+  return set;
+}
+
+/** One inference: streams the model's reply into kernel events and collects its tool calls. */
+export async function runModelStep(request: ModelStepRequest): Promise<StepOutcome> {
+  const { emit, signal } = request;
+  const outcome: StepOutcome = { text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, aborted: false };
+  const openText = new Map<string, string>();
+  const startedCalls = new Set<string>();
+  const endedCalls = new Set<string>();
+  let lastTextMessage: string | undefined;
+
+  const closeOpenText = () => {
+    for (const messageId of openText.values()) emit({ type: 'TEXT_MESSAGE_END', messageId });
+    openText.clear();
+  };
+
+  try {
+    const result = streamText({
+      model: request.model,
+      system: request.system,
+      messages: request.messages,
+      tools: toToolSet(request.tools),
+      abortSignal: signal,
+      maxRetries: request.maxRetries,
+      onError: () => {
+        // Errors are read from the stream below and reported once, as the turn's failure.
+      },
+    });
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case 'text-start': {
+          const messageId = newMessageId();
+          openText.set(part.id, messageId);
+          lastTextMessage = messageId;
+          emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
+          break;
+        }
+        case 'text-delta': {
+          if (part.text === '') break;
+          let messageId = openText.get(part.id);
+          if (!messageId) {
+            messageId = newMessageId();
+            openText.set(part.id, messageId);
+            lastTextMessage = messageId;
+            emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
+          }
+          outcome.text += part.text;
+          emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: part.text });
+          break;
+        }
+        case 'text-end': {
+          const messageId = openText.get(part.id);
+          if (messageId) emit({ type: 'TEXT_MESSAGE_END', messageId });
+          openText.delete(part.id);
+          break;
+        }
+        case 'tool-input-start':
+          startedCalls.add(part.id);
+          emit({ type: 'TOOL_CALL_START', toolCallId: part.id, toolCallName: part.toolName, parentMessageId: lastTextMessage });
+          break;
+        case 'tool-input-delta':
+          if (startedCalls.has(part.id) && part.delta !== '') emit({ type: 'TOOL_CALL_ARGS', toolCallId: part.id, delta: part.delta });
+          break;
+        case 'tool-input-end':
+          if (startedCalls.has(part.id) && !endedCalls.has(part.id)) {
+            endedCalls.add(part.id);
+            emit({ type: 'TOOL_CALL_END', toolCallId: part.id });
+          }
+          break;
+        case 'tool-call': {
+          // Some providers send the whole call at once, without input-start/delta/end.
+          if (!startedCalls.has(part.toolCallId)) {
+            startedCalls.add(part.toolCallId);
+            emit({ type: 'TOOL_CALL_START', toolCallId: part.toolCallId, toolCallName: part.toolName, parentMessageId: lastTextMessage });
+            const args = typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {});
+            if (args) emit({ type: 'TOOL_CALL_ARGS', toolCallId: part.toolCallId, delta: args });
+          }
+          if (!endedCalls.has(part.toolCallId)) {
+            endedCalls.add(part.toolCallId);
+            emit({ type: 'TOOL_CALL_END', toolCallId: part.toolCallId });
+          }
+          const invalid = 'invalid' in part && part.invalid === true;
+          const error = 'error' in part ? part.error : undefined;
+          outcome.toolCalls.push({
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input,
+            invalidReason: invalid ? (error instanceof Error ? error.message : 'the call could not be parsed') : undefined,
+          });
+          break;
+        }
+        case 'finish-step':
+          // A stream that stops without the provider's finish reason was cut off midway.
+          if (part.finishReason === 'error' || (part.finishReason === 'other' && part.rawFinishReason === undefined)) {
+            outcome.error ??= new StreamCutOffError();
+          }
+          outcome.usage.inputTokens += part.usage.inputTokens ?? 0;
+          outcome.usage.outputTokens += part.usage.outputTokens ?? 0;
+          break;
+        case 'error':
+          outcome.error = part.error;
+          break;
+        case 'abort':
+          outcome.aborted = true;
+          break;
+        default:
+          break;
+      }
+    }
+  } catch (error) {
+    if (signal.aborted) outcome.aborted = true;
+    else outcome.error = error;
+  }
+  if (signal.aborted) outcome.aborted = true;
+  closeOpenText();
+  // A tool call that started streaming but never completed is dropped; close it for the listeners.
+  for (const id of startedCalls) {
+    if (!endedCalls.has(id)) emit({ type: 'TOOL_CALL_END', toolCallId: id });
+  }
+  return outcome;
+}

@@ -1,0 +1,153 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ModelMessage } from 'ai';
+import type { BatchDecision, SettledToolCall } from '../augments/types.js';
+import type { EmitEvent, TurnOutcome, TurnStatus } from './events.js';
+import { newMessageId, runModelStep, type StepOutcome, type StepUsage } from './model-step.js';
+import { runToolBatch, terminationOf, type SettledCall } from './tool-batch.js';
+import type { KernelTool } from './tool.js';
+
+export interface ToolCallSummary {
+  id: string;
+  name: string;
+  input: unknown;
+  content: string;
+  isError: boolean;
+}
+
+export interface TurnResult {
+  status: TurnStatus;
+  /** The question for input-required, the reason for failed/budget-exhausted/canceled. */
+  message?: string;
+  /** Everything the assistant said this turn, across rounds. */
+  text: string;
+  toolCalls: ToolCallSummary[];
+  usage: StepUsage;
+}
+
+/** What the model is offered at one inference round; rebuilt every round so augments can change it. */
+export interface RoundSetup {
+  system: string;
+  tools: KernelTool[];
+}
+
+export interface TurnLoopOptions {
+  model: LanguageModelV3;
+  threadId: string;
+  runId: string;
+  /** The transcript so far, ending with the user's new message. */
+  messages: ModelMessage[];
+  maxInferenceLoops: number;
+  signal: AbortSignal;
+  emit: EmitEvent;
+  prepareRound(): RoundSetup;
+  afterBatch?(batch: SettledToolCall[]): Promise<BatchDecision | undefined>;
+  /** Called with each assistant/tool message as it is final, so the session keeps it. */
+  onMessage(message: ModelMessage): void;
+  onRecord?(name: string, data: Record<string, unknown>): void;
+  describeError(error: unknown): string;
+  maxRetries?: number;
+}
+
+function assistantMessage(step: StepOutcome): ModelMessage | undefined {
+  const content: Exclude<ModelMessage & { role: 'assistant' }, { content: string }>['content'] = [];
+  if (step.text) content.push({ type: 'text', text: step.text });
+  for (const call of step.toolCalls) {
+    content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input ?? {} });
+  }
+  return content.length > 0 ? { role: 'assistant', content } : undefined;
+}
+
+function toolMessage(settled: SettledCall[]): ModelMessage {
+  return {
+    role: 'tool',
+    content: settled.map(({ call, result }) => ({
+      type: 'tool-result' as const,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: result.isError ? { type: 'error-text' as const, value: result.content } : { type: 'text' as const, value: result.content },
+    })),
+  };
+}
+
+/**
+ * One turn: call the model, run its tool calls as a batch, feed the results back, and repeat
+ * until the model answers without tools, a tool ends the turn, the loop budget runs out, the
+ * provider fails, or the signal aborts. Failures come back as a result, never as a throw.
+ */
+export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult> {
+  const { emit, signal } = options;
+  const messages = [...options.messages];
+  const result: TurnResult = { status: 'completed', text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } };
+  const keep = (message: ModelMessage) => {
+    messages.push(message);
+    options.onMessage(message);
+  };
+  const finish = (outcome: TurnOutcome): TurnResult => {
+    result.status = outcome.status;
+    result.message = outcome.message;
+    if (outcome.status === 'failed') emit({ type: 'RUN_ERROR', message: outcome.message ?? 'the turn failed', code: 'failed' });
+    else emit({ type: 'RUN_FINISHED', threadId: options.threadId, runId: options.runId, result: outcome });
+    return result;
+  };
+
+  emit({ type: 'RUN_STARTED', threadId: options.threadId, runId: options.runId });
+  let roundsThisBudget = 0;
+  for (;;) {
+    if (signal.aborted) return finish({ status: 'canceled', message: 'canceled before the model answered' });
+    if (roundsThisBudget >= options.maxInferenceLoops) {
+      return finish({
+        status: 'budget-exhausted',
+        message: `stopped after ${options.maxInferenceLoops} inference rounds (settings.maxInferenceLoops) without a final answer`,
+      });
+    }
+    roundsThisBudget++;
+    const round = options.prepareRound();
+    const step = await runModelStep({
+      model: options.model,
+      system: round.system,
+      messages,
+      tools: round.tools,
+      signal,
+      emit,
+      maxRetries: options.maxRetries ?? 2,
+    });
+    result.usage.inputTokens += step.usage.inputTokens;
+    result.usage.outputTokens += step.usage.outputTokens;
+    result.text += step.text;
+
+    if (step.aborted || step.error !== undefined) {
+      // Keep what was said before the stop, without the tool calls that never ran.
+      if (step.text) keep({ role: 'assistant', content: [{ type: 'text', text: step.text }] });
+      if (step.aborted) return finish({ status: 'canceled', message: 'canceled while the model was answering' });
+      return finish({ status: 'failed', message: options.describeError(step.error) });
+    }
+    const assistant = assistantMessage(step);
+    if (assistant) keep(assistant);
+    if (step.toolCalls.length === 0) return finish({ status: 'completed' });
+
+    const settled = await runToolBatch(step.toolCalls, round.tools, signal, emit);
+    keep(toolMessage(settled));
+    for (const { call, result: toolResult } of settled) {
+      result.toolCalls.push({ id: call.toolCallId, name: call.toolName, input: call.input, content: toolResult.content, isError: toolResult.isError === true });
+      if (toolResult.record) options.onRecord?.(call.toolName, { toolCallId: call.toolCallId, ...toolResult.record });
+    }
+    const decision = await options.afterBatch?.(
+      settled.map(({ call, result: r }) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, content: r.content, isError: r.isError === true })),
+    );
+    const termination = terminationOf(settled) ?? decision?.terminate;
+    if (termination) {
+      if (termination.status === 'input-required' && termination.message) {
+        // The question is the reply the person sees.
+        const messageId = newMessageId();
+        emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
+        emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: termination.message });
+        emit({ type: 'TEXT_MESSAGE_END', messageId });
+        result.text += (result.text ? '\n\n' : '') + termination.message;
+        keep({ role: 'assistant', content: [{ type: 'text', text: termination.message }] });
+      }
+      return finish(termination);
+    }
+    if (signal.aborted) return finish({ status: 'canceled', message: 'canceled while tools were running' });
+    if (decision?.newRound) roundsThisBudget = 0;
+  }
+}

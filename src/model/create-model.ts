@@ -1,0 +1,51 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ModelSpec } from './model-spec.js';
+
+export type ModelBuild = { ok: true; model: LanguageModelV3 } | { ok: false; error: string };
+
+/**
+ * Builds the streaming model for a spec. Providers are imported on demand so commands that never
+ * call a model do not pay for loading them. Problems come back as data: the turn fails with the reason.
+ */
+export async function createModel(spec: ModelSpec): Promise<ModelBuild> {
+  const needsKey = spec.provider === 'anthropic' || spec.provider === 'openai' || spec.provider === 'openrouter';
+  if (needsKey && !spec.apiKey) {
+    return {
+      ok: false,
+      error: `${spec.apiKeyVariable} is not set, so the ${spec.provider} provider cannot be called; add it to the agent's .env or export it (AUGGY_API_KEY also works)`,
+    };
+  }
+  switch (spec.provider) {
+    case 'scripted': {
+      const { loadScript, ScriptError } = await import('./scripted/script.js');
+      const { createScriptedModel } = await import('./scripted/scripted-model.js');
+      try {
+        return { ok: true, model: createScriptedModel(loadScript(spec.scriptPath ?? ''), spec.model) };
+      } catch (error) {
+        if (error instanceof ScriptError) return { ok: false, error: error.message };
+        throw error;
+      }
+    }
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
+      return { ok: true, model: createAnthropic({ apiKey: spec.apiKey, baseURL: spec.baseURL })(spec.model) };
+    }
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
+      // Chat Completions: the one wire format every OpenAI-compatible server also speaks.
+      return { ok: true, model: createOpenAI({ apiKey: spec.apiKey, baseURL: spec.baseURL }).chat(spec.model) };
+    }
+    case 'openrouter':
+    case 'ollama':
+    case 'openai-compatible': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      const provider = createOpenAICompatible({
+        name: spec.provider,
+        baseURL: spec.baseURL ?? '',
+        apiKey: spec.apiKey,
+        includeUsage: true,
+      });
+      return { ok: true, model: provider.chatModel(spec.model) };
+    }
+  }
+}

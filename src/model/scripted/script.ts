@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { z } from 'zod';
+
+const scriptedToolCallSchema = z.object({
+  name: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).default({}),
+});
+
+const scriptedStepSchema = z.object({
+  text: z.string().optional(),
+  toolCalls: z.array(scriptedToolCallSchema).default([]),
+});
+
+const scriptedRuleSchema = z.object({
+  /** Case-insensitive regular expression on the latest user message. */
+  match: z.string().default('.*'),
+  /** Optional case-insensitive regular expression on the system prompt (workflow state, evaluator). */
+  system: z.string().optional(),
+  /** `steps[n]` is the reply after n tool rounds since the user's message. */
+  steps: z.array(scriptedStepSchema).min(1),
+});
+
+export const scriptSchema = z.object({
+  /** Pause between streamed chunks, so hosts can be watched streaming. */
+  chunkDelayMs: z.number().int().min(0).max(10_000).default(0),
+  rules: z.array(scriptedRuleSchema).min(1),
+});
+
+export type Script = z.infer<typeof scriptSchema>;
+export type ScriptedStep = z.infer<typeof scriptedStepSchema>;
+
+export class ScriptError extends Error {}
+
+export function loadScript(path: string): Script {
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ScriptError(`cannot read the model script ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  }
+  const parsed = scriptSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ScriptError(`the model script ${path} is not valid: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  }
+  for (const rule of parsed.data.rules) {
+    for (const pattern of [rule.match, rule.system]) {
+      if (pattern === undefined) continue;
+      try {
+        new RegExp(pattern, 'i');
+      } catch {
+        throw new ScriptError(`the model script ${path} has an invalid pattern: ${pattern}`);
+      }
+    }
+  }
+  return parsed.data;
+}
+
+/** Picks the reply: the first rule whose patterns fit, at the step for this many tool rounds. */
+export function pickStep(script: Script, userText: string, system: string, toolRounds: number): ScriptedStep | undefined {
+  const rule = script.rules.find(
+    (candidate) =>
+      new RegExp(candidate.match, 'i').test(userText) &&
+      (candidate.system === undefined || new RegExp(candidate.system, 'i').test(system)),
+  );
+  return rule?.steps[toolRounds];
+}

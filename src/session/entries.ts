@@ -1,0 +1,16 @@
+import type { ModelMessage } from 'ai';
+import type { KernelEvent } from '../kernel/events.js';
+
+/** One line of events.jsonl. The first line is always the header. */
+export type SessionEntry =
+  | { kind: 'header'; version: 1; sessionId: string; agentId?: string; agentName: string; createdAt: string }
+  | { kind: 'user'; turnId: string; text: string; at: string }
+  | { kind: 'event'; turnId?: string; event: KernelEvent; at: string }
+  /** A message of the model transcript (assistant or tool); the transcript is rebuilt from these. */
+  | { kind: 'message'; turnId: string; message: ModelMessage }
+  /** Facts kept for tracing only, never sent to the model (request_input's reason, answers). */
+  | { kind: 'record'; turnId?: string; name: string; data: Record<string, unknown>; at: string }
+  /** A line the host showed the person (user ask evaluations, board refusals). */
+  | { kind: 'system'; text: string; at: string };
+
+export type SessionHeader = Extract<SessionEntry, { kind: 'header' }>;

@@ -1,0 +1,45 @@
+import type { ModelMessage } from 'ai';
+import type { SessionEntry } from './entries.js';
+
+type ToolCallPart = { type: 'tool-call'; toolCallId: string; toolName: string };
+
+function toolCallsOf(message: ModelMessage): ToolCallPart[] {
+  if (message.role !== 'assistant' || typeof message.content === 'string') return [];
+  return message.content.filter((part): part is ToolCallPart & typeof part => part.type === 'tool-call');
+}
+
+function resultIdsOf(message: ModelMessage): string[] {
+  if (message.role !== 'tool') return [];
+  return message.content.flatMap((part) => (part.type === 'tool-result' ? [part.toolCallId] : []));
+}
+
+/**
+ * Rebuilds the model transcript from the session log. A tool call left without its result (a
+ * crash or cancel mid-batch) gets a stand-in result, so providers always receive a valid history.
+ */
+export function transcriptFromEntries(entries: SessionEntry[]): ModelMessage[] {
+  const raw: ModelMessage[] = [];
+  for (const entry of entries) {
+    if (entry.kind === 'user') raw.push({ role: 'user', content: entry.text });
+    else if (entry.kind === 'message') raw.push(entry.message);
+  }
+  const repaired: ModelMessage[] = [];
+  raw.forEach((message, index) => {
+    repaired.push(message);
+    const calls = toolCallsOf(message);
+    if (calls.length === 0) return;
+    const next = raw[index + 1];
+    const answered = new Set(next ? resultIdsOf(next) : []);
+    const missing = calls.filter((call) => !answered.has(call.toolCallId));
+    if (missing.length === 0) return;
+    const standIns = missing.map((call) => ({
+      type: 'tool-result' as const,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: { type: 'error-text' as const, value: 'This tool call was interrupted before it returned a result.' },
+    }));
+    if (next?.role === 'tool') next.content.push(...standIns);
+    else repaired.push({ role: 'tool', content: standIns });
+  });
+  return repaired;
+}

@@ -1,0 +1,122 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the loopback server answers to one request. */
+export interface ChatReply {
+  text?: string;
+  toolCalls?: { name: string; args: Record<string, unknown> | string; id?: string }[];
+  /** Answer with this HTTP status and an error body instead of a stream. */
+  status?: number;
+  /** Stream this many chunks, then destroy the connection (a stream cut off midway). */
+  dropAfterChunks?: number;
+  /** Keep the stream open after the first text chunk until `release()` or the client goes away. */
+  hold?: boolean;
+  /** Pause before each chunk. */
+  chunkDelayMs?: number;
+}
+
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: {
+    model: string;
+    stream?: boolean;
+    messages: { role: string; content: unknown; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
+    tools?: { type: string; function: { name: string; description?: string; parameters: unknown } }[];
+    [key: string]: unknown;
+  };
+}
+
+export interface ChatServer {
+  /** Base URL ending in /v1, for --base-url. */
+  url: string;
+  requests: ReceivedRequest[];
+  /** Lets a held stream finish. */
+  release(): void;
+  /** Resolves once a request has arrived and its stream is being held open. */
+  held(): Promise<void>;
+  close(): Promise<void>;
+}
+
+type ReplySource = ChatReply[] | ((request: ReceivedRequest, index: number) => ChatReply);
+
+function sse(res: ServerResponse, data: unknown): void {
+  res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+}
+
+function chunk(delta: Record<string, unknown>, finishReason: string | null = null) {
+  return { id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback', choices: [{ index: 0, delta, finish_reason: finishReason }] };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A loopback server speaking the OpenAI Chat Completions wire format (streaming, with tool
+ * calls), recording every request so tests can assert on what the client really sent.
+ */
+export async function startChatServer(replies: ReplySource): Promise<ChatServer> {
+  const requests: ReceivedRequest[] = [];
+  let releaseHeld: (() => void) | undefined;
+  let heldWaiters: (() => void)[] = [];
+  const server = createServer(async (req, res) => {
+    const raw = await new Promise<string>((resolve) => {
+      let data = '';
+      req.on('data', (c: Buffer) => (data += c.toString('utf8')));
+      req.on('end', () => resolve(data));
+    });
+    const request: ReceivedRequest = { path: req.url ?? '', headers: req.headers, body: JSON.parse(raw || '{}') as ReceivedRequest['body'] };
+    const index = requests.length;
+    requests.push(request);
+    const reply = typeof replies === 'function' ? replies(request, index) : replies[index] ?? { text: 'no more replies scripted' };
+    if (reply.status && reply.status !== 200) {
+      res.writeHead(reply.status, { 'content-type': 'application/json', 'retry-after-ms': '10' });
+      res.end(JSON.stringify({ error: { message: `loopback error ${reply.status}`, type: 'server_error' } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const chunks: unknown[] = [chunk({ role: 'assistant', content: '' })];
+    for (const word of reply.text?.match(/\S+\s*|\s+/g) ?? []) chunks.push(chunk({ content: word }));
+    (reply.toolCalls ?? []).forEach((call, i) => {
+      const args = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
+      chunks.push(chunk({ tool_calls: [{ index: i, id: call.id ?? `call_${index}_${i}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
+      chunks.push(chunk({ tool_calls: [{ index: i, function: { arguments: args } }] }));
+    });
+    chunks.push(chunk({}, reply.toolCalls?.length ? 'tool_calls' : 'stop'));
+    chunks.push({ id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback', choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } });
+    let sent = 0;
+    for (const c of chunks) {
+      if (reply.dropAfterChunks !== undefined && sent >= reply.dropAfterChunks) {
+        res.socket?.destroy();
+        return;
+      }
+      if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+      sse(res, c);
+      sent++;
+      if (reply.hold && sent === 2) {
+        await new Promise<void>((resolve) => {
+          releaseHeld = resolve;
+          res.on('close', () => resolve());
+          heldWaiters.forEach((w) => w());
+          heldWaiters = [];
+        });
+        if (res.destroyed || res.writableEnded) return;
+      }
+    }
+    sse(res, '[DONE]');
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    release: () => releaseHeld?.(),
+    held: () => new Promise<void>((resolve) => (releaseHeld ? resolve() : heldWaiters.push(resolve))),
+    close: () =>
+      new Promise<void>((resolve) => {
+        releaseHeld?.();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
