@@ -21,6 +21,11 @@ export interface SlashCommand {
   run(args: string): Promise<CommandOutput> | CommandOutput;
 }
 
+export interface HostInputResult {
+  ok: boolean;
+  message: string;
+}
+
 /** A settled tool batch, as augments see it after every tool of one response finished. */
 export interface SettledToolCall {
   toolCallId: string;
@@ -59,6 +64,11 @@ export interface Augment {
   readonly id: string;
   /** Tools offered at the next inference round. */
   tools?(): KernelTool[];
+  /**
+   * Narrows the tools every augment offered for the next round (a workflow state offers only its
+   * own tools). Called after all `tools()` have been collected.
+   */
+  filterTools?(tools: KernelTool[]): KernelTool[];
   /** Text of this augment's `<augment id="...">` block at the next round; undefined leaves it out. */
   promptBlock?(): string | undefined;
   commands?(): SlashCommand[];
@@ -68,6 +78,14 @@ export interface Augment {
   onUserMessage?(text: string): Promise<void> | void;
   afterBatch?(batch: SettledToolCall[]): Promise<BatchDecision | undefined> | BatchDecision | undefined;
   afterTurn?(turn: FinishedTurn): Promise<void> | void;
+  /**
+   * A host flag meant for an augment, applied before the turn: `--event Name` arrives as
+   * ('event', 'Name'), `--board line=text` as ('board', 'line=text'). Return `undefined` when the
+   * input is not this augment's, `{ ok: false }` to refuse it (the host exits 2 with the message).
+   */
+  hostInput?(name: string, value: string): Promise<HostInputResult | undefined> | HostInputResult | undefined;
+  /** A client's shared state (AG-UI `state` in the run input), applied before the turn. */
+  applyClientState?(state: Record<string, unknown>): Promise<void> | void;
   /** The conversation was cleared (`/clear`): drop what belongs to it. */
   onCleared?(): Promise<void> | void;
   /** Fields this augment adds to `--output json` (e.g. `{ ask: {...} }`), merged at the top level. */
@@ -104,8 +122,8 @@ export interface AugmentFactory {
   summary: string;
   /** Skill folder under templates/skills/ that `auggy create --augment` copies, if any. */
   skill?: string;
-  /** Checks `config`; diagnostics point at augment.yaml. */
-  validateConfig(config: Record<string, unknown>, file: string): Diagnostic[];
+  /** Checks `config`; `file` is augment.yaml relative to `agentDir`, where config paths resolve. */
+  validateConfig(config: Record<string, unknown>, file: string, agentDir: string): Diagnostic[];
   describe(agent: LoadedAgent, config: Record<string, unknown>): AdminSection;
   create(setup: AugmentSetup): Augment | Promise<Augment>;
 }

@@ -1,15 +1,30 @@
 import { EXIT, UsageError } from './exit-codes.js';
 import type { RunOptionValues } from './run.js';
 import { loadRunnableAgent, openConversation } from '../hosts/open-conversation.js';
+import type { Conversation } from '../kernel/conversation.js';
 
 function warnOnStderr(message: string): void {
   process.stderr.write(`auggy: warning: ${message}\n`);
+}
+
+/** `--event` and `--board` go to the augment that takes them; a refusal stops before any turn runs. */
+async function applyHostInputs(conversation: Conversation, options: RunOptionValues): Promise<void> {
+  const inputs: [string, string][] = [...options.board.map((pair): [string, string] => ['board', pair])];
+  if (options.event !== undefined) inputs.push(['event', options.event]);
+  for (const [name, value] of inputs) {
+    const applied = await conversation.hostInput(name, value);
+    if (!applied.ok) throw new UsageError(applied.message);
+    if (applied.message) process.stderr.write(`auggy: ${applied.message}\n`);
+  }
 }
 
 /** `auggy run`: --print runs one turn; otherwise the TUI opens on a terminal. */
 export async function runCommand(dir: string, message: string | undefined, options: RunOptionValues): Promise<number> {
   if (options.session !== undefined && options.continue) throw new UsageError('use either --session or --continue, not both');
   if (!options.print) {
+    if (options.event !== undefined || options.board.length > 0) {
+      throw new UsageError('--event and --board are taken with --print; in the chat use /workflow event and /board set');
+    }
     if (message !== undefined) throw new UsageError(`a message ("${message}") is only taken with --print; for a chat run: auggy run ${dir}`);
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
@@ -26,6 +41,7 @@ export async function runCommand(dir: string, message: string | undefined, optio
   const { runPrintTurn } = await import('../hosts/print/print-host.js');
   const text = await readMessage(message);
   const conversation = await openConversation(target, choice, warnOnStderr);
+  await applyHostInputs(conversation, options);
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {

@@ -7,6 +7,12 @@ export interface RunOptionValues extends ModelOptionValues {
   output: 'text' | 'json' | 'stream-json';
   session?: string;
   continue?: boolean;
+  event?: string;
+  board: string[];
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 export function registerRun(program: Command, setExitCode: SetExitCode): void {
@@ -18,7 +24,9 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('-p, --print', 'run one turn without the TUI and print the result')
     .addOption(new Option('-o, --output <format>', 'with --print: how to report the turn').choices(['text', 'json', 'stream-json']).default('text'))
     .option('-s, --session <id>', 'resume this session')
-    .option('-c, --continue', 'resume the most recent session');
+    .option('-c, --continue', 'resume the most recent session')
+    .option('--event <name>', 'workflow: apply this event from outside before the turn')
+    .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, []);
   addModelOptions(command);
   command.addHelpText(
     'after',

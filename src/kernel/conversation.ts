@@ -2,7 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import type { LoadedAgent } from '../agent/types.js';
 import { findAugmentFactory } from '../augments/registry.js';
-import type { Augment, CompleteFn, SlashCommand } from '../augments/types.js';
+import type { Augment, CompleteFn, HostInputResult, SlashCommand } from '../augments/types.js';
 import { createModel } from '../model/create-model.js';
 import { describeModelError } from '../model/describe-error.js';
 import type { ModelSpec } from '../model/model-spec.js';
@@ -10,7 +10,7 @@ import { newRunId } from '../session/ids.js';
 import { SessionError, openSession, type SessionHandle } from '../session/session.js';
 import { transcriptFromEntries } from '../session/transcript.js';
 import { makeComplete } from './complete.js';
-import type { KernelEvent } from './events.js';
+import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { runTurnLoop, type TurnResult } from './turn-loop.js';
 
@@ -97,10 +97,9 @@ export class Conversation {
     for (const listener of this.listeners) listener(event);
   }
 
-  /** Shows a line to the person and keeps it in the session (evaluations, refusals). */
+  /** Shows a line to the person; like every event it is kept in the session log. */
   systemLine(text: string): void {
-    this.persist(() => this.session.append({ kind: 'system', text, at: new Date().toISOString() }));
-    this.emit({ type: 'CUSTOM', name: 'auggy.system', value: { text } });
+    this.emit({ type: 'CUSTOM', name: SYSTEM_LINE_EVENT, value: { text } });
   }
 
   private persist(write: () => void): void {
@@ -126,6 +125,22 @@ export class Conversation {
   /** The fields every augment adds to machine-readable output. */
   snapshot(): Record<string, unknown> {
     return Object.assign({}, ...this.augmentList.map((augment) => augment.snapshot?.() ?? {}));
+  }
+
+  /**
+   * Hands a host flag (`--event`, `--board`) to the augment that takes it. Unclaimed input is
+   * refused, so a flag never silently does nothing.
+   */
+  async hostInput(name: string, value: string): Promise<HostInputResult> {
+    for (const augment of this.augmentList) {
+      const handled = await augment.hostInput?.(name, value);
+      if (handled) return handled;
+    }
+    return { ok: false, message: `no enabled augment takes --${name}; check the augments in agent.yaml` };
+  }
+
+  async applyClientState(state: Record<string, unknown>): Promise<void> {
+    for (const augment of this.augmentList) await augment.applyClientState?.(state);
   }
 
   private loadModel() {
@@ -163,7 +178,10 @@ export class Conversation {
           emit: (event) => this.emit(event),
           prepareRound: () => ({
             system: buildSystemPrompt(this.agent.identity, this.agent.skills, this.augmentList),
-            tools: this.augmentList.flatMap((augment) => augment.tools?.() ?? []),
+            tools: this.augmentList.reduce(
+              (tools, augment) => augment.filterTools?.(tools) ?? tools,
+              this.augmentList.flatMap((augment) => augment.tools?.() ?? []),
+            ),
           }),
           afterBatch: async (batch) => {
             let decision: Awaited<ReturnType<NonNullable<Augment['afterBatch']>>>;

@@ -35,3 +35,10 @@ export type KernelEvent =
 export type KernelEventType = KernelEvent['type'];
 
 export type EmitEvent = (event: KernelEvent) => void;
+
+/** CUSTOM event name for a line shown to the person (user ask evaluations, refusals, warnings). */
+export const SYSTEM_LINE_EVENT = 'auggy.system';
+
+export function systemLineEvent(text: string): KernelEvent {
+  return { type: 'CUSTOM', name: SYSTEM_LINE_EVENT, value: { text } };
+}

@@ -24,6 +24,10 @@ function describeApiCallError(error: APICallError, spec: ModelSpec, attempts: nu
   const model = describeModel(spec);
   const status = error.statusCode;
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  if (status !== undefined && status >= 200 && status < 300) {
+    // The request was accepted, then the response broke off: the stream was cut midway.
+    return `the response stream from ${model} was cut off before it finished${tries}; try again`;
+  }
   if (status === 401 || status === 403) {
     return `${where(spec, error.url)} refused the credentials for ${model} (HTTP ${status}); check ${spec.apiKeyVariable ?? 'the API key'}`;
   }

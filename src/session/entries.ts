@@ -9,8 +9,6 @@ export type SessionEntry =
   /** A message of the model transcript (assistant or tool); the transcript is rebuilt from these. */
   | { kind: 'message'; turnId: string; message: ModelMessage }
   /** Facts kept for tracing only, never sent to the model (request_input's reason, answers). */
-  | { kind: 'record'; turnId?: string; name: string; data: Record<string, unknown>; at: string }
-  /** A line the host showed the person (user ask evaluations, board refusals). */
-  | { kind: 'system'; text: string; at: string };
+  | { kind: 'record'; turnId?: string; name: string; data: Record<string, unknown>; at: string };
 
 export type SessionHeader = Extract<SessionEntry, { kind: 'header' }>;

@@ -74,6 +74,7 @@ export async function startChatServer(replies: ReplySource): Promise<ChatServer>
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
     const chunks: unknown[] = [chunk({ role: 'assistant', content: '' })];
     for (const word of reply.text?.match(/\S+\s*|\s+/g) ?? []) chunks.push(chunk({ content: word }));
     (reply.toolCalls ?? []).forEach((call, i) => {
@@ -86,6 +87,8 @@ export async function startChatServer(replies: ReplySource): Promise<ChatServer>
     let sent = 0;
     for (const c of chunks) {
       if (reply.dropAfterChunks !== undefined && sent >= reply.dropAfterChunks) {
+        // Let the chunks so far reach the client, then cut the connection mid-stream.
+        await sleep(50);
         res.socket?.destroy();
         return;
       }

@@ -1,4 +1,4 @@
-import type { KernelEvent } from '../../kernel/events.js';
+import { SYSTEM_LINE_EVENT, type KernelEvent } from '../../kernel/events.js';
 import type { TurnResult } from '../../kernel/turn-loop.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -52,7 +52,7 @@ export function textEventWriter(w: Writers): { onEvent(event: KernelEvent): void
           break;
         }
         case 'CUSTOM':
-          if (event.name === 'auggy.system' && typeof event.value === 'object' && event.value !== null && 'text' in event.value) {
+          if (event.name === SYSTEM_LINE_EVENT && typeof event.value === 'object' && event.value !== null && 'text' in event.value) {
             w.err(`${String((event.value as { text: unknown }).text)}\n`);
           }
           break;

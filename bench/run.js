@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Start-up and throughput figures, each beside a `node -e 0` baseline measured in the same run.
+// Figures only: nothing here passes or fails on time.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const bin = join(root, 'bin', 'auggy.js');
+const runs = Number(process.env.BENCH_RUNS ?? 15);
+
+function timeCommand(args, options = {}) {
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, args, { encoding: 'utf8', ...options });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+    samples.push(ms);
+  }
+  samples.sort((a, b) => a - b);
+  return { median: samples[Math.floor(samples.length / 2)], min: samples[0] };
+}
+
+function row(name, value, unit) {
+  return { name, value, unit };
+}
+
+const workdir = mkdtempSync(join(tmpdir(), 'auggy-bench-'));
+const demo = join(workdir, 'demo');
+cpSync(join(root, 'examples', 'demo'), demo, { recursive: true });
+
+const rows = [];
+const baseline = timeCommand(['-e', '0']);
+rows.push(row('node -e 0 (baseline)', baseline.median, 'ms median'));
+const version = timeCommand([bin, '--version']);
+rows.push(row('auggy --version', version.median, 'ms median'));
+rows.push(row('auggy --version over baseline', version.median - baseline.median, 'ms'));
+const print = timeCommand([bin, 'run', demo, '--print', 'hello'], { env: { ...process.env, NO_COLOR: '1' } });
+rows.push(row('auggy run --print (scripted demo)', print.median, 'ms median'));
+rows.push(row('auggy run --print over baseline', print.median - baseline.median, 'ms'));
+
+// Host-specific figures live beside their hosts' benches, when present.
+for (const [file, exportName] of [['tui.mjs', 'benchTui'], ['serve.mjs', 'benchServe']]) {
+  const path = join(root, 'bench', file);
+  if (!existsSync(path)) continue;
+  const module = await import(path);
+  rows.push(...(await module[exportName]({ root, bin, workdir })));
+}
+rmSync(workdir, { recursive: true, force: true });
+
+const width = Math.max(...rows.map((r) => r.name.length));
+console.log(`auggy bench (${runs} runs each, node ${process.version})`);
+for (const r of rows) console.log(`  ${r.name.padEnd(width)}  ${typeof r.value === 'number' ? r.value.toFixed(1) : r.value} ${r.unit}`);

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { appendFileSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listSessions, openSession, SessionError } from '../../src/session/session.js';
+import { transcriptFromEntries } from '../../src/session/transcript.js';
+import type { SessionEntry } from '../../src/session/entries.js';
+
+function agentDir(): string {
+  return mkdtempSync(join(tmpdir(), 'auggy-session-'));
+}
+
+describe('sessions', () => {
+  it('creates a private folder with a header line and resumes it by id', () => {
+    const dir = agentDir();
+    const session = openSession({ agentDir: dir, agentName: 'demo' });
+    expect(statSync(session.dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(session.dir, 'events.jsonl')).mode & 0o777).toBe(0o600);
+    session.append({ kind: 'user', turnId: 't1', text: 'hi', at: 'now' });
+    const resumed = openSession({ agentDir: dir, agentName: 'demo', sessionId: session.id });
+    expect(resumed.resumed).toBe(true);
+    expect(resumed.entries().entries.map((e) => e.kind)).toEqual(['header', 'user']);
+  });
+
+  it('--continue picks the newest session', () => {
+    const dir = agentDir();
+    openSession({ agentDir: dir, agentName: 'demo' });
+    const newer = openSession({ agentDir: dir, agentName: 'demo' });
+    newer.append({ kind: 'user', turnId: 't', text: 'latest', at: 'now' });
+    expect(listSessions(dir)[0]).toBe(newer.id);
+    expect(openSession({ agentDir: dir, agentName: 'demo', continueLatest: true }).id).toBe(newer.id);
+  });
+
+  it('refuses ids with path characters and unknown ids, touching nothing', () => {
+    const dir = agentDir();
+    expect(() => openSession({ agentDir: dir, agentName: 'demo', sessionId: '../escape' })).toThrow(SessionError);
+    expect(() => openSession({ agentDir: dir, agentName: 'demo', sessionId: 'unknown' })).toThrow(/no session "unknown"/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('skips a torn last line with a warning instead of failing', () => {
+    const session = openSession({ agentDir: agentDir(), agentName: 'demo' });
+    session.append({ kind: 'user', turnId: 't', text: 'kept', at: 'now' });
+    appendFileSync(join(session.dir, 'events.jsonl'), '{"kind":"user","text":"cut of');
+    const { entries, warnings } = session.entries();
+    expect(entries).toHaveLength(2);
+    expect(warnings).toEqual([expect.stringMatching(/line 3 is incomplete/)]);
+  });
+
+  it('sets a corrupt state file aside rather than deleting it', () => {
+    const session = openSession({ agentDir: agentDir(), agentName: 'demo' });
+    writeFileSync(join(session.dir, 'user_ask.json'), '{not json');
+    const read = session.readState('user_ask.json');
+    expect(read.status).toBe('corrupt');
+    expect(readdirSync(session.dir).some((name) => name.startsWith('user_ask.json.corrupt-'))).toBe(true);
+    session.writeState('user_ask.json', { text: 'x' });
+    expect(session.readState('user_ask.json')).toEqual({ status: 'ok', value: { text: 'x' } });
+  });
+});
+
+describe('the transcript rebuilt from a session', () => {
+  it('gives a tool call left without a result a stand-in result, so providers accept the history', () => {
+    const entries: SessionEntry[] = [
+      { kind: 'user', turnId: 't', text: 'go', at: 'now' },
+      { kind: 'message', turnId: 't', message: { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: {} }] } },
+      { kind: 'user', turnId: 't2', text: 'again', at: 'now' },
+    ];
+    const transcript = transcriptFromEntries(entries);
+    expect(transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+    expect(JSON.stringify(transcript[2])).toContain('interrupted');
+  });
+});
