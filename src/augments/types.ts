@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai';
 import type { LoadedAgent, Diagnostic } from '../agent/types.js';
 import type { EmitEvent, TurnOutcome } from '../kernel/events.js';
 import type { KernelTool } from '../kernel/tool.js';
+import type { PersonChannel } from '../kernel/person.js';
 import type { SessionHandle } from '../session/session.js';
 
 /** Output of a slash command, shown to the person as system lines. */
@@ -42,6 +43,13 @@ export interface BatchDecision {
   newRound?: boolean;
 }
 
+/** What a hook running inside a turn can reach: the person, the turn's signal, the event stream. */
+export interface TurnHookContext {
+  person: PersonChannel;
+  signal: AbortSignal;
+  emit: EmitEvent;
+}
+
 export interface FinishedTurn {
   status: TurnOutcome['status'];
   message?: string;
@@ -76,7 +84,7 @@ export interface Augment {
   indicator?(): string | undefined;
   /** Called with the person's message before the turn starts. */
   onUserMessage?(text: string): Promise<void> | void;
-  afterBatch?(batch: SettledToolCall[]): Promise<BatchDecision | undefined> | BatchDecision | undefined;
+  afterBatch?(batch: SettledToolCall[], context: TurnHookContext): Promise<BatchDecision | undefined> | BatchDecision | undefined;
   afterTurn?(turn: FinishedTurn): Promise<void> | void;
   /**
    * A host flag meant for an augment, applied before the turn: `--event Name` arrives as
@@ -84,6 +92,11 @@ export interface Augment {
    * input is not this augment's, `{ ok: false }` to refuse it (the host exits 2 with the message).
    */
   hostInput?(name: string, value: string): Promise<HostInputResult | undefined> | HostInputResult | undefined;
+  /**
+   * State shared with clients (the board): sent whole as AG-UI STATE_SNAPSHOT when a run starts;
+   * the augment emits STATE_DELTA itself on each change.
+   */
+  sharedState?(): Record<string, unknown> | undefined;
   /** A client's shared state (AG-UI `state` in the run input), applied before the turn. */
   applyClientState?(state: Record<string, unknown>): Promise<void> | void;
   /** The conversation was cleared (`/clear`): drop what belongs to it. */

@@ -12,6 +12,7 @@ import { transcriptFromEntries } from '../session/transcript.js';
 import { makeComplete } from './complete.js';
 import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import type { PersonChannel } from './person.js';
 import { runTurnLoop, type TurnResult } from './turn-loop.js';
 
 export type EventListener = (event: KernelEvent) => void;
@@ -139,6 +140,12 @@ export class Conversation {
     return { ok: false, message: `no enabled augment takes --${name}; check the augments in agent.yaml` };
   }
 
+  /** Every augment's shared state merged, or undefined when no augment shares any. */
+  sharedState(): Record<string, unknown> | undefined {
+    const parts = this.augmentList.flatMap((augment) => augment.sharedState?.() ?? []);
+    return parts.length > 0 ? Object.assign({}, ...parts) : undefined;
+  }
+
   async applyClientState(state: Record<string, unknown>): Promise<void> {
     for (const augment of this.augmentList) await augment.applyClientState?.(state);
   }
@@ -149,7 +156,7 @@ export class Conversation {
   }
 
   /** Runs one turn for the person's message. Never throws for provider or tool trouble. */
-  async runTurn(text: string, options: { signal?: AbortSignal } = {}): Promise<TurnResult & { runId: string }> {
+  async runTurn(text: string, options: { signal?: AbortSignal; person?: PersonChannel } = {}): Promise<TurnResult & { runId: string }> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
     const runId = newRunId();
@@ -175,7 +182,13 @@ export class Conversation {
           messages: this.messages,
           maxInferenceLoops: this.agent.yaml.settings.maxInferenceLoops,
           signal,
-          emit: (event) => this.emit(event),
+          person: options.person,
+          emit: (event) => {
+            this.emit(event);
+            // Clients learn the shared state (the board) as the run begins.
+            const shared = event.type === 'RUN_STARTED' ? this.sharedState() : undefined;
+            if (shared) this.emit({ type: 'STATE_SNAPSHOT', snapshot: shared });
+          },
           prepareRound: () => ({
             system: buildSystemPrompt(this.agent.identity, this.agent.skills, this.augmentList),
             tools: this.augmentList.reduce(
@@ -183,10 +196,10 @@ export class Conversation {
               this.augmentList.flatMap((augment) => augment.tools?.() ?? []),
             ),
           }),
-          afterBatch: async (batch) => {
+          afterBatch: async (batch, context) => {
             let decision: Awaited<ReturnType<NonNullable<Augment['afterBatch']>>>;
             for (const augment of this.augmentList) {
-              const next = await augment.afterBatch?.(batch);
+              const next = await augment.afterBatch?.(batch, context);
               if (next) decision = { terminate: decision?.terminate ?? next.terminate, newRound: decision?.newRound || next.newRound };
             }
             return decision;

@@ -2,6 +2,7 @@ import type { EmitEvent, TurnOutcome } from './events.js';
 import type { RequestedToolCall } from './model-step.js';
 import { newMessageId } from './model-step.js';
 import type { KernelTool, ToolResult } from './tool.js';
+import type { PersonChannel } from './person.js';
 
 export interface SettledCall {
   call: RequestedToolCall;
@@ -13,14 +14,14 @@ function unknownToolResult(call: RequestedToolCall, tools: KernelTool[]): ToolRe
   return { isError: true, content: `There is no tool named "${call.toolName}". Available tools: ${names}.` };
 }
 
-async function runOne(call: RequestedToolCall, tools: KernelTool[], signal: AbortSignal, emit: EmitEvent): Promise<ToolResult> {
+async function runOne(call: RequestedToolCall, tools: KernelTool[], signal: AbortSignal, emit: EmitEvent, person: PersonChannel): Promise<ToolResult> {
   const found = tools.find((t) => t.name === call.toolName);
   if (!found) return unknownToolResult(call, tools);
   if (call.invalidReason && typeof call.input === 'string') {
     return { isError: true, content: `The arguments for ${call.toolName} were not valid JSON (${call.invalidReason}). Call it again with a JSON object.` };
   }
   try {
-    return await found.run(call.input, { toolCallId: call.toolCallId, signal, emit });
+    return await found.run(call.input, { toolCallId: call.toolCallId, signal, emit, person });
   } catch (error) {
     // A tool that throws is reported to the model like any other tool error; the turn carries on.
     return { isError: true, content: `${call.toolName} failed: ${error instanceof Error ? error.message : String(error)}` };
@@ -31,10 +32,16 @@ async function runOne(call: RequestedToolCall, tools: KernelTool[], signal: Abor
  * Runs every call of one model response at once and waits for all of them: a sibling of a
  * terminating tool is never cancelled, and every result is reported.
  */
-export async function runToolBatch(calls: RequestedToolCall[], tools: KernelTool[], signal: AbortSignal, emit: EmitEvent): Promise<SettledCall[]> {
+export async function runToolBatch(
+  calls: RequestedToolCall[],
+  tools: KernelTool[],
+  signal: AbortSignal,
+  emit: EmitEvent,
+  person: PersonChannel,
+): Promise<SettledCall[]> {
   return Promise.all(
     calls.map(async (call) => {
-      const result = await runOne(call, tools, signal, emit);
+      const result = await runOne(call, tools, signal, emit, person);
       emit({ type: 'TOOL_CALL_RESULT', messageId: newMessageId(), toolCallId: call.toolCallId, content: result.content, isError: result.isError || undefined });
       return { call, result };
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EmitEvent, TurnOutcome } from './events.js';
+import type { PersonChannel } from './person.js';
 
 /** What a tool hands back. `terminate` ends the turn once its whole batch has settled. */
 export interface ToolResult {
@@ -14,6 +15,8 @@ export interface ToolContext {
   toolCallId: string;
   signal: AbortSignal;
   emit: EmitEvent;
+  /** Whoever is at the prompt for this turn (NOBODY in print and serve). */
+  person: PersonChannel;
 }
 
 /** A tool as the kernel sees it: input arrives unchecked and is validated by the tool's own schema. */

@@ -1,6 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
-import type { BatchDecision, SettledToolCall } from '../augments/types.js';
+import type { BatchDecision, SettledToolCall, TurnHookContext } from '../augments/types.js';
+import { NOBODY, type PersonChannel } from './person.js';
 import type { EmitEvent, TurnOutcome, TurnStatus } from './events.js';
 import { newMessageId, runModelStep, type StepOutcome, type StepUsage } from './model-step.js';
 import { runToolBatch, terminationOf, type SettledCall } from './tool-batch.js';
@@ -39,8 +40,10 @@ export interface TurnLoopOptions {
   maxInferenceLoops: number;
   signal: AbortSignal;
   emit: EmitEvent;
+  /** Who answers questions asked mid-turn; NOBODY when absent. */
+  person?: PersonChannel;
   prepareRound(): RoundSetup;
-  afterBatch?(batch: SettledToolCall[]): Promise<BatchDecision | undefined>;
+  afterBatch?(batch: SettledToolCall[], context: TurnHookContext): Promise<BatchDecision | undefined>;
   /** Called with each assistant/tool message as it is final, so the session keeps it. */
   onMessage(message: ModelMessage): void;
   onRecord?(name: string, data: Record<string, unknown>): void;
@@ -125,7 +128,8 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     if (assistant) keep(assistant);
     if (step.toolCalls.length === 0) return finish({ status: 'completed' });
 
-    const settled = await runToolBatch(step.toolCalls, round.tools, signal, emit);
+    const person = options.person ?? NOBODY;
+    const settled = await runToolBatch(step.toolCalls, round.tools, signal, emit, person);
     keep(toolMessage(settled));
     for (const { call, result: toolResult } of settled) {
       result.toolCalls.push({ id: call.toolCallId, name: call.toolName, input: call.input, content: toolResult.content, isError: toolResult.isError === true });
@@ -133,6 +137,7 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     }
     const decision = await options.afterBatch?.(
       settled.map(({ call, result: r }) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, content: r.content, isError: r.isError === true })),
+      { person, signal, emit },
     );
     const termination = terminationOf(settled) ?? decision?.terminate;
     if (termination) {

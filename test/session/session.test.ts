@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendFileSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listSessions, openSession, SessionError } from '../../src/session/session.js';
@@ -24,7 +24,9 @@ describe('sessions', () => {
 
   it('--continue picks the newest session', () => {
     const dir = agentDir();
-    openSession({ agentDir: dir, agentName: 'demo' });
+    const older = openSession({ agentDir: dir, agentName: 'demo' });
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(join(older.dir, 'events.jsonl'), past, past);
     const newer = openSession({ agentDir: dir, agentName: 'demo' });
     newer.append({ kind: 'user', turnId: 't', text: 'latest', at: 'now' });
     expect(listSessions(dir)[0]).toBe(newer.id);

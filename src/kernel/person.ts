@@ -1,0 +1,39 @@
+/**
+ * The person at the prompt, as the kernel and augments reach them mid-turn. A host with someone
+ * there (the TUI) asks for real; a host with nobody (print, serve, /away) answers at once, so
+ * nothing ever waits on a person who is not coming.
+ */
+export type QuestionFieldType = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'list';
+
+/** One question as shown to the person: the field makes the question. */
+export interface PresentedQuestion {
+  questionnaireId: string;
+  field: string;
+  question: string;
+  type: QuestionFieldType;
+  options?: string[];
+  /** Shown as "or - for <default>"; `-` takes it. */
+  default?: string;
+  required: boolean;
+  /** 1-based position and total, for `question 2 of 3`. */
+  index: number;
+  total: number;
+  /** The questionnaire's introduction, set on the first question only. */
+  intro?: string;
+  /** Why the previous answer to this field was refused (zod's message), when re-asked. */
+  error?: string;
+}
+
+export type PersonReply = { kind: 'answer'; text: string } | { kind: 'declined' } | { kind: 'away' };
+
+export interface PersonChannel {
+  /** False when nobody can answer right now (no TTY, print, serve, /away). */
+  present(): boolean;
+  ask(question: PresentedQuestion, signal: AbortSignal): Promise<PersonReply>;
+}
+
+/** The person of hosts where nobody is at a prompt: every question is answered "away", at once. */
+export const NOBODY: PersonChannel = {
+  present: () => false,
+  ask: async () => ({ kind: 'away' }),
+};
