@@ -3,6 +3,7 @@ import { registerCreate } from './create.js';
 import { registerValidate } from './validate.js';
 import { registerRun } from './run.js';
 import { registerAdmin } from './admin.js';
+import { registerServe } from './serve.js';
 
 export type SetExitCode = (code: number) => void;
 
@@ -15,4 +16,5 @@ export function registerCommands(program: Command, setExitCode: SetExitCode): vo
   registerRun(program, setExitCode);
   registerValidate(program, setExitCode);
   registerAdmin(program, setExitCode);
+  registerServe(program, setExitCode);
 }

@@ -116,7 +116,8 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     });
     result.usage.inputTokens += step.usage.inputTokens;
     result.usage.outputTokens += step.usage.outputTokens;
-    result.text += step.text;
+    // Rounds each say their part; the person reads them as one reply, in paragraphs.
+    if (step.text) result.text += (result.text ? '\n\n' : '') + step.text;
 
     if (step.aborted || step.error !== undefined) {
       // Keep what was said before the stop, without the tool calls that never ran.

@@ -49,17 +49,17 @@ function providerBaseURL(provider: ProviderId, engine: EngineConfig, env: NodeJS
  */
 export function resolveModelSpec(agent: LoadedAgent, overrides: ModelOverrides, processEnv: NodeJS.ProcessEnv = process.env): ModelSpec {
   const env = { ...agent.env, ...processEnv };
-  const ref = overrides.model ?? env.AUGGY_MODEL;
+  const ref = overrides.model ?? (env.AUGGY_MODEL || undefined);
   const chosen = ref ? parseModelRef(ref, overrides.model ? '--model' : 'AUGGY_MODEL') : agent.engine;
   // An engine from another provider keeps only what still applies to the new one.
   const sameProvider = chosen.provider === agent.engine.provider;
   const engine: EngineConfig = sameProvider ? { ...agent.engine, model: chosen.model } : { provider: chosen.provider, model: chosen.model };
-  const baseURL = overrides.baseURL ?? env.AUGGY_BASE_URL ?? providerBaseURL(engine.provider, engine, env);
+  const baseURL = overrides.baseURL ?? (env.AUGGY_BASE_URL || providerBaseURL(engine.provider, engine, env));
   if (engine.provider === 'openai-compatible' && !baseURL) {
     throw new ModelSpecError('the openai-compatible provider needs a base URL: set engine.baseURL in agent.yaml or pass --base-url');
   }
   const apiKeyVariable = providerKeyVariable(engine);
-  const apiKey = env.AUGGY_API_KEY ?? (apiKeyVariable ? env[apiKeyVariable] : undefined);
+  const apiKey = env.AUGGY_API_KEY || (apiKeyVariable ? env[apiKeyVariable] : undefined);
   const scriptPath = engine.provider === 'scripted' && engine.script
     ? (isAbsolute(engine.script) ? engine.script : resolve(agent.dir, engine.script))
     : undefined;

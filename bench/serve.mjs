@@ -1,0 +1,132 @@
+// `auggy serve` under load: N concurrent AG-UI runs (one thread each) on the scripted demo
+// agent over loopback. Figures only: nothing here passes or fails on time.
+import { spawn, execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+const CONCURRENT_RUNS = Number(process.env.BENCH_SERVE_RUNS ?? 200);
+
+function row(name, value, unit) {
+  return { name, value, unit };
+}
+
+/** Nearest-rank percentile of sorted samples. */
+function percentile(sorted, p) {
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
+}
+
+function startServer(bin, agentDir) {
+  const child = spawn(process.execPath, [bin, 'serve', agentDir, '--port', '0'], {
+    env: { ...process.env, AUGGY_TOKEN: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((resolveExit) => child.on('exit', (code) => resolveExit(code)));
+  const url = new Promise((resolveUrl, reject) => {
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match) resolveUrl(match[1]);
+    });
+    exited.then((code) => reject(new Error(`auggy serve exited ${code} before listening: ${stderr.trim()}`)));
+  });
+  return { child, url, exited };
+}
+
+/**
+ * Peak resident memory of a process. Linux keeps the high-water mark itself (VmHWM); elsewhere
+ * `ps` is sampled while the load runs, which can only under-report a short spike.
+ */
+function memoryWatch(pid) {
+  const status = `/proc/${pid}/status`;
+  if (existsSync(status)) {
+    return {
+      source: 'VmHWM',
+      stop: () => Number(/VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(status, 'utf8'))?.[1] ?? NaN) * 1024,
+    };
+  }
+  let peak = 0;
+  const sample = () => {
+    try {
+      peak = Math.max(peak, Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) * 1024);
+    } catch {
+      // The process may be between samples of exiting; the peak so far stands.
+    }
+  };
+  const timer = setInterval(sample, 25);
+  return {
+    source: 'ps samples',
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+/** One AG-UI run on its own thread; resolves to its latency and how it ended. */
+async function oneRun(url, text) {
+  const started = performance.now();
+  const response = await fetch(`${url}/agent/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({
+      threadId: `bench-${randomUUID()}`,
+      runId: `run-${randomUUID()}`,
+      messages: [{ id: randomUUID(), role: 'user', content: text }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    }),
+  });
+  const body = await response.text();
+  const ms = performance.now() - started;
+  const frames = body.split('\n\n').filter((frame) => frame.startsWith('data: '));
+  const last = frames.length > 0 ? JSON.parse(frames.at(-1).slice(6)) : undefined;
+  const completed = response.status === 200 && last?.type === 'RUN_FINISHED' && last.result?.status === 'completed';
+  return { ms, completed };
+}
+
+export async function benchServe({ root = resolve(import.meta.dirname, '..'), bin = join(root, 'bin', 'auggy.js'), workdir } = {}) {
+  const base = workdir ?? mkdtempSync(join(tmpdir(), 'auggy-bench-serve-'));
+  const agentDir = join(base, 'serve-demo');
+  cpSync(join(root, 'examples', 'demo'), agentDir, { recursive: true });
+
+  const launched = performance.now();
+  const server = startServer(bin, agentDir);
+  const url = await server.url;
+  const startup = performance.now() - launched;
+  try {
+    // One run first, so the burst measures serving rather than loading the model modules.
+    await oneRun(url, 'hello');
+    const memory = memoryWatch(server.child.pid);
+    const burstStart = performance.now();
+    const runs = await Promise.all(Array.from({ length: CONCURRENT_RUNS }, () => oneRun(url, 'hello')));
+    const burstMs = performance.now() - burstStart;
+    const peakRss = memory.stop();
+    const latencies = runs.map((r) => r.ms).sort((a, b) => a - b);
+    const notCompleted = runs.filter((r) => !r.completed).length;
+    return [
+      row('auggy serve: start to listening', startup, 'ms'),
+      row(`auggy serve: ${CONCURRENT_RUNS} concurrent runs (scripted)`, (CONCURRENT_RUNS / burstMs) * 1000, 'runs/s'),
+      row('auggy serve: run latency p50', percentile(latencies, 0.5), 'ms'),
+      row('auggy serve: run latency p99', percentile(latencies, 0.99), 'ms'),
+      row(`auggy serve: peak server RSS (${memory.source})`, peakRss / (1024 * 1024), 'MiB'),
+      row('auggy serve: runs not completed', notCompleted, `of ${CONCURRENT_RUNS}`),
+    ];
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    if (!workdir) rmSync(base, { recursive: true, force: true });
+  }
+}
+
+// Run on its own: node bench/serve.mjs
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const r of await benchServe()) console.log(`  ${r.name.padEnd(48)}  ${r.value.toFixed(1)} ${r.unit}`);
+}

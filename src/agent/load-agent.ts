@@ -1,0 +1,132 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { BUILTIN_AUGMENTS } from '../augments/registry.js';
+import { agentYamlSchema, engineSchema } from './schema.js';
+import { schemaDiagnostics } from './schema-issues.js';
+import { locateField, parseYamlSource, type YamlSource } from './yaml-source.js';
+import { loadAugments } from './load-augments.js';
+import { loadSkills } from './load-skills.js';
+import { checkEngine } from './engine-checks.js';
+import { readDotEnv } from './dot-env.js';
+import type { Diagnostic, LoadedSkill, LoadResult } from './types.js';
+
+export interface LoadOptions {
+  /** The environment provider keys are looked up in besides .env; process.env by default. */
+  processEnv?: NodeJS.ProcessEnv;
+}
+
+const AGENT_FILE = 'agent.yaml';
+
+const AGENT_EXAMPLES = {
+  name: 'name: my-agent',
+  engine: 'engine: with provider: and model: under it',
+  'engine.provider': 'provider: openai under engine',
+  'engine.model': 'model: gpt-5.4-mini under engine',
+};
+
+function error(message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
+  return { severity: 'error', file: AGENT_FILE, message, ...extra };
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Reads the identity file agent.yaml points at; missing is an error, empty a warning. */
+function readIdentity(agentDir: string, identity: string, source: YamlSource): { text?: string; diagnostics: Diagnostic[] } {
+  const path = isAbsolute(identity) ? identity : resolve(agentDir, identity);
+  const position = locateField(source, ['identity']);
+  const at = { field: 'identity', line: position?.line, column: position?.column };
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    return { diagnostics: [error(`${identity} does not exist; write the agent's instructions there, or point identity: at the right file`, at)] };
+  }
+  const text = readFileSync(path, 'utf8');
+  if (text.trim() === '') {
+    return { text, diagnostics: [{ severity: 'warning', file: AGENT_FILE, ...at, message: `${identity} is empty, so the agent has no instructions; describe its job there` }] };
+  }
+  return { text, diagnostics: [] };
+}
+
+/**
+ * Skills that belong to an augment the agent will not run would describe tools the model does not
+ * have: those of ignored augments, and built-in augments' skills when that augment is not listed.
+ */
+function usableSkills(skills: LoadedSkill[], ignored: readonly string[], activeTypes: ReadonlySet<string>): { skills: LoadedSkill[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const kept = skills.filter((skill) => {
+    if (ignored.includes(skill.id)) return false;
+    const owner = BUILTIN_AUGMENTS.find((factory) => factory.skill === skill.id);
+    if (owner && !activeTypes.has(owner.type)) {
+      diagnostics.push({
+        severity: 'warning',
+        file: `skills/${skill.id}`,
+        message: `is guidance for the ${owner.type} augment, which agent.yaml does not list, so it is left out; add ${owner.type} under augments or remove the folder`,
+      });
+      return false;
+    }
+    return true;
+  });
+  return { skills: kept, diagnostics };
+}
+
+/**
+ * Loads an agent folder and checks everything a run depends on. The agent comes back only when
+ * there are no errors; warnings never stop a load.
+ */
+export async function loadAgent(dir: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const agentDir = resolve(dir);
+  const processEnv = options.processEnv ?? process.env;
+  if (!existsSync(agentDir) || !statSync(agentDir).isDirectory()) {
+    return { diagnostics: [error(`${agentDir} is not a folder; pass an agent folder, or create one with auggy create <name>`)] };
+  }
+  const agentPath = resolve(agentDir, AGENT_FILE);
+  if (!existsSync(agentPath)) {
+    return { diagnostics: [error(`not found in ${agentDir}; pass an agent folder, or create one with auggy create <name>`)] };
+  }
+
+  const parsed = parseYamlSource(readFileSync(agentPath, 'utf8'), AGENT_FILE);
+  if (!parsed.source) return { diagnostics: parsed.diagnostics };
+  const source = parsed.source;
+  if (!isMapping(source.data)) {
+    return { diagnostics: [error('must be a mapping of keys (name:, engine:, augments:, ...); see the agent folder format in the README', { line: 1, column: 1 })] };
+  }
+  const raw = source.data;
+  const diagnostics: Diagnostic[] = [];
+
+  const checked = agentYamlSchema.safeParse(raw);
+  if (!checked.success) diagnostics.push(...schemaDiagnostics(checked.error.issues, source, { examples: AGENT_EXAMPLES }));
+
+  // The rest is checked even when the schema failed, so one validate run shows every problem.
+  const identityPath = checked.success ? checked.data.identity : typeof raw.identity === 'string' && raw.identity !== '' ? raw.identity : './identity.md';
+  const identity = readIdentity(agentDir, identityPath, source);
+  diagnostics.push(...identity.diagnostics);
+
+  const env = readDotEnv(agentDir);
+  const engine = engineSchema.safeParse(raw.engine);
+  if (engine.success) diagnostics.push(...checkEngine({ agentDir, engine: engine.data, agentYaml: source, dotEnv: env, processEnv }));
+
+  const listed = checked.success ? checked.data.augments : Array.isArray(raw.augments) ? raw.augments.filter((id): id is string => typeof id === 'string') : [];
+  const augments = loadAugments(agentDir, listed, source);
+  diagnostics.push(...augments.diagnostics);
+
+  const allSkills = loadSkills(agentDir);
+  diagnostics.push(...allSkills.diagnostics);
+  const skills = usableSkills(allSkills.skills, augments.ignored, new Set(augments.augments.map((augment) => augment.type)));
+  diagnostics.push(...skills.diagnostics);
+
+  if (!checked.success || identity.text === undefined || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
+  const yaml = checked.data;
+  return {
+    agent: {
+      dir: agentDir,
+      yaml,
+      engine: yaml.engine,
+      displayName: yaml.displayName ?? yaml.name,
+      identity: identity.text,
+      skills: skills.skills,
+      augments: augments.augments,
+      env,
+    },
+    diagnostics,
+  };
+}

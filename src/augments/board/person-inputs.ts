@@ -1,0 +1,53 @@
+import type { HostInputResult } from '../types.js';
+import type { BoardStore } from './board-store.js';
+import { BOARD_STATE_KEY } from './shared-state.js';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `auggy run --print --board line=text`: sets one of the person's lines before the turn. A refusal
+ * is `ok: false`, and the CLI exits 2 without running the turn.
+ */
+export function applyBoardFlag(store: BoardStore, value: string): HostInputResult {
+  const split = value.indexOf('=');
+  if (split <= 0) return { ok: false, message: `--board takes line=text, like --board queue="review the docs"; got "${value}"` };
+  const name = value.slice(0, split).trim();
+  const outcome = store.write(name, value.slice(split + 1), 'person');
+  // Quiet on success, so scripts reading stderr see only what went wrong.
+  return outcome.ok ? { ok: true, message: '' } : { ok: false, message: `--board ${name}: ${outcome.reason}` };
+}
+
+/** A client line as sent: the `{ text }` shape the snapshot carries, or just the text. */
+function clientText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (isPlainObject(value) && typeof value.text === 'string') return value.text;
+  return undefined;
+}
+
+/**
+ * serve: a client's `state.board` is written as the person's hand. Clients send back the whole
+ * state they were given, so a line equal to the board is an echo and skipped. A line that differs
+ * and is the person's (owner person or both) is written, with its STATE_DELTA. Anything else (an
+ * agent's line, an unknown line, a value that is not text, text too long) is refused: not
+ * applied, and the reasons come back as the returned sentences for the caller to show the client.
+ */
+export function applyClientBoard(store: BoardStore, state: Record<string, unknown>): string[] {
+  const board = state[BOARD_STATE_KEY];
+  if (board === undefined) return [];
+  if (!isPlainObject(board)) return [`state.${BOARD_STATE_KEY} is not an object of lines ({ "<line>": { "text": "..." } }), so nothing in it was applied`];
+  const current = new Map(store.lines().map((line) => [line.name, line.text]));
+  const refusals: string[] = [];
+  for (const [name, value] of Object.entries(board)) {
+    const text = clientText(value);
+    if (text === undefined) {
+      refusals.push(`line "${name}" is not text or { "text": "..." }`);
+      continue;
+    }
+    if (current.get(name) === text) continue;
+    const outcome = store.write(name, text, 'person');
+    if (!outcome.ok) refusals.push(outcome.reason);
+  }
+  return refusals;
+}

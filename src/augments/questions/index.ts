@@ -1,0 +1,17 @@
+/** What hosts and the workflow use of the questionnaire: one import for the wiring. */
+export { questionnaireSpecSchema, toQuestionFields, FIELD_TYPES, type FieldSpec, type QuestionField, type QuestionnaireSpec } from './field-spec.js';
+export { answerSchema, fieldValueSchema } from './answer-schema.js';
+export { readAnswer, DASH, type AnswerValue } from './parse-answer.js';
+export { presentQuestion } from './present-question.js';
+export { runQuestionnaire, MAX_REASKS, type QuestionnaireOptions } from './run-questionnaire.js';
+export { noAnswer, type NoAnswerReason, type QuestionnaireResult } from './questionnaire-result.js';
+export {
+  QUESTION_EVENT,
+  ANSWERED_EVENT,
+  QUESTIONNAIRE_RESULT_EVENT,
+  questionOf,
+  answeredOf,
+  answeredLine,
+  type AnsweredValue,
+  type QuestionnaireResultValue,
+} from './question-events.js';

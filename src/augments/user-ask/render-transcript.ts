@@ -1,0 +1,87 @@
+import type { ModelMessage, ToolResultPart } from 'ai';
+
+/** One message or tool result is cut past this; a long file dump says little about the ask. */
+export const MAX_PART_CHARS = 2000;
+/** The transcript handed to the evaluator keeps its most recent messages up to this size. */
+export const MAX_TRANSCRIPT_CHARS = 24_000;
+
+function cut(text: string, max = MAX_PART_CHARS): string {
+  const trimmed = text.trim();
+  return trimmed.length > max ? `${trimmed.slice(0, max - 1)}… [cut]` : trimmed;
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function outputText(output: ToolResultPart['output']): { text: string; error: boolean } {
+  switch (output.type) {
+    case 'text':
+      return { text: output.value, error: false };
+    case 'error-text':
+      return { text: output.value, error: true };
+    case 'json':
+      return { text: stringify(output.value), error: false };
+    case 'error-json':
+      return { text: stringify(output.value), error: true };
+    case 'execution-denied':
+      return { text: `denied${output.reason ? `: ${output.reason}` : ''}`, error: true };
+    case 'content':
+      return { text: output.value.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n'), error: false };
+    default:
+      return { text: '', error: false };
+  }
+}
+
+/** One message as lines; reasoning is left out, the evaluator judges what was said and done. */
+function renderMessage(message: ModelMessage): string[] {
+  if (message.role === 'system') return [];
+  if (typeof message.content === 'string') return message.content.trim() === '' ? [] : [`[${message.role}] ${cut(message.content)}`];
+  const lines: string[] = [];
+  for (const part of message.content) {
+    switch (part.type) {
+      case 'text':
+        if (part.text.trim() !== '') lines.push(`[${message.role}] ${cut(part.text)}`);
+        break;
+      case 'tool-call':
+        lines.push(`[tool call ${part.toolName}] ${cut(stringify(part.input))}`);
+        break;
+      case 'tool-result': {
+        const { text, error } = outputText(part.output);
+        lines.push(`[tool result ${part.toolName}${error ? ', error' : ''}] ${cut(text)}`);
+        break;
+      }
+      case 'image':
+      case 'file':
+        lines.push(`[${message.role}] [attached ${part.type}]`);
+        break;
+      default:
+        break;
+    }
+  }
+  return lines;
+}
+
+/**
+ * The conversation as plain text for the evaluator, newest messages kept when it is too long
+ * (the latest turn is what is judged).
+ */
+export function renderTranscript(messages: readonly ModelMessage[], budget = MAX_TRANSCRIPT_CHARS): string {
+  const blocks = messages.map((message) => renderMessage(message).join('\n')).filter((block) => block !== '');
+  const kept: string[] = [];
+  let size = 0;
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    if (size + blocks[i].length > budget && kept.length > 0) {
+      kept.unshift(`[${i + 1} earlier message${i === 0 ? '' : 's'} left out]`);
+      break;
+    }
+    kept.unshift(blocks[i]);
+    size += blocks[i].length + 1;
+  }
+  return kept.join('\n');
+}

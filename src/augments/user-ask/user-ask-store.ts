@@ -1,0 +1,93 @@
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { SessionError, type SessionHandle } from '../../session/session.js';
+import { applyEvaluation, askStateSchema, replaceAsk, type AskSource, type AskState, type Outcome } from './ask-state.js';
+
+/** The session file that holds the tracked ask. */
+export const USER_ASK_FILE = 'user_ask.json';
+
+/**
+ * Reads the saved ask when a session opens. A file that is not JSON, or not an ask, is reported
+ * and set aside (renamed, kept for inspection), and the session runs without it. The count of
+ * evaluated turns belongs to one run of the host, so a resumed ask starts it again at 0.
+ */
+export function loadAskState(session: SessionHandle, warn: (message: string) => void, now: Date = new Date()): AskState | undefined {
+  const read = session.readState(USER_ASK_FILE);
+  if (read.status === 'missing') return undefined;
+  if (read.status === 'corrupt') {
+    warn(`userAsk: ${USER_ASK_FILE} was not readable JSON and was set aside as ${read.setAsideTo}; no ask is tracked`);
+    return undefined;
+  }
+  const parsed = askStateSchema.safeParse(read.value);
+  if (!parsed.success) {
+    const path = join(session.dir, USER_ASK_FILE);
+    const setAsideTo = `${path}.invalid-${now.getTime()}`;
+    try {
+      renameSync(path, setAsideTo);
+      warn(`userAsk: ${USER_ASK_FILE} does not hold an ask (${parsed.error.issues[0]?.message ?? 'unexpected shape'}) and was set aside as ${setAsideTo}; no ask is tracked`);
+    } catch {
+      warn(`userAsk: ${USER_ASK_FILE} does not hold an ask and could not be set aside; no ask is tracked until it is replaced`);
+    }
+    return undefined;
+  }
+  return { ...parsed.data, evaluatedTurns: 0 };
+}
+
+/** The session's tracked ask, kept in memory and written through to user_ask.json on every change. */
+export class UserAskStore {
+  private current: AskState | undefined;
+
+  constructor(
+    private readonly session: SessionHandle,
+    private readonly warn: (message: string) => void,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.current = loadAskState(session, warn, now());
+  }
+
+  get state(): AskState | undefined {
+    return this.current;
+  }
+
+  /** The ask being judged after each turn, if any. */
+  get active(): AskState | undefined {
+    return this.current?.active ? this.current : undefined;
+  }
+
+  /** Records a new ask (the previous one becomes a revision). */
+  set(text: string, source: AskSource): AskState {
+    this.current = replaceAsk(this.current, text, source, this.now());
+    this.save();
+    return this.current;
+  }
+
+  /** Records an evaluation of the active ask; achieved and blocked close it. */
+  evaluated(outcome: Outcome, reason: string): AskState | undefined {
+    if (!this.current) return undefined;
+    this.current = applyEvaluation(this.current, outcome, reason);
+    this.save();
+    return this.current;
+  }
+
+  /** Forgets the ask and its history, and removes the file. Returns whether there was one. */
+  clear(): boolean {
+    const had = this.current !== undefined;
+    this.current = undefined;
+    try {
+      this.session.removeState(USER_ASK_FILE);
+    } catch (error) {
+      this.warn(`userAsk: ${USER_ASK_FILE} could not be removed (${error instanceof Error ? error.message : String(error)})`);
+    }
+    return had;
+  }
+
+  private save(): void {
+    try {
+      this.session.writeState(USER_ASK_FILE, this.current);
+    } catch (error) {
+      // The ask still works for this run; only a resume would miss it.
+      if (!(error instanceof SessionError)) throw error;
+      this.warn(`userAsk: the ask was not saved: ${error.message}`);
+    }
+  }
+}

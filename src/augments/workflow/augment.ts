@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import type { Diagnostic } from '../../agent/types.js';
+import type { AdminRow, AugmentFactory, Augment } from '../types.js';
+import { configDiagnostics } from '../config-diagnostics.js';
+import { loadPackFile } from './load-pack.js';
+import { loadWorkflow, type WorkflowModel } from './pack-model.js';
+import { TRANSITION_TOOL } from './transition-tool.js';
+import { validatePack } from './validate-pack.js';
+import { workflowCommand } from './workflow-command.js';
+import { WorkflowRuntime } from './workflow-runtime.js';
+
+const configSchema = z.object({
+  /** The PromptPack file, relative to the agent folder. */
+  pack: z.string().trim().min(1, 'is required: the PromptPack file, like ./support.pack.yaml'),
+  /** Values for the pack's template variables, over the variables' defaults. */
+  variables: z.record(z.string(), z.unknown()).optional(),
+});
+
+const SUMMARY =
+  'Runs a PromptPack workflow: each state brings its own prompt and tools, workflow__transition moves between states, ' +
+  'and a control: agent state keeps the floor for another round instead of yielding (Level 2).';
+
+function stateRows(model: WorkflowModel): AdminRow[] {
+  return Object.values(model.states).map((state) => {
+    const traits = [`control: ${state.control}`];
+    if (state.orchestration !== 'internal') traits.push(`orchestration: ${state.orchestration}`);
+    if (state.terminal) traits.push('terminal');
+    if (state.maxVisits !== undefined) traits.push(`max_visits ${state.maxVisits}${state.onMaxVisits ? ` → ${state.onMaxVisits}` : ''}`);
+    const events = Object.entries(state.onEvent).map(([event, target]) => `${event} → ${target}`);
+    const tools = state.prompt?.tools?.length ? `; tools: ${state.prompt.tools.join(', ')}` : '';
+    return { label: `State ${state.name}`, value: `${traits.join(', ')}${events.length ? `; ${events.join(', ')}` : ''}${tools}` };
+  });
+}
+
+function budgetText(model: WorkflowModel): string {
+  const entries = Object.entries(model.budget).filter(([, value]) => typeof value === 'number');
+  return entries.length === 0 ? 'none (unlimited)' : entries.map(([key, value]) => `${key} ${String(value)}`).join(', ');
+}
+
+/** A workflow whose pack cannot be used: it says so once and otherwise stays out of the way. */
+function inertAugment(id: string): Augment {
+  return { id };
+}
+
+export const workflowAugment: AugmentFactory = {
+  type: 'workflow',
+  summary: SUMMARY,
+  skill: 'workflow',
+  validateConfig(config, file, agentDir): Diagnostic[] {
+    const configErrors = configDiagnostics(configSchema, config, file);
+    if (configErrors.length > 0) return configErrors;
+    const loaded = loadPackFile(agentDir, configSchema.parse(config).pack);
+    const diagnostics = loaded.pack && loaded.source ? validatePack(loaded.pack, loaded.source) : loaded.diagnostics;
+    // A missing top-level key has no line of its own; point at the pack's top rather than let the
+    // caller look the field up in augment.yaml.
+    return diagnostics.map((d) => (d.field !== undefined && d.line === undefined ? { ...d, line: 1, column: 1 } : d));
+  },
+  describe(agent, config) {
+    const parsed = configSchema.safeParse(config);
+    const loaded = parsed.success ? loadWorkflow(agent.dir, parsed.data.pack) : undefined;
+    const rows: AdminRow[] = [{ label: 'Exposed tool', value: `${TRANSITION_TOOL}({event, context}) in states the agent moves` }];
+    if (!loaded) rows.push({ label: 'Pack', value: 'config.pack is not set' });
+    else if (!loaded.ok) rows.push({ label: 'Pack', value: loaded.error });
+    else {
+      const { model } = loaded;
+      rows.push(
+        { label: 'Pack', value: `${model.name} (${model.id}) from ${model.file}` },
+        { label: 'Entry', value: model.entry },
+        { label: 'Budget', value: budgetText(model) },
+        { label: 'Control', value: 'Level 2: control: agent states run another round at once; user states yield' },
+        ...stateRows(model),
+      );
+    }
+    return { id: 'workflow', type: 'workflow', tools: [TRANSITION_TOOL], behavior: SUMMARY, rows };
+  },
+  create(setup) {
+    const parsed = configSchema.safeParse(setup.config);
+    if (!parsed.success) {
+      setup.warn('workflow: config.pack is not set in augments/workflow/augment.yaml; the workflow is off');
+      return inertAugment(setup.augmentId);
+    }
+    const loaded = loadWorkflow(setup.agent.dir, parsed.data.pack);
+    if (!loaded.ok) {
+      setup.warn(`workflow: ${loaded.error}; the workflow is off`);
+      return inertAugment(setup.augmentId);
+    }
+    const runtime = new WorkflowRuntime({
+      model: loaded.model,
+      session: setup.session,
+      emit: setup.emit,
+      warn: setup.warn,
+      variables: parsed.data.variables ?? {},
+    });
+    return {
+      id: setup.augmentId,
+      tools: () => runtime.offeredTools(),
+      filterTools: (tools) => runtime.filterTools(tools),
+      promptBlock: () => runtime.promptBlock(),
+      onUserMessage: () => runtime.onUserMessage(),
+      afterBatch: (batch) => runtime.afterBatch(batch),
+      hostInput: (name, value) => (name === 'event' ? runtime.applyExternal(value) : undefined),
+      commands: () => [workflowCommand(runtime)],
+      indicator: () => {
+        const { state, complete, stopped } = runtime.position;
+        return `workflow: ${state}${stopped !== undefined ? ' (stopped)' : complete ? ' (complete)' : ''}`;
+      },
+      onCleared: () => runtime.reset(),
+      snapshot: () => {
+        const { state, complete, stopped, transitions, visits } = runtime.position;
+        return {
+          workflow: {
+            state,
+            complete,
+            ...(stopped !== undefined ? { stopped } : {}),
+            visits,
+            transitions: transitions.map(({ from, to, event, context, redirected, initiator }) => ({
+              from,
+              to,
+              event,
+              context: context ?? {},
+              ...(redirected ? { redirected } : {}),
+              initiator,
+            })),
+          },
+        };
+      },
+    };
+  },
+};

@@ -1,0 +1,88 @@
+import type { PackState } from './pack-schema.js';
+
+/**
+ * Terminal as published: `terminal: true`, or (the v1.3 form) an explicitly empty `on_event: {}`
+ * on a state that does not say `terminal: false`.
+ */
+export function isTerminalState(state: PackState): boolean {
+  if (state.terminal !== undefined) return state.terminal;
+  return state.on_event !== undefined && Object.keys(state.on_event).length === 0;
+}
+
+/** A state that keeps the floor when the agent moves into it. `control` is inert on externally driven states. */
+function keepsFloor(state: PackState): boolean {
+  const orchestration = state.orchestration ?? 'internal';
+  return state.control === 'agent' && !isTerminalState(state) && (orchestration === 'internal' || orchestration === 'hybrid');
+}
+
+function targetsOf(states: Record<string, PackState>, name: string): string[] {
+  return Object.values(states[name]?.on_event ?? {}).filter((target) => target in states);
+}
+
+/** Strongly connected components of the floor-keeping states (Tarjan), in declaration order. */
+function agentComponents(states: Record<string, PackState>, agentStates: Set<string>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  let counter = 0;
+  const visit = (name: string): void => {
+    index.set(name, counter);
+    low.set(name, counter);
+    counter++;
+    stack.push(name);
+    onStack.add(name);
+    for (const next of targetsOf(states, name).filter((target) => agentStates.has(target))) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(name, Math.min(low.get(name) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        low.set(name, Math.min(low.get(name) ?? 0, index.get(next) ?? 0));
+      }
+    }
+    if (low.get(name) === index.get(name)) {
+      const component: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop();
+        if (member === undefined) break;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== name);
+      components.push(component);
+    }
+  };
+  for (const name of agentStates) if (!index.has(name)) visit(name);
+  const order = Object.keys(states);
+  return components.map((component) => component.sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+}
+
+function canReachExit(states: Record<string, PackState>, from: string[], agentStates: Set<string>): boolean {
+  const seen = new Set(from);
+  const queue = [...from];
+  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+    for (const target of targetsOf(states, name)) {
+      if (!agentStates.has(target)) return true;
+      if (!seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Cycles made only of floor-keeping states that can never hand the turn back (no reachable user,
+ * terminal or external state) and that no `max_visits` bounds: only engine.budget would stop them.
+ */
+export function unboundedAgentCycles(states: Record<string, PackState>): string[][] {
+  const agentStates = new Set(Object.keys(states).filter((name) => keepsFloor(states[name])));
+  return agentComponents(states, agentStates).filter((component) => {
+    const isCycle = component.length > 1 || targetsOf(states, component[0]).includes(component[0]);
+    if (!isCycle) return false;
+    if (component.some((name) => states[name].max_visits !== undefined)) return false;
+    return !canReachExit(states, component, agentStates);
+  });
+}

@@ -1,0 +1,81 @@
+import { formatDiagnostic } from '../../agent/types.js';
+import { loadPackFile } from './load-pack.js';
+import { isTerminalState } from './pack-graph.js';
+import type { Control, Orchestration, PackFile, PackPrompt, WorkflowBudget } from './pack-schema.js';
+import { validatePack } from './validate-pack.js';
+
+/** One state as the runtime uses it: defaults applied, its prompt resolved. */
+export interface StateDef {
+  name: string;
+  description?: string;
+  onEvent: Record<string, string>;
+  terminal: boolean;
+  maxVisits?: number;
+  onMaxVisits?: string;
+  orchestration: Orchestration;
+  control: Control;
+  prompt?: PackPrompt;
+}
+
+export interface WorkflowModel {
+  id: string;
+  name: string;
+  /** The pack file as diagnostics name it. */
+  file: string;
+  entry: string;
+  states: Record<string, StateDef>;
+  budget: WorkflowBudget;
+  /** The pack's placeholder form, `{{variable}}` unless template_engine.syntax says otherwise. */
+  syntax: string;
+}
+
+/** The agent moves this state itself: it is offered workflow__transition there. */
+export function agentMoves(state: StateDef): boolean {
+  return !state.terminal && (state.orchestration === 'internal' || state.orchestration === 'hybrid') && Object.keys(state.onEvent).length > 0;
+}
+
+/** Builds the runtime model of a pack that passed validation (no errors). */
+export function compileWorkflow(pack: PackFile, file: string): WorkflowModel {
+  const states: Record<string, StateDef> = {};
+  for (const [name, state] of Object.entries(pack.workflow.states)) {
+    states[name] = {
+      name,
+      description: state.description,
+      onEvent: { ...(state.on_event ?? {}) },
+      terminal: isTerminalState(state),
+      maxVisits: state.max_visits,
+      onMaxVisits: state.on_max_visits,
+      orchestration: (state.orchestration ?? 'internal') as Orchestration,
+      // Absent control is user, and nothing downstream can tell the two apart (RFC 0014 rule 2).
+      control: (state.control ?? 'user') as Control,
+      prompt: state.prompt_task === undefined ? undefined : pack.prompts[state.prompt_task],
+    };
+  }
+  return {
+    id: pack.id ?? file,
+    name: pack.name ?? pack.id ?? file,
+    file,
+    entry: pack.workflow.entry,
+    states,
+    budget: pack.workflow.engine?.budget ?? {},
+    syntax: pack.template_engine?.syntax ?? '{{variable}}',
+  };
+}
+
+export type WorkflowLoad = { ok: true; model: WorkflowModel; warnings: string[] } | { ok: false; error: string };
+
+/** Loads, validates and compiles the pack named by config.pack; errors come back as one readable message. */
+export function loadWorkflow(agentDir: string, packPath: string): WorkflowLoad {
+  const loaded = loadPackFile(agentDir, packPath);
+  const diagnostics = loaded.pack && loaded.source ? validatePack(loaded.pack, loaded.source) : loaded.diagnostics;
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (!loaded.pack || errors.length > 0) {
+    const shown = (errors.length > 0 ? errors : diagnostics).slice(0, 3).map(formatDiagnostic).join('; ');
+    return { ok: false, error: `the workflow pack has errors (run auggy validate): ${shown}` };
+  }
+  return {
+    ok: true,
+    model: compileWorkflow(loaded.pack, loaded.file),
+    warnings: diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic),
+  };
+}

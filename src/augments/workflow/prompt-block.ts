@@ -1,0 +1,35 @@
+import type { WorkflowModel } from './pack-model.js';
+import { agentMoves } from './pack-model.js';
+import { renderTemplate, templateValues } from './render-template.js';
+import { TRANSITION_TOOL, arrivalNote } from './transition-tool.js';
+import type { RunState } from './workflow-state.js';
+
+function movesSection(model: WorkflowModel, run: RunState): string {
+  const state = model.states[run.state];
+  if (run.stopped !== undefined) return `The workflow has stopped: ${run.stopped}. It cannot move any more; tell the user plainly if it matters.`;
+  if (state.terminal) return `State ${state.name} is terminal: the workflow is complete. Answer the user; there is nothing left to move.`;
+  if (state.orchestration === 'external' || state.orchestration === 'composition') {
+    return `State ${state.name} is moved from outside (orchestration: ${state.orchestration}), not by you: answer the user and wait.`;
+  }
+  if (!agentMoves(state)) return `State ${state.name} declares no events, so there is nothing to move: answer the user.`;
+  const lines = Object.entries(state.onEvent).map(([event, target]) => `- ${event} → ${target} (${arrivalNote(model.states[target])})`);
+  return [
+    `Events state ${state.name} accepts. When one has happened, call ${TRANSITION_TOOL} with it (and any facts worth carrying in \`context\`):`,
+    ...lines,
+    'If none has happened yet, answer the user without calling it.',
+  ].join('\n');
+}
+
+/**
+ * The workflow's part of the system prompt: the current state's rendered prompt, then which
+ * events it accepts and what each leads to. Rebuilt every round, so a state the agent moved into
+ * mid-turn speaks with its own prompt in the very next round.
+ */
+export function workflowPromptBlock(model: WorkflowModel, run: RunState, configured: Record<string, unknown>): string {
+  const state = model.states[run.state];
+  const header = [`Workflow: ${model.name} (PromptPack ${model.id})`, `Current state: ${state.name}${state.description ? ` — ${state.description}` : ''}`];
+  const values = templateValues(state.prompt, configured, run.context);
+  const prompt = state.prompt ? renderTemplate(state.prompt.system_template, model.syntax, values).trim() : '';
+  const carried = Object.keys(run.context).length > 0 ? `Carried context: ${JSON.stringify(run.context)}` : '';
+  return [header.join('\n'), prompt, movesSection(model, run), carried].filter((part) => part !== '').join('\n\n');
+}

@@ -1,0 +1,98 @@
+import type { StateDef, WorkflowModel } from './pack-model.js';
+import { totalVisits, type RunState, type TransitionRecord } from './workflow-state.js';
+
+export interface EventRequest {
+  event: string;
+  context?: Record<string, unknown>;
+  initiator: TransitionRecord['initiator'];
+  now: Date;
+}
+
+export type EventOutcome =
+  /** Nothing changed: the event does not apply here. */
+  | { kind: 'refused'; message: string }
+  /** A limit ended the workflow; `run` records why. */
+  | { kind: 'stopped'; message: string; run: RunState }
+  | { kind: 'moved'; run: RunState; record: TransitionRecord; target: StateDef };
+
+/** Why the current state cannot take `event`, or undefined when it can. */
+export function eventProblem(model: WorkflowModel, run: RunState, event: string): string | undefined {
+  if (run.stopped !== undefined) return `the workflow has stopped (${run.stopped}); it takes no more events`;
+  if (run.complete) return `the workflow is complete (state ${run.state}); it takes no more events`;
+  const events = Object.keys(model.states[run.state]?.onEvent ?? {});
+  if (events.includes(event)) return undefined;
+  if (events.length === 0) return `state ${run.state} accepts no events`;
+  return `"${event}" is not an event of state ${run.state}; valid events: ${events.join(', ')}`;
+}
+
+/**
+ * The first engine.budget limit the workflow has gone past, if any. `nextVisits` is how many
+ * state entries are about to be added (1 when checking a move).
+ */
+export function budgetProblem(model: WorkflowModel, run: RunState, now: Date, nextVisits = 0): string | undefined {
+  const { max_total_visits: maxVisits, max_tool_calls: maxTools, max_wall_time_sec: maxSeconds } = model.budget;
+  const visits = totalVisits(run) + nextVisits;
+  if (maxVisits !== undefined && visits > maxVisits) {
+    return `workflow budget max_total_visits (${maxVisits}) is used up: ${totalVisits(run)} state visits so far`;
+  }
+  if (maxTools !== undefined && run.toolCalls > maxTools) {
+    return `workflow budget max_tool_calls (${maxTools}) is used up: ${run.toolCalls} tool calls so far`;
+  }
+  const seconds = Math.floor((now.getTime() - Date.parse(run.startedAt)) / 1000);
+  if (maxSeconds !== undefined && seconds > maxSeconds) {
+    return `workflow budget max_wall_time_sec (${maxSeconds}) is used up: the workflow started ${seconds}s ago`;
+  }
+  return undefined;
+}
+
+/**
+ * Where an event really leads once max_visits is applied: its target, or that target's
+ * on_max_visits (followed while each in turn is full), or a reason to stop.
+ */
+function resolveTarget(model: WorkflowModel, run: RunState, target: string): { target: string; redirected?: TransitionRecord['redirected'] } | { stop: string } {
+  let current = target;
+  let redirected: TransitionRecord['redirected'];
+  const seen = new Set<string>();
+  for (;;) {
+    const def = model.states[current];
+    const visits = run.visits[current] ?? 0;
+    if (def.maxVisits === undefined || visits < def.maxVisits) return { target: current, redirected };
+    if (def.onMaxVisits === undefined || seen.has(current)) {
+      return { stop: `state ${current} reached its max_visits (${def.maxVisits}) and the pack names no on_max_visits to go to instead` };
+    }
+    seen.add(current);
+    redirected ??= { target: current, maxVisits: def.maxVisits };
+    current = def.onMaxVisits;
+  }
+}
+
+/** Applies one event: the budget first, then max_visits on the target, then the move. Pure. */
+export function applyEvent(model: WorkflowModel, run: RunState, request: EventRequest): EventOutcome {
+  const problem = eventProblem(model, run, request.event);
+  if (problem) return { kind: 'refused', message: problem };
+  const budget = budgetProblem(model, run, request.now, 1);
+  if (budget) return { kind: 'stopped', message: budget, run: { ...run, stopped: budget } };
+
+  const resolved = resolveTarget(model, run, model.states[run.state].onEvent[request.event]);
+  if ('stop' in resolved) return { kind: 'stopped', message: resolved.stop, run: { ...run, stopped: resolved.stop } };
+
+  const target = model.states[resolved.target];
+  const record: TransitionRecord = {
+    from: run.state,
+    to: target.name,
+    event: request.event,
+    ...(request.context && Object.keys(request.context).length > 0 ? { context: request.context } : {}),
+    ...(resolved.redirected ? { redirected: resolved.redirected } : {}),
+    initiator: request.initiator,
+    at: request.now.toISOString(),
+  };
+  const next: RunState = {
+    ...run,
+    state: target.name,
+    visits: { ...run.visits, [target.name]: (run.visits[target.name] ?? 0) + 1 },
+    context: { ...run.context, ...request.context },
+    transitions: [...run.transitions, record],
+    complete: target.terminal,
+  };
+  return { kind: 'moved', run: next, record, target };
+}

@@ -1,0 +1,98 @@
+import { didYouMean } from '../../agent/suggest.js';
+import type { Diagnostic, Severity } from '../../agent/types.js';
+import { formatFieldPath, locateField, type FieldPath, type YamlSource } from '../../agent/yaml-source.js';
+import { isTerminalState, unboundedAgentCycles } from './pack-graph.js';
+import { CONTROLS, ORCHESTRATIONS, WORKFLOW_VERSIONS, type PackFile, type PackState } from './pack-schema.js';
+
+const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
+
+type Report = (severity: Severity, path: FieldPath, message: string) => void;
+
+function reporter(source: YamlSource, out: Diagnostic[]): Report {
+  return (severity, path, message) => {
+    const position = locateField(source, path);
+    out.push({ severity, file: source.file, line: position?.line, column: position?.column, field: formatFieldPath(path), message });
+  };
+}
+
+function quoteList(values: readonly (string | number)[]): string {
+  return values.length === 0 ? '(none)' : values.join(', ');
+}
+
+function checkState(pack: PackFile, name: string, state: PackState, report: Report): void {
+  const at = (...rest: string[]): FieldPath => ['workflow', 'states', name, ...rest];
+  const stateNames = Object.keys(pack.workflow.states);
+  const taskNames = Object.keys(pack.prompts);
+  const orchestration = state.orchestration ?? 'internal';
+  const terminal = isTerminalState(state);
+
+  if (!(ORCHESTRATIONS as readonly string[]).includes(orchestration)) {
+    report('error', at('orchestration'), `"${orchestration}" is not one of ${ORCHESTRATIONS.join(', ')}${didYouMean(orchestration, ORCHESTRATIONS)}`);
+  } else if (orchestration === 'composition') {
+    report('warning', at('orchestration'), 'composition states are not run by auggy: the state waits for an external event (--event, /workflow event)');
+  }
+
+  if (state.control !== undefined && !(CONTROLS as readonly string[]).includes(state.control)) {
+    report('error', at('control'), `"${state.control}" is not one of user, agent${didYouMean(state.control, CONTROLS)}; leave it out for user`);
+  }
+
+  if (state.prompt_task === undefined) {
+    if (orchestration !== 'composition') report('error', at(), `state "${name}" has no prompt_task; name one of the pack's prompts: ${quoteList(taskNames)}`);
+  } else if (!taskNames.includes(state.prompt_task)) {
+    report('error', at('prompt_task'), `"${state.prompt_task}" is not a prompt of this pack (${quoteList(taskNames)})${didYouMean(state.prompt_task, taskNames)}`);
+  }
+
+  const events = Object.entries(state.on_event ?? {});
+  for (const [event, target] of events) {
+    if (!stateNames.includes(target)) {
+      report('error', at('on_event', event), `event ${event} leads to "${target}", which is not a state (${quoteList(stateNames)})${didYouMean(target, stateNames)}`);
+    }
+    if (!PASCAL_CASE.test(event)) {
+      report('warning', at('on_event', event), `event name "${event}" is not PascalCase (like AccountVerified); events name things that happened`);
+    }
+  }
+
+  if (state.on_max_visits !== undefined && !stateNames.includes(state.on_max_visits)) {
+    report('error', at('on_max_visits'), `"${state.on_max_visits}" is not a state (${quoteList(stateNames)})${didYouMean(state.on_max_visits, stateNames)}`);
+  }
+
+  if (terminal && state.control === 'agent') {
+    report('warning', at('control'), `state "${name}" is terminal, so control: agent has no effect: the workflow ends on entry; remove one of them`);
+  }
+  if (state.terminal === true && events.length > 0) {
+    report('warning', at('on_event'), `state "${name}" is terminal but declares on_event; those events can never fire: remove them or terminal: true`);
+  }
+  if (!terminal && events.length === 0) {
+    report('warning', at(), `state "${name}" is not terminal and has no on_event: once entered, the workflow cannot leave it; add on_event or terminal: true`);
+  }
+}
+
+/**
+ * The checks a schema cannot express: references between prompts and states, the allowed values
+ * of control/orchestration/version, and the authoring mistakes RFC 0014 asks validators to flag.
+ */
+export function validatePack(pack: PackFile, source: YamlSource): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const report = reporter(source, out);
+  const { workflow } = pack;
+  const stateNames = Object.keys(workflow.states);
+
+  if (!(WORKFLOW_VERSIONS as readonly number[]).includes(workflow.version)) {
+    report('error', ['workflow', 'version'], `workflow version ${workflow.version} is not supported; use 1 or 2`);
+  }
+  if (!stateNames.includes(workflow.entry)) {
+    report('error', ['workflow', 'entry'], `entry "${workflow.entry}" is not a state (${quoteList(stateNames)})${didYouMean(workflow.entry, stateNames)}`);
+  }
+  for (const name of stateNames) checkState(pack, name, workflow.states[name], report);
+
+  for (const cycle of unboundedAgentCycles(workflow.states)) {
+    const loop = cycle.length === 1 ? `${cycle[0]} → ${cycle[0]}` : cycle.join(', ');
+    report(
+      'warning',
+      ['workflow', 'states', cycle[0], 'control'],
+      `states ${loop} keep the floor (control: agent) in a cycle that reaches no user or terminal state and has no max_visits; ` +
+        'only engine.budget would stop it: give one of them max_visits (with on_max_visits) or an exit',
+    );
+  }
+  return out;
+}

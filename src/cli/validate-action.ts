@@ -1,0 +1,37 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadAgent } from '../agent/load-agent.js';
+import { formatDiagnostic, type Diagnostic } from '../agent/types.js';
+import { EXIT, UsageError } from './exit-codes.js';
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** `2 errors, 1 warning in ./demo` or `./demo: no problems found`. */
+export function summaryLine(dir: string, diagnostics: readonly Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  if (diagnostics.length === 0) return `${dir}: no problems found`;
+  return `${dir}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+}
+
+/** `auggy validate`: every finding, then a summary; exit 1 when any is an error. */
+export async function validateCommand(dir: string, options: { json?: boolean }, write: (text: string) => void): Promise<number> {
+  const agentDir = resolve(dir);
+  // Not being an agent folder at all is a usage mistake, not a finding about a folder.
+  if (!existsSync(agentDir) || !statSync(agentDir).isDirectory()) {
+    throw new UsageError(`${dir} is not a folder; pass an agent folder (auggy validate <dir>)`);
+  }
+  if (!existsSync(resolve(agentDir, 'agent.yaml'))) {
+    throw new UsageError(`${dir} has no agent.yaml; pass an agent folder, or create one with: auggy create <name>`);
+  }
+  const { diagnostics } = await loadAgent(agentDir);
+  if (options.json) {
+    write(`${JSON.stringify(diagnostics, null, 2)}\n`);
+  } else {
+    const lines = diagnostics.map(formatDiagnostic);
+    write([...lines, summaryLine(dir, diagnostics)].join('\n') + '\n');
+  }
+  return diagnostics.some((d) => d.severity === 'error') ? EXIT.failed : EXIT.ok;
+}

@@ -1,0 +1,136 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildAdminReport } from '../../augments/admin-report.js';
+import { Conversation } from '../../kernel/conversation.js';
+import { openSession } from '../../session/session.js';
+import type { AgentTarget } from '../open-conversation.js';
+import { requireBearer } from './access.js';
+import { handleRun } from './handle-run.js';
+import { HttpError, sendError, sendJson } from './http-io.js';
+import { ThreadRegistry } from './thread-registry.js';
+
+export interface AguiServerOptions {
+  target: AgentTarget;
+  /** Bearer token for /agent/run and /admin; undefined leaves them open (loopback only). */
+  token?: string;
+  maxMessageChars: number;
+  /** Origin allowed to call from a browser, or undefined for no CORS headers. */
+  corsOrigin?: string;
+  /** Operator-facing lines (one per run, warnings), without a trailing newline. */
+  log(line: string): void;
+}
+
+export interface AguiServer {
+  /** Resolves to the bound address once listening; rejects on EADDRINUSE and the like. */
+  listen(host: string, port: number): Promise<AddressInfo>;
+  /**
+   * Stops accepting, lets in-flight runs finish for `graceMs`, cancels the rest (their clients
+   * still get RUN_FINISHED canceled), then closes every connection.
+   */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+const ROUTES: Record<string, string> = { '/agent/run': 'POST', '/health': 'GET', '/admin': 'GET' };
+
+function routeList(): string {
+  return Object.entries(ROUTES)
+    .map(([path, method]) => `${method} ${path}`)
+    .join(', ');
+}
+
+function corsHeaders(origin: string | undefined): Record<string, string> {
+  if (origin === undefined) return {};
+  return { 'access-control-allow-origin': origin, vary: 'Origin' };
+}
+
+export function createAguiServer(options: AguiServerOptions): AguiServer {
+  const { target } = options;
+  const threads = new ThreadRegistry(async (threadId) => {
+    const session = openSession({
+      agentDir: target.agent.dir,
+      agentName: target.agent.yaml.name,
+      agentId: target.agent.yaml.id,
+      sessionId: threadId,
+      createIfMissing: true,
+    });
+    return Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn: (message) => options.log(`warning: thread ${threadId}: ${message}`) });
+  });
+  const headers = corsHeaders(options.corsOrigin);
+  let closing = false;
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://auggy.invalid').pathname;
+    const method = req.method ?? 'GET';
+    if (closing) throw new HttpError(503, 'the server is shutting down', { connection: 'close' });
+    if (method === 'OPTIONS' && options.corsOrigin !== undefined && ROUTES[path] !== undefined) {
+      res.writeHead(204, {
+        ...headers,
+        'access-control-allow-methods': `${ROUTES[path]}, OPTIONS`,
+        'access-control-allow-headers': 'authorization, content-type, accept',
+        'access-control-max-age': '600',
+      });
+      res.end();
+      return;
+    }
+    const expected = ROUTES[path];
+    if (expected === undefined) throw new HttpError(404, `no route ${method} ${path}; the routes are ${routeList()}`);
+    if (method !== expected) throw new HttpError(405, `${path} takes ${expected}, not ${method}`, { allow: expected });
+    switch (path) {
+      case '/health':
+        sendJson(res, 200, { status: 'healthy' }, headers);
+        return;
+      case '/admin':
+        requireBearer(req, options.token);
+        sendJson(res, 200, buildAdminReport(target.agent), headers);
+        return;
+      case '/agent/run':
+        requireBearer(req, options.token);
+        await handleRun(req, res, { threads, maxMessageChars: options.maxMessageChars, headers, log: options.log, closing: () => closing });
+        return;
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      if (error instanceof HttpError) {
+        sendError(res, new HttpError(error.status, error.message, { ...headers, ...error.headers }));
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      options.log(`error: ${req.method} ${req.url}: ${message}`);
+      sendError(res, new HttpError(500, `internal error: ${message}`, headers));
+    });
+  });
+
+  return {
+    listen: (host, port) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve(server.address() as AddressInfo);
+        });
+      }),
+    shutdown: async (graceMs) => {
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const runs = threads.runs();
+      if (runs.length > 0) {
+        options.log(`shutting down: ${runs.length} run(s) in flight, waiting up to ${graceMs} ms`);
+        let timer: NodeJS.Timeout | undefined;
+        const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+        await Promise.race([Promise.all(runs.map((run) => run.settled)), grace]);
+        clearTimeout(timer);
+        const left = threads.runs();
+        if (left.length > 0) options.log(`canceling ${left.length} run(s) still in flight`);
+        for (const run of left) run.controller.abort(new Error('the server is shutting down'));
+        await Promise.all(left.map((run) => run.settled));
+      } else {
+        options.log('shutting down');
+      }
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { EventType, type Event as AguiEvent } from '@ag-ui/core';
+import type { KernelEvent, TurnOutcome } from '../../kernel/events.js';
+
+/** The client's ids: AG-UI clients match RUN_STARTED/RUN_FINISHED against the run they asked for. */
+export interface RunIds {
+  threadId: string;
+  runId: string;
+}
+
+/**
+ * Kernel events are AG-UI-shaped already; this names the enum members and drops what the
+ * protocol has no field for. The run's bounds (RUN_STARTED, RUN_FINISHED, RUN_ERROR) are not
+ * mapped here: the host owns them, so they carry the client's ids and come exactly once.
+ */
+export function toAguiEvent(event: KernelEvent): AguiEvent | undefined {
+  const timestamp = Date.now();
+  switch (event.type) {
+    case 'RUN_STARTED':
+    case 'RUN_FINISHED':
+    case 'RUN_ERROR':
+      return undefined;
+    case 'TEXT_MESSAGE_START':
+      return { type: EventType.TEXT_MESSAGE_START, timestamp, messageId: event.messageId, role: event.role };
+    case 'TEXT_MESSAGE_CONTENT':
+      return { type: EventType.TEXT_MESSAGE_CONTENT, timestamp, messageId: event.messageId, delta: event.delta };
+    case 'TEXT_MESSAGE_END':
+      return { type: EventType.TEXT_MESSAGE_END, timestamp, messageId: event.messageId };
+    case 'TOOL_CALL_START':
+      return {
+        type: EventType.TOOL_CALL_START,
+        timestamp,
+        toolCallId: event.toolCallId,
+        toolCallName: event.toolCallName,
+        ...(event.parentMessageId !== undefined ? { parentMessageId: event.parentMessageId } : {}),
+      };
+    case 'TOOL_CALL_ARGS':
+      return { type: EventType.TOOL_CALL_ARGS, timestamp, toolCallId: event.toolCallId, delta: event.delta };
+    case 'TOOL_CALL_END':
+      return { type: EventType.TOOL_CALL_END, timestamp, toolCallId: event.toolCallId };
+    case 'TOOL_CALL_RESULT':
+      // AG-UI has no error flag on a result; the content already says what went wrong.
+      return { type: EventType.TOOL_CALL_RESULT, timestamp, messageId: event.messageId, toolCallId: event.toolCallId, content: event.content, role: 'tool' };
+    case 'CUSTOM':
+      return { type: EventType.CUSTOM, timestamp, name: event.name, value: event.value };
+    case 'STATE_SNAPSHOT':
+      return { type: EventType.STATE_SNAPSHOT, timestamp, snapshot: event.snapshot };
+    case 'STATE_DELTA':
+      return { type: EventType.STATE_DELTA, timestamp, delta: event.delta };
+  }
+}
+
+export function runStartedEvent(ids: RunIds): AguiEvent {
+  return { type: EventType.RUN_STARTED, timestamp: Date.now(), threadId: ids.threadId, runId: ids.runId };
+}
+
+/**
+ * The terminal event for a finished turn: a failed turn is RUN_ERROR, every other status is
+ * RUN_FINISHED whose `result` carries it (`input-required` with the question as `message`).
+ * A cancellation also says so in AG-UI's own `outcome`, so clients that know 1.0 read it too.
+ */
+export function terminalEvent(ids: RunIds, outcome: TurnOutcome): AguiEvent {
+  const timestamp = Date.now();
+  if (outcome.status === 'failed') {
+    return { type: EventType.RUN_ERROR, timestamp, message: outcome.message ?? 'the turn failed', code: 'failed' };
+  }
+  const result = outcome.message !== undefined ? { status: outcome.status, message: outcome.message } : { status: outcome.status };
+  return {
+    type: EventType.RUN_FINISHED,
+    timestamp,
+    threadId: ids.threadId,
+    runId: ids.runId,
+    result,
+    ...(outcome.status === 'canceled' ? { outcome: { type: 'cancelled' as const } } : {}),
+  };
+}

@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Conversation } from '../../kernel/conversation.js';
+import type { TurnOutcome } from '../../kernel/events.js';
+import { HttpError, readJsonBody } from './http-io.js';
+import { parseRunInput, type RunRequest } from './run-input.js';
+import { RunStream } from './run-stream.js';
+import type { ThreadRegistry } from './thread-registry.js';
+
+export interface RunRouteContext {
+  threads: ThreadRegistry;
+  maxMessageChars: number;
+  /** Headers every response carries (CORS). */
+  headers: Record<string, string>;
+  /** One line on stderr per finished run, for whoever operates the server. */
+  log(line: string): void;
+  /** True once shutdown began: no new run may start. */
+  closing(): boolean;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The client chooses runId freely; in the operator's log it stays one short line. */
+function loggable(text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return clean.length > 80 ? `${clean.slice(0, 80)}...` : clean;
+}
+
+async function openThread(context: RunRouteContext, threadId: string): Promise<Conversation> {
+  try {
+    return await context.threads.conversation(threadId);
+  } catch (error) {
+    // Refused before the stream opens: a clear 500 rather than a run that fails at once.
+    throw new HttpError(500, `the session for thread ${threadId} could not be opened: ${describe(error)}`);
+  }
+}
+
+/** Runs the turn, streaming its events; resolves to how it ended. Never throws. */
+async function streamTurn(conversation: Conversation, request: RunRequest, stream: RunStream, signal: AbortSignal): Promise<TurnOutcome> {
+  const unsubscribe = conversation.subscribe((event) => stream.forward(event));
+  try {
+    if (request.state) await conversation.applyClientState(request.state);
+    const result = await conversation.runTurn(request.text, { signal });
+    return { status: result.status, message: result.message };
+  } catch (error) {
+    // An augment or the session failing outside the kernel's own error handling.
+    return { status: 'failed', message: describe(error) };
+  } finally {
+    unsubscribe();
+  }
+}
+
+/**
+ * POST /agent/run. Every refusal (bad body, busy thread, unopenable session) is an HttpError
+ * thrown before the stream opens; once it is open, the run always ends with one terminal event.
+ */
+export async function handleRun(req: IncomingMessage, res: ServerResponse, context: RunRouteContext): Promise<void> {
+  const request = parseRunInput(await readJsonBody(req), context.maxMessageChars);
+  // Checked again after the body arrived: shutdown may have begun while it was uploading.
+  if (context.closing()) throw new HttpError(503, 'the server is shutting down', { connection: 'close' });
+  const claim = context.threads.claim(request.threadId);
+  if (!claim) throw new HttpError(409, `a run is already in progress on thread ${request.threadId}; wait for its RUN_FINISHED and send again`);
+
+  const started = Date.now();
+  let outcome: TurnOutcome | undefined;
+  let clientGone = false;
+  try {
+    const stream = new RunStream(res, request);
+    // Listening before the session opens: a client that leaves meanwhile still cancels the run.
+    res.on('close', () => {
+      if (stream.finished) return;
+      clientGone = true;
+      claim.run.controller.abort(new Error('the client disconnected'));
+    });
+    const conversation = await openThread(context, request.threadId);
+    stream.open(context.headers);
+    outcome = await streamTurn(conversation, request, stream, claim.run.controller.signal);
+    await stream.finish(outcome);
+    context.threads.keep(request.threadId, conversation);
+  } finally {
+    claim.release();
+    if (outcome) {
+      const why = clientGone ? ' (the client disconnected)' : outcome.message && outcome.status !== 'input-required' ? `: ${outcome.message}` : '';
+      context.log(`thread ${request.threadId} run ${loggable(request.runId)} ${outcome.status}${why} (${Date.now() - started} ms)`);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { Box, Static, Text, useStdout } from 'ink';
+import type { ReactNode } from 'react';
+import { CommandList } from './command-list.js';
+import { InputLine } from './input-line.js';
+import { WaitingHint } from './question-view.js';
+import { StatusLine } from './status-line.js';
+import { TranscriptItem } from './transcript-item.js';
+import { fitLiveItems, screenBudget } from './live-window.js';
+import { liveItems } from './transcript-state.js';
+import { useChat, type ChatSetup } from './use-chat.js';
+
+export type AppProps = ChatSetup;
+
+// Shown once keys are read, so the invitation to type is never early.
+const PLACEHOLDER = 'Type a message · / for commands';
+
+/**
+ * The chat screen, top to bottom: the printed transcript (each finished item drawn once), the
+ * live part of the running turn, a slot for panels, the input, and the status line.
+ */
+export function App(props: AppProps) {
+  const { controls, editor, menu, notice, indicators, exiting, ready } = useChat(props);
+  const { view } = controls;
+  const { stdout } = useStdout();
+  // Ink lays <Static> out without a width of its own and wraps it a column too wide; pin it.
+  const width = stdout.columns || 80;
+  // The live area and the input together stay within the terminal.
+  const budget = screenBudget(stdout.rows, editor.state.text, menu.items.length);
+  const live = fitLiveItems(liveItems(view.transcript), { rows: stdout.rows, columns: width, below: budget.below });
+  const waiting = !view.running && view.lastTurn?.status === 'input-required';
+  const printed = (
+    <Static key={view.printKey} items={view.transcript.done} style={{ width }}>
+      {(item) => <TranscriptItem key={item.id} item={item} />}
+    </Static>
+  );
+  // Same tree when quitting (a remounted <Static> would print everything again), minus the input.
+  if (exiting) return <Layout printed={printed} live={null} input={null} status={null} />;
+  return (
+    <Layout
+      printed={printed}
+      live={
+        <>
+          {live.hidden > 0 && <Text dimColor>… {live.hidden} more above</Text>}
+          {live.items.map((item) => (
+            <TranscriptItem key={item.id} item={item} />
+          ))}
+        </>
+      }
+      input={
+        <>
+          <InputLine
+            text={editor.state.text}
+            cursor={editor.state.cursor}
+            maxLines={budget.inputLines}
+            placeholder={ready ? (waiting ? 'Type your reply' : PLACEHOLDER) : 'starting…'}
+          />
+          {waiting && <WaitingHint />}
+        </>
+      }
+      below={<CommandList commands={menu.items} selected={menu.selected} />}
+      status={<StatusLine running={view.running} startedAt={view.startedAt} lastTurn={view.lastTurn} indicators={indicators} notice={notice} />}
+    />
+  );
+}
+
+export interface LayoutProps {
+  printed: ReactNode;
+  live: ReactNode;
+  /** Panels shown above the input, beside the run (the board, later). */
+  panel?: ReactNode;
+  /** The input area; another input mode (a questionnaire) takes this place. */
+  input: ReactNode;
+  below?: ReactNode;
+  status: ReactNode;
+}
+
+/** Where each part of the screen goes, so later panels and input modes slot in without reshuffling. */
+export function Layout({ printed, live, panel, input, below, status }: LayoutProps) {
+  return (
+    <Box flexDirection="column">
+      {printed}
+      {live}
+      {panel}
+      {input !== null && (
+        <Box marginTop={1} flexDirection="column" borderStyle="single" borderLeft={false} borderRight={false} borderDimColor>
+          {input}
+        </Box>
+      )}
+      {below}
+      {status}
+    </Box>
+  );
+}

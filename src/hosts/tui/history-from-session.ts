@@ -1,0 +1,39 @@
+import type { SessionEntry } from '../../session/entries.js';
+import type { DisplayItem } from './display-items.js';
+import type { TurnSummary } from './view-state.js';
+import { appendItems, applyEvent, emptyTranscript, endLive, type TranscriptState } from './transcript-state.js';
+
+export interface SessionHistory {
+  items: DisplayItem[];
+  nextId: number;
+  /** How the last turn ended: a resumed session still waiting for an answer says so. */
+  lastTurn?: TurnSummary;
+}
+
+/** Older logs may carry system lines as entries of their own rather than as events. */
+function appendSystemEntry(state: TranscriptState, entry: SessionEntry): TranscriptState {
+  const loose = entry as { kind: string; text?: unknown };
+  if (loose.kind !== 'system' || typeof loose.text !== 'string') return state;
+  return appendItems(state, [{ kind: 'system', text: loose.text, tone: 'info' }]);
+}
+
+/**
+ * Rebuilds what the person saw from a session log, so a resumed session shows its earlier
+ * transcript: their messages, the assistant's text, tool calls with results, questions, and
+ * how turns ended. The same fold draws the live stream, so both look alike.
+ */
+export function historyFromSession(entries: SessionEntry[], firstId = 1): SessionHistory {
+  let state = emptyTranscript({ nextId: firstId });
+  let lastTurn: TurnSummary | undefined;
+  for (const entry of entries) {
+    if (entry.kind === 'user') state = appendItems(state, [{ kind: 'user', text: entry.text }]);
+    else if (entry.kind === 'event') {
+      state = applyEvent(state, entry.event);
+      if (entry.event.type === 'RUN_FINISHED') lastTurn = { status: entry.event.result.status, message: entry.event.result.message };
+      if (entry.event.type === 'RUN_ERROR') lastTurn = { status: 'failed', message: entry.event.message };
+    } else state = appendSystemEntry(state, entry);
+  }
+  // A turn cut off by a crash has no end event; what it showed is still history.
+  state = endLive(state);
+  return { items: state.done, nextId: state.nextId, lastTurn };
+}

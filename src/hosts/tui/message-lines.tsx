@@ -1,0 +1,68 @@
+import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+import type { TurnStatus } from '../../kernel/events.js';
+import type { SystemTone } from './display-items.js';
+import { colour, glyph } from './theme.js';
+
+/** A marker in a fixed-width gutter, the text wrapping beside it. */
+function Gutter({ mark, markColour, children, marginTop = 0 }: { mark: string; markColour?: string; children: ReactNode; marginTop?: number }) {
+  return (
+    <Box marginTop={marginTop}>
+      <Box width={2} flexShrink={0}>
+        <Text color={markColour} bold>
+          {mark}
+        </Text>
+      </Box>
+      <Box flexGrow={1}>{children}</Box>
+    </Box>
+  );
+}
+
+export function UserMessage({ text }: { text: string }) {
+  return (
+    <Gutter mark={glyph.prompt} markColour={colour.accent} marginTop={1}>
+      <Text dimColor>{text}</Text>
+    </Gutter>
+  );
+}
+
+/** Assistant text; a `continued` piece carries on the message above without a new marker. */
+export function AssistantMessage({ text, continued }: { text: string; continued: boolean }) {
+  return (
+    <Gutter mark={continued ? ' ' : glyph.assistant} marginTop={continued ? 0 : 1}>
+      <Text>{text === '' ? ' ' : text}</Text>
+    </Gutter>
+  );
+}
+
+const TONE: Record<SystemTone, { mark: string; colour?: string }> = {
+  info: { mark: ' ' },
+  warning: { mark: glyph.warning, colour: colour.warning },
+  error: { mark: glyph.error, colour: colour.error },
+};
+
+export function SystemLine({ text, tone }: { text: string; tone: SystemTone }) {
+  const look = TONE[tone];
+  return (
+    <Gutter mark={look.mark} markColour={look.colour}>
+      <Text color={look.colour} dimColor={tone === 'info'}>
+        {text}
+      </Text>
+    </Gutter>
+  );
+}
+
+/** How a turn ended, when it did not simply complete or ask. */
+export function TurnEndLine({ status, message }: { status: TurnStatus; message?: string }) {
+  const failed = status === 'failed';
+  const mark = failed ? glyph.error : status === 'canceled' ? glyph.canceled : glyph.warning;
+  const tint = failed ? colour.error : colour.warning;
+  return (
+    <Gutter mark={mark} markColour={tint}>
+      <Text color={tint}>
+        {status}
+        {message ? `: ${message}` : ''}
+      </Text>
+    </Gutter>
+  );
+}

@@ -1,0 +1,95 @@
+import { Box, Text } from 'ink';
+import type { PresentedQuestion } from '../../../kernel/person.js';
+import { InputLine } from '../input-line.js';
+import { colour, glyph } from '../theme.js';
+import { questionHints } from './question-hints.js';
+import { pickable, type QuestionInput } from './question-keys.js';
+
+export interface QuestionViewProps {
+  question: PresentedQuestion;
+  input: QuestionInput;
+}
+
+/** The intro, shown once above the first question. */
+function Intro({ text }: { text: string }) {
+  return (
+    <Box marginBottom={1}>
+      <Text>{text}</Text>
+    </Box>
+  );
+}
+
+function Heading({ question }: { question: PresentedQuestion }) {
+  return (
+    <Box>
+      <Box width={2} flexShrink={0}>
+        <Text bold color={colour.question}>
+          {glyph.question}
+        </Text>
+      </Box>
+      <Box flexDirection="column" flexGrow={1}>
+        <Text dimColor>
+          question {question.index} of {question.total}
+        </Text>
+        <Text bold>{question.question}</Text>
+      </Box>
+    </Box>
+  );
+}
+
+/** A choice's options, numbered, the highlighted one marked. */
+function Options({ options, highlighted }: { options: string[]; highlighted: number }) {
+  return (
+    <Box flexDirection="column" paddingLeft={2}>
+      {options.map((option, index) => {
+        const on = index === highlighted;
+        return (
+          <Text key={option} color={on ? colour.accent : undefined} bold={on}>
+            {on ? glyph.prompt : ' '} {index + 1}. {option}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}
+
+/** yes / no on one line, the highlighted one inverted. */
+function YesNo({ highlighted }: { highlighted: number }) {
+  return (
+    <Box paddingLeft={2}>
+      <Text>
+        <Text inverse={highlighted === 0}>yes</Text>
+        {' / '}
+        <Text inverse={highlighted === 1}>no</Text>
+      </Text>
+    </Box>
+  );
+}
+
+/**
+ * One question of a questionnaire in the input's place: the intro above the first question,
+ * `question 2 of 3`, the question, why the last answer was refused, the offered answers, the
+ * answer line and what it takes.
+ */
+export function QuestionView({ question, input }: QuestionViewProps) {
+  const picks = pickable(question);
+  return (
+    <Box flexDirection="column">
+      {question.intro !== undefined && <Intro text={question.intro} />}
+      <Heading question={question} />
+      {question.error !== undefined && (
+        <Box paddingLeft={2}>
+          <Text color={colour.error}>
+            {glyph.error} {question.error}
+          </Text>
+        </Box>
+      )}
+      {question.type === 'choice' && picks && <Options options={picks} highlighted={input.highlighted} />}
+      {question.type === 'boolean' && <YesNo highlighted={input.highlighted} />}
+      <InputLine text={input.editor.text} cursor={input.editor.cursor} placeholder="your answer" />
+      <Box paddingLeft={2}>
+        <Text dimColor>{questionHints(question).join(' · ')}</Text>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,89 @@
+import { render } from 'ink';
+import { isAbsolute, join, relative } from 'node:path';
+import type { Conversation } from '../../kernel/conversation.js';
+import { App } from './app.js';
+import type { DisplayItem } from './display-items.js';
+import { historyFromSession, type SessionHistory } from './history-from-session.js';
+import { inputHistoryPath, loadInputHistory, saveInputHistoryEntry } from './input-history.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './theme.js';
+import { headerOf } from './use-conversation.js';
+import type { WarningFeed } from './warning-feed.js';
+
+export interface RunChatOptions {
+  conversation: Conversation;
+  warnings: WarningFeed;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+/** `auggy run <dir> --session <id>`, with the folder as the person would type it from here. */
+export function resumeCommand(agentDir: string, sessionId: string, cwd = process.cwd()): string {
+  const path = relative(cwd, agentDir);
+  const shown = path === '' ? '.' : path.startsWith('..') || isAbsolute(path) ? agentDir : path;
+  const quoted = /^[\w./-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, `'\\''`)}'`;
+  return `auggy run ${quoted} --session ${sessionId}`;
+}
+
+/**
+ * How much of a resumed session is printed at start. Printing costs about a millisecond per
+ * item, and terminals keep a few thousand lines of scrollback anyway; the log keeps the rest.
+ */
+export const RESUME_SHOWN_ITEMS = 200;
+
+/** The first screen: the header, then, for a resumed session, the latest of what was said. */
+export function openingItems(conversation: Conversation, shown = RESUME_SHOWN_ITEMS): SessionHistory {
+  const header: DisplayItem = { kind: 'header', id: 'i1', ...headerOf(conversation) };
+  if (!conversation.session.resumed) return { items: [header], nextId: 2 };
+  const history = historyFromSession(conversation.session.entries().entries, 3);
+  const hidden = Math.max(0, history.items.length - shown);
+  if (hidden === 0) return { ...history, items: [header, ...history.items] };
+  const note: DisplayItem = {
+    kind: 'system',
+    id: 'i2',
+    tone: 'info',
+    text: `… ${hidden} earlier items are not shown; the whole session is in ${join(conversation.session.dir, 'events.jsonl')}`,
+  };
+  return { ...history, items: [header, note, ...history.items.slice(hidden)] };
+}
+
+/** Draws the chat until the person quits; restores the terminal whatever happens. */
+export async function runChat({ conversation, warnings, stdin, stdout, stderr }: RunChatOptions): Promise<number> {
+  const agentDir = conversation.agent.dir;
+  const historyFile = inputHistoryPath(agentDir);
+  let historyWarned = false;
+  const saveHistory = (entry: string) => {
+    const { error } = saveInputHistoryEntry(historyFile, entry);
+    if (error && !historyWarned) warnings.warn(error);
+    historyWarned ||= error !== undefined;
+  };
+  let lastSession = conversation.session.id;
+  const resumeHint = (sessionId: string) => resumeCommand(agentDir, sessionId);
+
+  stdout.write(BRACKETED_PASTE_ON);
+  const restore = () => stdout.write(BRACKETED_PASTE_OFF);
+  process.once('exit', restore);
+  const instance = render(
+    <App
+      {...openingItems(conversation)}
+      conversation={conversation}
+      warnings={warnings}
+      history={loadInputHistory(historyFile)}
+      saveHistory={saveHistory}
+      resumeHint={resumeHint}
+      onQuit={(sessionId) => (lastSession = sessionId)}
+    />,
+    { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true },
+  );
+  try {
+    await instance.waitUntilExit();
+  } catch (error) {
+    stderr.write(`auggy: the chat stopped: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    restore();
+    process.off('exit', restore);
+  }
+  stdout.write(`Resume this chat with: ${resumeHint(lastSession)}\n`);
+  return 0;
+}

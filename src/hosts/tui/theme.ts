@@ -1,0 +1,27 @@
+/** Glyphs and colours in one place, so every component marks things the same way. */
+export const glyph = {
+  prompt: '›',
+  assistant: '●',
+  tool: '•',
+  question: '?',
+  ok: '✓',
+  error: '✗',
+  canceled: '⊘',
+  warning: '!',
+  running: '…',
+} as const;
+
+export const colour = {
+  accent: 'cyan',
+  question: 'yellow',
+  error: 'red',
+  warning: 'yellow',
+  ok: 'green',
+} as const;
+
+/** Clears the screen and the scrollback, then homes the cursor: the transcript is printed afresh. */
+export const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
+
+/** Bracketed paste: the terminal marks pasted text, so newlines in it are never taken as Enter. */
+export const BRACKETED_PASTE_ON = '\u001b[?2004h';
+export const BRACKETED_PASTE_OFF = '\u001b[?2004l';

@@ -1,0 +1,187 @@
+import { SYSTEM_LINE_EVENT, type KernelEvent, type TurnOutcome } from '../../kernel/events.js';
+import type { DisplayItem, SystemTone } from './display-items.js';
+
+/** An item still being drawn live, with what ties it to the event stream. */
+interface LiveEntry {
+  item: DisplayItem;
+  /** Assistant text still streaming, or a tool call still running. */
+  open: boolean;
+  messageId?: string;
+  toolCallId?: string;
+}
+
+/**
+ * The transcript as two parts: `done` items never change again (the TUI prints them once),
+ * `live` ones are redrawn while the turn streams. Items leave `live` in order, so the printed
+ * transcript never reorders.
+ */
+export interface TranscriptState {
+  done: DisplayItem[];
+  live: LiveEntry[];
+  nextId: number;
+  /** Print a long streaming message line by line, so the live area stays small. */
+  splitStreaming: boolean;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** An item before the transcript gives it an id. */
+export type NewItem = DistributiveOmit<DisplayItem, 'id'>;
+
+export function emptyTranscript(options: { splitStreaming?: boolean; nextId?: number } = {}): TranscriptState {
+  return { done: [], live: [], nextId: options.nextId ?? 1, splitStreaming: options.splitStreaming ?? false };
+}
+
+/** The items to draw below the printed transcript. */
+export function liveItems(state: TranscriptState): DisplayItem[] {
+  return state.live.map((entry) => entry.item);
+}
+
+function withId(state: TranscriptState, item: NewItem): DisplayItem {
+  return { ...item, id: `i${state.nextId++}` } as DisplayItem;
+}
+
+function isEmptyText(item: DisplayItem): boolean {
+  return item.kind === 'assistant' && !item.continued && item.text.trim() === '';
+}
+
+/**
+ * Moves the finished prefix of `live` to `done`. A finished assistant message that is last is
+ * held back: the turn may still end input-required and make it the question.
+ */
+function settle(state: TranscriptState): TranscriptState {
+  let count = 0;
+  while (count < state.live.length && !state.live[count].open) count++;
+  const last = state.live[count - 1];
+  if (count > 0 && count === state.live.length && last.item.kind === 'assistant') count--;
+  if (count === 0) return state;
+  const moved = state.live.slice(0, count).map((entry) => entry.item).filter((item) => !isEmptyText(item));
+  return { ...state, done: moved.length > 0 ? [...state.done, ...moved] : state.done, live: state.live.slice(count) };
+}
+
+/** Ends everything still live: a tool that never returned is marked not run. */
+export function endLive(state: TranscriptState): TranscriptState {
+  if (state.live.length === 0) return state;
+  const items = state.live
+    .map(({ item }): DisplayItem => (item.kind === 'tool' && item.state === 'running' ? { ...item, state: 'not-run' } : item))
+    .filter((item) => !isEmptyText(item));
+  return { ...state, done: [...state.done, ...items], live: [] };
+}
+
+/** Adds finished items (the person's message, command output, warnings) after what is live. */
+export function appendItems(state: TranscriptState, items: NewItem[]): TranscriptState {
+  const next = { ...state };
+  const entries = items.map((item) => ({ item: withId(next, item), open: false }));
+  return settle({ ...next, live: [...state.live, ...entries] });
+}
+
+export function systemItems(lines: string[], tone: SystemTone): NewItem[] {
+  return lines.map((text) => ({ kind: 'system', text, tone }));
+}
+
+function updateEntry(state: TranscriptState, find: (entry: LiveEntry) => boolean, update: (entry: LiveEntry) => LiveEntry): TranscriptState {
+  const index = state.live.findIndex(find);
+  if (index < 0) return state;
+  const live = [...state.live];
+  live[index] = update(live[index]);
+  return { ...state, live };
+}
+
+function openText(state: TranscriptState, messageId: string): TranscriptState {
+  const next = { ...state };
+  const item = withId(next, { kind: 'assistant', text: '', continued: false });
+  return settle({ ...next, live: [...state.live, { item, open: true, messageId }] });
+}
+
+/** Prints the complete lines of a message that is first in line, keeping its last partial line live. */
+function splitHead(state: TranscriptState, messageId: string): TranscriptState {
+  const first = state.live[0];
+  if (!state.splitStreaming || first?.messageId !== messageId || first.item.kind !== 'assistant') return state;
+  const { text, continued } = first.item;
+  const cut = text.lastIndexOf('\n');
+  if (cut < 0) return state;
+  const next = { ...state };
+  const head = withId(next, { kind: 'assistant', text: text.slice(0, cut), continued });
+  const rest: LiveEntry = { ...first, item: { ...first.item, text: text.slice(cut + 1), continued: true } };
+  return { ...next, done: [...state.done, head], live: [rest, ...state.live.slice(1)] };
+}
+
+function appendText(state: TranscriptState, messageId: string, delta: string): TranscriptState {
+  let next = state.live.some((entry) => entry.messageId === messageId) ? state : openText(state, messageId);
+  // Split before appending, so a message that arrives in one piece (a question) is never cut.
+  next = splitHead(next, messageId);
+  return updateEntry(
+    next,
+    (entry) => entry.messageId === messageId,
+    (entry) => (entry.item.kind === 'assistant' ? { ...entry, item: { ...entry.item, text: entry.item.text + delta } } : entry),
+  );
+}
+
+function finishRun(state: TranscriptState, outcome: TurnOutcome): TranscriptState {
+  let next = state;
+  if (outcome.status === 'input-required' && outcome.message) {
+    const question = outcome.message.trim();
+    const index = next.live.findLastIndex((entry) => entry.item.kind === 'assistant' && entry.item.text.trim() === question);
+    if (index >= 0) {
+      const live = [...next.live];
+      live[index] = { item: { kind: 'question', id: live[index].item.id, text: question }, open: false };
+      next = { ...next, live };
+    } else {
+      next = appendItems(next, [{ kind: 'question', text: question }]);
+    }
+  } else if (outcome.status !== 'completed' && outcome.status !== 'input-required') {
+    next = appendItems(next, [{ kind: 'turn-end', status: outcome.status, message: outcome.message }]);
+  }
+  return endLive(next);
+}
+
+function systemText(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || !('text' in value)) return undefined;
+  const text = (value as { text: unknown }).text;
+  return typeof text === 'string' ? text : undefined;
+}
+
+/** Folds one kernel event into the transcript. Events the TUI does not draw leave it unchanged. */
+export function applyEvent(state: TranscriptState, event: KernelEvent): TranscriptState {
+  switch (event.type) {
+    case 'TEXT_MESSAGE_START':
+      return state.live.some((entry) => entry.messageId === event.messageId) ? state : openText(state, event.messageId);
+    case 'TEXT_MESSAGE_CONTENT':
+      return appendText(state, event.messageId, event.delta);
+    case 'TEXT_MESSAGE_END':
+      return settle(updateEntry(state, (entry) => entry.messageId === event.messageId, (entry) => ({ ...entry, open: false })));
+    case 'TOOL_CALL_START': {
+      if (state.live.some((entry) => entry.toolCallId === event.toolCallId)) return state;
+      const next = { ...state };
+      const item = withId(next, { kind: 'tool', name: event.toolCallName, args: '', state: 'running' });
+      return settle({ ...next, live: [...state.live, { item, open: true, toolCallId: event.toolCallId }] });
+    }
+    case 'TOOL_CALL_ARGS':
+      return updateEntry(
+        state,
+        (entry) => entry.toolCallId === event.toolCallId,
+        (entry) => (entry.item.kind === 'tool' ? { ...entry, item: { ...entry.item, args: entry.item.args + event.delta } } : entry),
+      );
+    case 'TOOL_CALL_RESULT':
+      return settle(
+        updateEntry(
+          state,
+          (entry) => entry.toolCallId === event.toolCallId,
+          (entry) =>
+            entry.item.kind === 'tool'
+              ? { ...entry, open: false, item: { ...entry.item, result: event.content, state: event.isError ? 'error' : 'ok' } }
+              : entry,
+        ),
+      );
+    case 'RUN_FINISHED':
+      return finishRun(state, event.result);
+    case 'RUN_ERROR':
+      return finishRun(state, { status: 'failed', message: event.message });
+    case 'CUSTOM': {
+      const text = event.name === SYSTEM_LINE_EVENT ? systemText(event.value) : undefined;
+      return text === undefined ? state : appendItems(state, [{ kind: 'system', text, tone: 'info' }]);
+    }
+    default:
+      return state;
+  }
+}

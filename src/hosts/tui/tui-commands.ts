@@ -1,0 +1,31 @@
+import type { SlashCommand } from '../../augments/types.js';
+
+export interface TuiCommandActions {
+  helpLines(): string[];
+  sessionLines(): string[];
+  clear(): Promise<string[]>;
+  exit(): void;
+}
+
+export const KEY_HELP = [
+  'keys: Enter sends · Alt+Enter, or \\ before Enter, adds a line · ↑↓ history · Tab completes',
+  'Esc or Ctrl+C cancels a running turn · Ctrl+C twice, or Ctrl+D on an empty line, quits',
+];
+
+/** The TUI's own commands; augments add theirs to the same registry. */
+export function tuiCommands(actions: TuiCommandActions): SlashCommand[] {
+  return [
+    { name: 'help', summary: 'every command with one line, and the keys', duringTurn: true, run: () => ({ lines: [...actions.helpLines(), ...KEY_HELP] }) },
+    { name: 'clear', summary: 'start a new conversation in a fresh session', run: async () => ({ lines: await actions.clear() }) },
+    { name: 'session', summary: "this session's id and folder", duringTurn: true, run: () => ({ lines: actions.sessionLines() }) },
+    {
+      name: 'exit',
+      summary: 'quit (a running turn is canceled first)',
+      duringTurn: true,
+      run: () => {
+        actions.exit();
+        return { lines: [] };
+      },
+    },
+  ];
+}

@@ -1,0 +1,120 @@
+import { useApp, useStdout } from 'ink';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { handleChatKey } from './chat-keys.js';
+import { buildRegistry, helpLines, type CommandRegistry } from './command-registry.js';
+import { CLEAR_SCREEN } from './theme.js';
+import { tuiCommands } from './tui-commands.js';
+import { useCommandMenu, type CommandMenu } from './use-command-menu.js';
+import { useConversation, type ConversationControls, type ConversationSetup } from './use-conversation.js';
+import { useInputEditor, type InputEditor } from './use-input-editor.js';
+import { useKeys } from './use-keys.js';
+import { useQuitArm } from './use-quit-arm.js';
+import { useReprintOnResize } from './use-reprint-on-resize.js';
+import { useSubmit } from './use-submit.js';
+
+export interface ChatSetup extends ConversationSetup {
+  /** Earlier inputs, oldest first, for up/down. */
+  history: string[];
+  /** Keeps a submitted line for the next run. */
+  saveHistory(entry: string): void;
+  /** How to resume this chat, shown by /session. */
+  resumeHint(sessionId: string): string;
+  /** Told the session the chat ends in (after /clear it is a new one). */
+  onQuit?(sessionId: string): void;
+}
+
+export interface Chat {
+  controls: ConversationControls;
+  editor: InputEditor;
+  menu: CommandMenu;
+  notice?: string;
+  indicators: string[];
+  /** Quitting: the input and status are taken away so the last frame is the transcript alone. */
+  exiting: boolean;
+  /** Keys are read: what is typed from now on reaches the input. */
+  ready: boolean;
+}
+
+/** The chat screen's state and key handling; the App only draws it. */
+export function useChat(setup: ChatSetup): Chat {
+  const { exit } = useApp();
+  const { stdout } = useStdout();
+  const clearScreen = useCallback(() => stdout.write(CLEAR_SCREEN), [stdout]);
+  const controls = useConversation(setup, clearScreen);
+  const { conversation, settle, clear, showLines, reprint } = controls;
+  const editor = useInputEditor(setup.history, setup.saveHistory);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const quitArm = useQuitArm((armed) => setNotice(armed ? 'press Ctrl+C again to quit' : undefined));
+  const quitting = useRef(false);
+  const [exiting, setExiting] = useState(false);
+  // The props object is new on every render; callbacks read the latest through a ref.
+  const latestSetup = useRef(setup);
+  latestSetup.current = setup;
+
+  const quit = useCallback(() => {
+    if (quitting.current) return;
+    quitting.current = true;
+    latestSetup.current.onQuit?.(conversation.session.id);
+    void settle().then(() => setExiting(true));
+  }, [settle, conversation]);
+  // Ink is told to exit once the frame without input and status has been drawn.
+  useEffect(() => {
+    if (exiting) exit();
+  }, [exiting, exit]);
+
+  const registryRef = useRef<CommandRegistry>({ commands: [], shadowed: [] });
+  const own = useMemo(
+    () =>
+      tuiCommands({
+        helpLines: () => helpLines(registryRef.current),
+        sessionLines: () => [
+          `session ${conversation.session.id}${conversation.session.resumed ? ' (resumed)' : ''}`,
+          `folder  ${conversation.session.dir}`,
+          `resume  ${latestSetup.current.resumeHint(conversation.session.id)}`,
+        ],
+        clear: async () => [`new conversation: session ${(await clear()).session.id}`],
+        exit: quit,
+      }),
+    [conversation, clear, quit],
+  );
+  const registry = useMemo(() => buildRegistry(own, conversation.commands()), [own, conversation]);
+  registryRef.current = registry;
+  useEffect(() => {
+    if (registry.shadowed.length > 0) showLines([`augment commands hidden by a command of the same name: /${registry.shadowed.join(', /')}`], 'warning');
+  }, [registry, showLines]);
+
+  const menu = useCommandMenu(registry, editor.state.text);
+  const submit = useSubmit({ controls, registry, editor, setNotice });
+  useReprintOnResize(stdout, reprint);
+
+  // A remark about the turn ("canceling…") ends with it.
+  useEffect(() => setNotice(undefined), [controls.view.running]);
+
+  const ready = useKeys((key) => {
+    const ctrlC = key.kind === 'ctrl' && key.letter === 'c';
+    const armed = quitArm.armed();
+    if (!ctrlC) quitArm.disarm();
+    setNotice(undefined);
+    handleChatKey(key, {
+      editor: editor.current,
+      running: controls.isRunning(),
+      canceling: controls.isCanceling(),
+      quitArmed: armed,
+      menu,
+      change: editor.edit,
+      setText: editor.set,
+      vertical: editor.vertical,
+      stash: editor.commit,
+      submit,
+      cancel: () => {
+        controls.cancel();
+        setNotice('canceling…');
+      },
+      quit,
+      armQuit: quitArm.arm,
+      redraw: reprint,
+    });
+  });
+
+  return { controls, editor, menu, notice, indicators: conversation.indicators(), exiting, ready };
+}

@@ -1,0 +1,59 @@
+import { useCallback, useRef, useState } from 'react';
+import { commandSuggestions, type CommandRegistry, type RegisteredCommand } from './command-registry.js';
+
+interface MenuState {
+  text: string;
+  selected: number;
+  dismissed: boolean;
+  /** The person moved the highlight: Enter on a bare `/` then means that command. */
+  moved: boolean;
+}
+
+export interface CommandMenu {
+  /** Commands matching the drawn text; empty when the menu is closed. */
+  items: RegisteredCommand[];
+  selected: number;
+  /**
+   * The highlighted command for `text` as it is now: keys of one chunk of input are handled
+   * before the menu is drawn again, so key handling never trusts the drawn list.
+   */
+  chosen(text: string): RegisteredCommand | undefined;
+  /** Whether Enter should take the highlighted command: a name was typed or the highlight moved. */
+  picked(text: string): boolean;
+  isOpen(text: string): boolean;
+  move(text: string, direction: -1 | 1): void;
+  /** Esc closes the menu until the text changes. */
+  dismiss(text: string): void;
+}
+
+/** The list of matching commands shown while a command name is typed. */
+export function useCommandMenu(registry: CommandRegistry, text: string): CommandMenu {
+  // The menu state lives in a ref, read when keys are handled; the counter only asks for a redraw.
+  const latest = useRef<MenuState>({ text, selected: 0, dismissed: false, moved: false });
+  const [, redraw] = useState(0);
+  const stateFor = useCallback((current: string): MenuState => (latest.current.text === current ? latest.current : { text: current, selected: 0, dismissed: false, moved: false }), []);
+  const update = useCallback((next: MenuState) => {
+    latest.current = next;
+    redraw((count) => count + 1);
+  }, []);
+  const itemsFor = useCallback((current: string) => (stateFor(current).dismissed ? [] : commandSuggestions(registry, current)), [registry, stateFor]);
+
+  const items = itemsFor(text);
+  const selected = Math.min(stateFor(text).selected, Math.max(0, items.length - 1));
+  const chosen = useCallback((current: string) => {
+    const list = itemsFor(current);
+    return list[Math.min(stateFor(current).selected, list.length - 1)];
+  }, [itemsFor, stateFor]);
+  const isOpen = useCallback((current: string) => itemsFor(current).length > 0, [itemsFor]);
+  const move = useCallback(
+    (current: string, direction: -1 | 1) => {
+      const count = itemsFor(current).length;
+      const state = stateFor(current);
+      if (count > 0) update({ ...state, selected: (state.selected + direction + count) % count, moved: true });
+    },
+    [itemsFor, stateFor, update],
+  );
+  const picked = useCallback((current: string) => current.trim() !== '/' || stateFor(current).moved, [stateFor]);
+  const dismiss = useCallback((current: string) => update({ text: current, selected: 0, dismissed: true, moved: false }), [update]);
+  return { items, selected, chosen, picked, isOpen, move, dismiss };
+}

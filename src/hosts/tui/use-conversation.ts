@@ -1,0 +1,146 @@
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { Conversation } from '../../kernel/conversation.js';
+import type { KernelEvent } from '../../kernel/events.js';
+import { describeModel } from '../../model/model-spec.js';
+import type { DisplayItem, HeaderInfo, SystemTone } from './display-items.js';
+import { systemItems } from './transcript-state.js';
+import { initialView, viewReducer, type TurnSummary, type ViewState } from './view-state.js';
+import type { WarningFeed } from './warning-feed.js';
+
+export function headerOf(conversation: Conversation): HeaderInfo {
+  return {
+    title: conversation.agent.displayName,
+    model: describeModel(conversation.modelSpec),
+    sessionId: conversation.session.id,
+    resumed: conversation.session.resumed,
+  };
+}
+
+export interface ConversationControls {
+  conversation: Conversation;
+  view: ViewState;
+  /** Starts a turn; false when one is already running. */
+  send(text: string): boolean;
+  /** Whether a turn runs now (the view may not have been drawn since it started or ended). */
+  isRunning(): boolean;
+  /** A cancel was asked for and the turn has not ended yet. */
+  isCanceling(): boolean;
+  /** Aborts the running turn (it ends `canceled`, its partial text kept). */
+  cancel(): void;
+  /**
+   * Ends the running turn, if any, and waits until the session has recorded how it ended, or a
+   * few seconds at most (a tool that ignores the abort must not keep the chat open).
+   */
+  settle(): Promise<void>;
+  /** `/clear`: a fresh conversation and session (the kernel tells the augments), on a clean screen. */
+  clear(): Promise<Conversation>;
+  showLines(lines: string[], tone: SystemTone): void;
+  /** Shows what the person typed (a command) without sending it anywhere. */
+  echo(text: string): void;
+  /** Clears the screen and prints the transcript again (a resize re-wraps it). */
+  reprint(): void;
+}
+
+export interface ConversationSetup {
+  conversation: Conversation;
+  /** The transcript already printed at start: the header and, when resumed, the session's history. */
+  items: DisplayItem[];
+  nextId: number;
+  /** How the resumed session's last turn ended. */
+  lastTurn?: TurnSummary;
+  warnings: WarningFeed;
+}
+
+/** How long quitting waits for a canceled turn to end. */
+const SETTLE_MS = 3000;
+
+/** The conversation as React state: its events folded into the transcript, its turns tracked. */
+export function useConversation(setup: ConversationSetup, clearScreen: () => void): ConversationControls {
+  const [conversation, setConversation] = useState(setup.conversation);
+  const [view, dispatch] = useReducer(viewReducer, undefined, () => initialView(setup.items, setup.nextId, setup.lastTurn));
+  const pending = useRef<KernelEvent[]>([]);
+  const flushScheduled = useRef(false);
+  const controller = useRef<AbortController | undefined>(undefined);
+  const turn = useRef<Promise<void> | undefined>(undefined);
+
+  const flush = useCallback(() => {
+    flushScheduled.current = false;
+    const events = pending.current.splice(0);
+    if (events.length > 0) dispatch({ type: 'events', events });
+  }, []);
+
+  // Events that arrive together (a burst of deltas) are drawn as one update.
+  const listener = useCallback(
+    (event: KernelEvent) => {
+      pending.current.push(event);
+      if (flushScheduled.current) return;
+      flushScheduled.current = true;
+      setImmediate(flush);
+    },
+    [flush],
+  );
+
+  // The listener is one stable function: `clear()` carries it over to the new conversation,
+  // and subscribing it again there is a no-op rather than a second copy of every event.
+  useEffect(() => conversation.subscribe(listener), [conversation, listener]);
+  useEffect(() => setup.warnings.attach((message) => dispatch({ type: 'items', items: systemItems([message], 'warning') })), [setup.warnings]);
+
+  const send = useCallback(
+    (text: string) => {
+      if (controller.current) return false;
+      const abort = new AbortController();
+      controller.current = abort;
+      dispatch({ type: 'turn-started', text, at: Date.now() });
+      turn.current = conversation
+        .runTurn(text, { signal: abort.signal })
+        .then(
+          (result) => ({ status: result.status, message: result.message }),
+          // runTurn reports provider and tool trouble as data; anything thrown is a bug, shown as a failure.
+          (error: unknown) => ({ status: 'failed' as const, message: error instanceof Error ? error.message : String(error) }),
+        )
+        .then((summary) => {
+          flush();
+          controller.current = undefined;
+          dispatch({ type: 'turn-ended', summary });
+        });
+      return true;
+    },
+    [conversation, flush],
+  );
+
+  const isRunning = useCallback(() => controller.current !== undefined, []);
+  const isCanceling = useCallback(() => controller.current?.signal.aborted === true, []);
+  const cancel = useCallback(() => controller.current?.abort(new Error('canceled by the person')), []);
+
+  const settle = useCallback(async () => {
+    controller.current?.abort(new Error('the chat was closed'));
+    let timer: NodeJS.Timeout | undefined;
+    const patience = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SETTLE_MS);
+      timer.unref();
+    });
+    await Promise.race([turn.current, patience]);
+    clearTimeout(timer);
+  }, []);
+
+  const clear = useCallback(async () => {
+    const next = await conversation.clear();
+    setConversation(next);
+    // The screen is cleared before the new transcript is printed, never after.
+    clearScreen();
+    dispatch({ type: 'reset', header: headerOf(next) });
+    return next;
+  }, [conversation, clearScreen]);
+
+  const showLines = useCallback((lines: string[], tone: SystemTone) => dispatch({ type: 'items', items: systemItems(lines, tone) }), []);
+  const echo = useCallback((text: string) => dispatch({ type: 'items', items: [{ kind: 'user', text }] }), []);
+  const reprint = useCallback(() => {
+    clearScreen();
+    dispatch({ type: 'reprint' });
+  }, [clearScreen]);
+
+  return useMemo(
+    () => ({ conversation, view, send, isRunning, isCanceling, cancel, settle, clear, showLines, echo, reprint }),
+    [conversation, view, send, isRunning, isCanceling, cancel, settle, clear, showLines, echo, reprint],
+  );
+}

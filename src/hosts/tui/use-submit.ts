@@ -1,0 +1,53 @@
+import { useCallback } from 'react';
+import { findCommand, parseCommandLine, runCommand, unknownCommandMessage, type CommandRegistry } from './command-registry.js';
+import type { InputEditor } from './use-input-editor.js';
+import type { ConversationControls } from './use-conversation.js';
+
+export interface SubmitDeps {
+  controls: ConversationControls;
+  registry: CommandRegistry;
+  editor: InputEditor;
+  setNotice(text: string | undefined): void;
+}
+
+/**
+ * What Enter does with the line: run a slash command, or send a message to the agent. What
+ * cannot run now (a message while a turn runs, an unknown command) stays in the input line.
+ */
+export function useSubmit({ controls, registry, editor, setNotice }: SubmitDeps): (text: string) => void {
+  return useCallback(
+    (text: string) => {
+      if (text.trim() === '') return;
+      const running = controls.isRunning();
+      // `//` sends a message that starts with a slash.
+      const parsed = text.startsWith('//') ? undefined : parseCommandLine(text);
+      if (!parsed) {
+        if (running || !controls.send(text.startsWith('//') ? text.slice(1) : text)) {
+          setNotice('a turn is running: press Enter again once it ends, or Esc to cancel it');
+          return;
+        }
+        editor.commit(text);
+        return;
+      }
+      if (parsed.name === '') {
+        setNotice('type a command name after the slash; /help lists them');
+        return;
+      }
+      const command = findCommand(registry, parsed.name);
+      if (!command) {
+        controls.showLines([unknownCommandMessage(registry, parsed.name)], 'error');
+        return;
+      }
+      if (running && !command.duringTurn) {
+        setNotice(`/${command.name} waits until the turn ends (Esc cancels it)`);
+        return;
+      }
+      editor.commit(text);
+      controls.echo(text.trim());
+      void runCommand(command, parsed.args).then((output) => {
+        if (output.lines.length > 0) controls.showLines(output.lines, output.isError ? 'error' : 'info');
+      });
+    },
+    [controls, registry, editor, setNotice],
+  );
+}

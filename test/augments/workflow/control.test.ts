@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { RFC_SUPPORT, lookupTool, packText, rfcCodegen, runTurn, savedState, startWorkflow, stateOrder, transition, transitions, workflowFolder } from './harness.js';
+
+const SUPPORT = packText(RFC_SUPPORT);
+
+describe('workflow state control (RFC 0014, Level 2)', () => {
+  it.each([
+    ['absent', {}],
+    ['user', { control: 'user' }],
+  ])('control %s: the turn yields after one transition, with no second inference', async (_label, control) => {
+    const h = await startWorkflow(
+      workflowFolder(
+        packText({
+          entry: 'a',
+          states: {
+            a: { prompt_task: 'a', on_event: { Next: 'b' } },
+            b: { prompt_task: 'b', ...control, on_event: { Next: 'c' } },
+            c: { prompt_task: 'c', terminal: true },
+          },
+        }),
+      ),
+    );
+    const { result, model } = await runTurn(h, [{ text: 'Moving on.', toolCalls: [transition('Next')] }, { toolCalls: [transition('Next')] }]);
+    expect(model.doStreamCalls).toHaveLength(1);
+    expect(result).toMatchObject({ status: 'completed', text: 'Moving on.' });
+    expect(stateOrder(h, 'a')).toEqual(['a', 'b']);
+    expect(savedState(h)).toMatchObject({ state: 'b', complete: false, visits: { a: 1, b: 1 } });
+  });
+
+  it('verifying → triage (agent) → resolution (terminal): one message, one reply from the rounds, three states in order', async () => {
+    const h = await startWorkflow(workflowFolder(SUPPORT));
+    const { result, calls } = await runTurn(
+      h,
+      [
+        { text: 'Thanks, you are verified.', toolCalls: [transition('AccountVerified', { account_id: 'ACC-12345' })] },
+        { text: 'Your balance is $1,234.56.', toolCalls: [transition('ServeBalance')] },
+        { text: 'never reached' },
+      ],
+      { user: 'I need my balance, my ID is ACC-12345' },
+    );
+    expect(calls).toHaveLength(2);
+    expect(result.status).toBe('completed');
+    expect(result.text).toMatch(/^Thanks, you are verified\.\s*Your balance is \$1,234\.56\.$/);
+    expect(stateOrder(h, 'verifying')).toEqual(['verifying', 'triage', 'resolution']);
+    expect(transitions(h.events).map((t) => t.event)).toEqual(['AccountVerified', 'ServeBalance']);
+    expect(transitions(h.events)[0]).toMatchObject({ context: { account_id: 'ACC-12345' }, initiator: 'agent' });
+    // The second round is rebuilt for triage: its prompt, and its events as the enum.
+    expect(calls[0].system).toContain('Current state: verifying');
+    expect(calls[1].system).toContain('Current state: triage');
+    expect(calls[1].system).toContain('Carried context: {"account_id":"ACC-12345"}');
+    expect(calls[1].tools).toEqual(['workflow__transition']);
+    expect(JSON.stringify(calls[1].toolSchemas[0])).toContain('"enum":["ServeBalance","EscalateToAgent"]');
+    expect(savedState(h)).toMatchObject({ state: 'resolution', complete: true });
+    expect(h.augment.snapshot?.()).toMatchObject({ workflow: { state: 'resolution', complete: true, transitions: [{ from: 'verifying', to: 'triage' }, { from: 'triage', to: 'resolution' }] } });
+  });
+
+  it('codegen loop compile → fix → compile → test runs without user turns; fix.max_visits redirects to report', async () => {
+    const h = await startWorkflow(workflowFolder(packText(rfcCodegen(1))));
+    const { result, calls } = await runTurn(h, [
+      { toolCalls: [transition('CompileFailed')] },
+      { toolCalls: [transition('PatchApplied')] },
+      { toolCalls: [transition('CompileOk')] },
+      { toolCalls: [transition('TestsFailed')] },
+      { text: 'never reached' },
+    ]);
+    expect(calls).toHaveLength(4);
+    expect(result.status).toBe('completed');
+    expect(stateOrder(h, 'compile')).toEqual(['compile', 'fix', 'compile', 'test', 'report']);
+    expect(transitions(h.events).at(-1)).toMatchObject({ from: 'test', to: 'report', event: 'TestsFailed', redirected: { target: 'fix', maxVisits: 1 } });
+    expect(savedState(h)).toMatchObject({ state: 'report', complete: true, visits: { compile: 2, fix: 1, test: 1, report: 1 } });
+  });
+
+  it('max_visits without on_max_visits ends the turn budget-exhausted naming the limit', async () => {
+    const h = await startWorkflow(
+      workflowFolder(
+        packText({
+          entry: 'a',
+          states: {
+            a: { prompt_task: 'a', control: 'agent', max_visits: 2, on_event: { Again: 'b' } },
+            b: { prompt_task: 'b', control: 'agent', on_event: { Back: 'a', Done: 'end' } },
+            end: { prompt_task: 'end', terminal: true },
+          },
+        }),
+      ),
+    );
+    const { result, calls } = await runTurn(h, [
+      { toolCalls: [transition('Again')] },
+      { toolCalls: [transition('Back')] },
+      { toolCalls: [transition('Again')] },
+      { toolCalls: [transition('Back')] },
+      { text: 'never reached' },
+    ]);
+    expect(calls).toHaveLength(4);
+    expect(result.status).toBe('budget-exhausted');
+    expect(result.message).toMatch(/state a reached its max_visits \(2\)/);
+    expect(stateOrder(h, 'a')).toEqual(['a', 'b', 'a', 'b']);
+    expect(savedState(h)).toMatchObject({ state: 'b', stopped: expect.stringContaining('max_visits (2)') });
+    // A stopped workflow offers no transition any more and says so.
+    expect(h.augment.tools?.()).toEqual([]);
+    expect(h.augment.promptBlock?.()).toContain('The workflow has stopped');
+  });
+
+  it('an agent state that answers without transitioning ends the loop with its text', async () => {
+    const h = await startWorkflow(workflowFolder(SUPPORT));
+    const { result, calls } = await runTurn(h, [
+      { text: 'Verified.', toolCalls: [transition('AccountVerified')] },
+      { text: 'What do you need today: a balance, or help with a card?' },
+      { text: 'never reached' },
+    ]);
+    expect(calls).toHaveLength(2);
+    expect(result.status).toBe('completed');
+    expect(result.text).toMatch(/^Verified\.\s*What do you need today: a balance, or help with a card\?$/);
+    expect(savedState(h)).toMatchObject({ state: 'triage', complete: false });
+  });
+
+  it.each(['agent', 'user', undefined])('an external destination yields whatever its control (%s)', async (control) => {
+    const h = await startWorkflow(
+      workflowFolder(
+        packText({
+          entry: 'work',
+          states: {
+            work: { prompt_task: 'work', on_event: { NeedsApproval: 'approval' } },
+            approval: { prompt_task: 'approval', orchestration: 'external', ...(control ? { control } : {}), on_event: { Approved: 'done' } },
+            done: { prompt_task: 'done', terminal: true },
+          },
+        }),
+      ),
+    );
+    const { result, calls } = await runTurn(h, [{ text: 'Sent for approval.', toolCalls: [transition('NeedsApproval')] }, { text: 'never reached' }]);
+    expect(calls).toHaveLength(1);
+    expect(result.status).toBe('completed');
+    expect(savedState(h)).toMatchObject({ state: 'approval' });
+    // The agent does not move an external state: no transition tool there.
+    expect(h.augment.tools?.()).toEqual([]);
+    expect(h.augment.promptBlock?.()).toContain('moved from outside');
+  });
+
+  it('an unknown event is a tool error listing the valid ones; the state does not change', async () => {
+    const h = await startWorkflow(workflowFolder(SUPPORT));
+    const { result, calls } = await runTurn(h, [{ toolCalls: [transition('Verified')] }, { text: 'What is your account ID?' }]);
+    expect(calls).toHaveLength(2);
+    expect(result.status).toBe('completed');
+    expect(result.toolCalls[0]).toMatchObject({ isError: true });
+    expect(result.toolCalls[0].content).toBe('Unknown event "Verified"; valid events in state verifying: AccountVerified.');
+    expect(transitions(h.events)).toEqual([]);
+    expect(savedState(h)).toMatchObject({ state: 'verifying', transitions: [] });
+  });
+
+  it('a control: agent chain gets a fresh maxInferenceLoops budget per round; a single round is still capped', async () => {
+    const chain = packText({
+      entry: 'a',
+      states: {
+        a: { prompt_task: 'a', on_event: { Go: 'b' }, control: 'agent' },
+        b: { prompt_task: 'b', control: 'agent', on_event: { Go: 'c' } },
+        c: { prompt_task: 'c', control: 'agent', on_event: { Go: 'a' } },
+      },
+      prompts: { b: { system_template: 'Look things up.', tools: ['lookup'] } },
+    });
+    const h = await startWorkflow(workflowFolder(chain));
+    const fine = await runTurn(h, [{ toolCalls: [transition('Go')] }, { toolCalls: [transition('Go')] }, { text: 'In c now.' }], { maxInferenceLoops: 1 });
+    expect(fine.calls).toHaveLength(3);
+    expect(fine.result).toMatchObject({ status: 'completed', text: 'In c now.' });
+
+    const h2 = await startWorkflow(workflowFolder(chain));
+    const lookup = lookupTool();
+    const capped = await runTurn(
+      h2,
+      [{ toolCalls: [transition('Go')] }, { toolCalls: [{ name: 'lookup', args: { key: 'x' } }] }, { toolCalls: [{ name: 'lookup', args: { key: 'y' } }] }, { text: 'never' }],
+      { maxInferenceLoops: 2, tools: [lookup] },
+    );
+    expect(capped.calls).toHaveLength(3);
+    expect(capped.result.status).toBe('budget-exhausted');
+    expect(capped.result.message).toMatch(/maxInferenceLoops/);
+  });
+
+  it('two transitions in one response: the first is committed, the second refused', async () => {
+    const h = await startWorkflow(workflowFolder(SUPPORT));
+    const { result } = await runTurn(h, [{ toolCalls: [transition('AccountVerified'), transition('AccountVerified')] }, { text: 'Routing.' }]);
+    expect(result.toolCalls.map((c) => c.isError)).toEqual([false, true]);
+    expect(result.toolCalls[1].content).toMatch(/already pending/);
+    expect(transitions(h.events)).toHaveLength(1);
+  });
+});

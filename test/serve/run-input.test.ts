@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { parseRunInput } from '../../src/hosts/agui/run-input.js';
+import { HttpError } from '../../src/hosts/agui/http-io.js';
+import { isLoopbackHost } from '../../src/hosts/agui/access.js';
+import { runInput } from '../helpers/agui-events.js';
+
+function refusal(body: unknown, max = 1000): { status: number; message: string } {
+  try {
+    parseRunInput(body, max);
+  } catch (error) {
+    if (error instanceof HttpError) return { status: error.status, message: error.message };
+    throw error;
+  }
+  throw new Error('parseRunInput accepted the body');
+}
+
+describe('parseRunInput', () => {
+  it('takes the last user message, the ids, and non-empty state', () => {
+    const input = runInput('t-1', 'first', {
+      messages: [
+        { id: 'a', role: 'user', content: 'first' },
+        { id: 'b', role: 'assistant', content: 'Which region?' },
+        { id: 'c', role: 'user', content: [{ type: 'text', text: 'eu-' }, { type: 'text', text: 'west' }] },
+      ],
+      state: { board: { goal: 'ship' } },
+    });
+    expect(parseRunInput(input, 1000)).toEqual({ threadId: 't-1', runId: input.runId, text: 'eu-west', state: { board: { goal: 'ship' } } });
+    expect(parseRunInput(runInput('t-1', 'hi', { state: {} }), 1000).state).toBeUndefined();
+    expect(parseRunInput(runInput('t-1', 'hi', { state: null }), 1000).state).toBeUndefined();
+  });
+
+  it('names the field that is wrong', () => {
+    expect(refusal({ runId: 'r', messages: [] })).toEqual({ status: 400, message: expect.stringMatching(/threadId is missing/) });
+    expect(refusal({ ...runInput('t', 'x'), messages: 'hi' }).message).toMatch(/messages: expected array/);
+    expect(refusal({ ...runInput('t', 'x'), messages: [{ id: 'm', role: 'user' }] }).message).toMatch(/messages\[0\]\.content is missing/);
+    expect(refusal({ ...runInput('t', 'x'), messages: [{ id: 'm', role: 'user', content: 5 }] }).message).toMatch(/messages\[0\]\.content: expected string or expected array/);
+    expect(refusal('hello').message).toMatch(/not an AG-UI RunAgentInput/);
+  });
+
+  it('refuses ids that could leave the sessions folder, empty and oversized messages', () => {
+    for (const id of ['..', '../x', 'a/b', 'a\\b', '-flag', 'x'.repeat(129)]) expect(refusal(runInput(id, 'hi')).status).toBe(400);
+    expect(refusal(runInput('t', '   ')).message).toMatch(/no text/);
+    expect(refusal(runInput('t', 'x'.repeat(11)), 10)).toEqual({ status: 413, message: expect.stringMatching(/11 characters; .* at most 10/) });
+    expect(parseRunInput(runInput('t', 'x'.repeat(10)), 10).text).toHaveLength(10);
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it('knows loopback from everything else', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(host)).toBe(true);
+    for (const host of ['0.0.0.0', '::', '192.168.1.5', '10.0.0.1', 'example.com', '128.0.0.1']) expect(isLoopbackHost(host)).toBe(false);
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { RunStream } from '../../src/hosts/agui/run-stream.js';
+import { checkRunSequence, validateEach } from '../helpers/agui-events.js';
+
+/** Just enough of a ServerResponse to capture what the stream writes. */
+class CapturedResponse extends EventEmitter {
+  body = '';
+  status = 0;
+  headers: Record<string, string> = {};
+  destroyed = false;
+  writableEnded = false;
+  writeHead(status: number, headers: Record<string, string>) {
+    this.status = status;
+    this.headers = headers;
+    return this;
+  }
+  write(chunk: string) {
+    this.body += chunk;
+    return true;
+  }
+  end(callback?: () => void) {
+    this.writableEnded = true;
+    callback?.();
+    return this;
+  }
+  events(): unknown[] {
+    return this.body
+      .split('\n\n')
+      .filter((frame) => frame.startsWith('data: '))
+      .map((frame) => JSON.parse(frame.slice(6)) as unknown);
+  }
+}
+
+const ids = { threadId: 'thread-1', runId: 'client-run-1' };
+
+function open(): { res: CapturedResponse; stream: RunStream } {
+  const res = new CapturedResponse();
+  const stream = new RunStream(res as unknown as ServerResponse, ids);
+  stream.open();
+  return { res, stream };
+}
+
+describe('RunStream keeps the AG-UI sequence whatever the kernel sends', () => {
+  it('substitutes the client ids and drops the kernel run bounds', async () => {
+    const { res, stream } = open();
+    stream.forward({ type: 'RUN_STARTED', threadId: 'session', runId: 'run_kernel' });
+    stream.forward({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' });
+    stream.forward({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'hi' });
+    stream.forward({ type: 'TEXT_MESSAGE_END', messageId: 'm1' });
+    stream.forward({ type: 'RUN_FINISHED', threadId: 'session', runId: 'run_kernel', result: { status: 'completed' } });
+    await stream.finish({ status: 'completed' });
+    const events = validateEach(res.events());
+    checkRunSequence(events, ids);
+    expect(events.map((e) => e.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+  });
+
+  it('closes text messages and tool calls left open before the terminal event', async () => {
+    const { res, stream } = open();
+    stream.forward({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' });
+    stream.forward({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'request_input', parentMessageId: 'm1' });
+    stream.forward({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"pro' });
+    await stream.finish({ status: 'canceled', message: 'the client disconnected' });
+    const events = validateEach(res.events());
+    checkRunSequence(events, ids);
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: { status: 'canceled', message: 'the client disconnected' }, outcome: { type: 'cancelled' } });
+  });
+
+  it('a failed turn is one RUN_ERROR; nothing is sent after the terminal event', async () => {
+    const { res, stream } = open();
+    await stream.finish({ status: 'failed', message: 'the provider refused the credentials' });
+    stream.forward({ type: 'CUSTOM', name: 'late', value: 1 });
+    await stream.finish({ status: 'completed' });
+    const events = validateEach(res.events());
+    checkRunSequence(events, ids);
+    expect(events.map((e) => e.type)).toEqual(['RUN_STARTED', 'RUN_ERROR']);
+    expect(events[1]).toMatchObject({ message: 'the provider refused the credentials', code: 'failed' });
+  });
+
+  it('drops deltas and ends for messages that are not open, and maps tool results for AG-UI', async () => {
+    const { res, stream } = open();
+    stream.forward({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'ghost', delta: 'x' });
+    stream.forward({ type: 'TOOL_CALL_END', toolCallId: 'ghost' });
+    stream.forward({ type: 'TOOL_CALL_RESULT', messageId: 'r1', toolCallId: 'c1', content: 'bad input', isError: true });
+    stream.forward({ type: 'STATE_SNAPSHOT', snapshot: { board: {} } });
+    stream.forward({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/board/x', value: 'y' }] });
+    await stream.finish({ status: 'input-required', message: 'Which region?' });
+    const events = validateEach(res.events());
+    checkRunSequence(events, ids);
+    expect(events.map((e) => e.type)).toEqual(['RUN_STARTED', 'TOOL_CALL_RESULT', 'STATE_SNAPSHOT', 'STATE_DELTA', 'RUN_FINISHED']);
+    expect(events[1]).toEqual(expect.objectContaining({ role: 'tool', content: 'bad input' }));
+    expect(events[1]).not.toHaveProperty('isError');
+    expect(events.at(-1)).toMatchObject({ result: { status: 'input-required', message: 'Which region?' } });
+    expect(events.at(-1)).not.toHaveProperty('outcome');
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { DisplayItem } from '../../src/hosts/tui/display-items.js';
+import { fitLiveItems, screenBudget } from '../../src/hosts/tui/live-window.js';
+
+const tool = (id: string): DisplayItem => ({ kind: 'tool', id, name: 'fetch', args: '{}', state: 'running' });
+
+describe('fitting the live area on screen', () => {
+  it('shows everything when it fits, or when the terminal height is unknown', () => {
+    const items = [tool('a'), tool('b')];
+    expect(fitLiveItems(items, { rows: 30, columns: 80, below: 10 })).toEqual({ items, hidden: 0 });
+    const many = Array.from({ length: 100 }, (_, i) => tool(`t${i}`));
+    expect(fitLiveItems(many, { columns: 80, below: 10 })).toEqual({ items: many, hidden: 0 });
+  });
+
+  it('keeps the newest items and counts the ones left out', () => {
+    const many = Array.from({ length: 30 }, (_, i) => tool(`t${i}`));
+    const fitted = fitLiveItems(many, { rows: 20, columns: 80, below: 10 });
+    expect(fitted.items.map((item) => item.id)).toEqual(['t20', 't21', 't22', 't23', 't24', 't25', 't26', 't27', 't28', 't29']);
+    expect(fitted.hidden).toBe(20);
+  });
+
+  it('cuts a long streaming message to its end', () => {
+    const text = `${'start '.repeat(50)}${'x'.repeat(1000)}the end`;
+    const fitted = fitLiveItems([{ kind: 'assistant', id: 'm', text, continued: false }], { rows: 20, columns: 42, below: 10 });
+    const [shown] = fitted.items;
+    expect(shown.kind === 'assistant' && shown.text.startsWith('…') && shown.text.endsWith('the end')).toBe(true);
+    expect(shown.kind === 'assistant' && shown.text.length).toBeLessThanOrEqual(1 + 9 * 40);
+    expect(fitted.hidden).toBe(0);
+  });
+
+  it('gives the input at most about half the screen and leaves room below the live items', () => {
+    expect(screenBudget(undefined, 'x', 0)).toEqual({ below: 0 });
+    expect(screenBudget(40, 'one line', 0)).toEqual({ inputLines: 14, below: 6 + 1 + 2 });
+    expect(screenBudget(40, 'a\n'.repeat(100), 3)).toEqual({ inputLines: 14, below: 6 + 14 + 2 + 4 });
+  });
+});
