@@ -51,6 +51,8 @@ export interface TurnHookContext {
 }
 
 export interface FinishedTurn {
+  /** The turn's signal: Esc during an after-turn evaluation stops it too. */
+  signal?: AbortSignal;
   status: TurnOutcome['status'];
   message?: string;
   text: string;

@@ -1,4 +1,4 @@
-import { generateText } from 'ai';
+import { streamText } from 'ai';
 import type { LoadedAgent } from '../agent/types.js';
 import type { CompleteFn } from '../augments/types.js';
 import { createModel } from '../model/create-model.js';
@@ -17,8 +17,14 @@ export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec): Complete
     const built = await createModel(spec);
     if (!built.ok) return { ok: false, error: built.error };
     try {
-      const reply = await generateText({ model: built.model, system, prompt, abortSignal: signal, maxRetries: 2 });
-      return { ok: true, text: reply.text };
+      // Streamed like every turn, so any server that can run the agent can also judge it.
+      let failure: unknown;
+      const reply = streamText({ model: built.model, system, prompt, abortSignal: signal, maxRetries: 2, onError: ({ error }) => {
+          failure = error;
+        } });
+      const text = await reply.text;
+      if (failure !== undefined) return { ok: false, error: describeModelError(failure, spec) };
+      return { ok: true, text };
     } catch (error) {
       return { ok: false, error: describeModelError(error, spec) };
     }

@@ -213,7 +213,7 @@ export class Conversation {
         });
       }
       for (const augment of this.augmentList) {
-        await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: this.transcript() });
+        await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: this.transcript(), signal });
       }
       if (this.writeError !== undefined && result.status !== 'canceled') {
         result = { ...result, status: 'failed', message: `the session could not be saved: ${this.writeError}` };

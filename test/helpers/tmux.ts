@@ -54,7 +54,7 @@ export interface Terminal {
 
 const POLL_MS = 50;
 const EXIT_MARK = '[program exited with status ';
-const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_TIMEOUT_MS = 45_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function quote(arg: string): string {

@@ -13,6 +13,8 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** Generous: a loaded machine is slow, and a timeout here is a failure, not a measurement. */
+const WAIT = { timeout: 15_000, interval: 10 };
 const loopback = (url: string) => ({ overrides: { model: 'openai-compatible:test', baseURL: url } });
 const userEntries = (dir: string) =>
   readFileSync(join(dir, 'events.jsonl'), 'utf8')
@@ -144,7 +146,7 @@ describe('the chat screen', () => {
     chat.write('hello', KEY.enter);
     await server.held();
     chat.write('\u0003\u0003');
-    await vi.waitFor(() => expect(chat.quitWith).toHaveLength(1));
+    await vi.waitFor(() => expect(chat.quitWith).toHaveLength(1), WAIT);
     await frameWith(chat.lastFrame, (frame) => !frame.includes('Type a message'));
     expect(readFileSync(join(chat.conversation.session.dir, 'events.jsonl'), 'utf8')).toContain('"status":"canceled"');
   });
@@ -156,7 +158,7 @@ describe('the chat screen', () => {
     expect(chat.input()[0]).toBe('›  Type a message · / for commands');
     expect(chat.saved).toEqual(['half a thought']);
     chat.write(KEY.ctrlC);
-    await vi.waitFor(() => expect(chat.quitWith).toEqual([chat.conversation.session.id]));
+    await vi.waitFor(() => expect(chat.quitWith).toEqual([chat.conversation.session.id]), WAIT);
     await frameWith(chat.lastFrame, (frame) => !frame.includes('Type a message'));
   });
 
@@ -166,13 +168,13 @@ describe('the chat screen', () => {
     await frameWith(chat.lastFrame, () => chat.input()[0] === '›  Type a message · / for commands');
     expect(chat.quitWith).toEqual([]);
     chat.write(KEY.ctrlD);
-    await vi.waitFor(() => expect(chat.quitWith).toHaveLength(1));
+    await vi.waitFor(() => expect(chat.quitWith).toHaveLength(1), WAIT);
   });
 
   it('/exit quits', async () => {
     const chat = await openChat(copyExample('demo'));
     chat.write('/exit', KEY.enter);
-    await vi.waitFor(() => expect(chat.quitWith).toHaveLength(1));
+    await vi.waitFor(() => expect(chat.quitWith).toHaveLength(1), WAIT);
   });
 
   it('/clear starts a fresh session with its own header', async () => {
@@ -237,7 +239,7 @@ describe('the chat keys', () => {
   it('two Ctrl+C in one chunk of input still quit', async () => {
     const chat = await openChat(copyExample('demo'));
     chat.write('\u0003\u0003');
-    await vi.waitFor(() => expect(chat.quitWith).toHaveLength(1));
+    await vi.waitFor(() => expect(chat.quitWith).toHaveLength(1), WAIT);
   });
 
   it('Alt+Enter and a backslash before Enter add a line instead of sending', async () => {
@@ -274,7 +276,7 @@ describe('the chat keys', () => {
     expect(chat.lastFrame()).toContain(`session ${session}`);
     chat.write(KEY.down, KEY.enter);
     await frameWith(chat.lastFrame, '/exit ');
-    await vi.waitFor(() => expect(chat.quitWith).toEqual([session]));
+    await vi.waitFor(() => expect(chat.quitWith).toEqual([session]), WAIT);
   });
 
   it('up and down move through the command list while it is open', async () => {

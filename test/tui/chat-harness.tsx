@@ -30,7 +30,7 @@ export async function frameWith(lastFrame: () => string | undefined, check: stri
       frame = lastFrame() ?? '';
       if (!test(frame)) throw new Error(`no frame ${typeof check === 'string' ? `with "${check}"` : 'matched'}; the last was:\n${frame}`);
     },
-    { timeout: 10_000, interval: 10 },
+    { timeout: 15_000, interval: 10 },
   );
   return frame;
 }

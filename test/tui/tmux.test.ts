@@ -50,7 +50,8 @@ function sessionLog(dir: string): { ids: string[]; lines: Record<string, unknown
   return { ids, lines };
 }
 
-describe.skipIf(!tmuxAvailable())('auggy run in a terminal', () => {
+// A loaded machine (the whole suite at once) can make a real terminal slow; room, not a race.
+describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 }, () => {
   it('shows the header and answers a message from the scripted example', async () => {
     const dir = copyExample('demo');
     const terminal = await auggyRun(dir);

@@ -53,7 +53,7 @@ export async function evaluateTurn(complete: CompleteFn, state: AskState, turn: 
       system: EVALUATOR_SYSTEM_PROMPT,
       prompt: evaluatorPrompt(state, turn),
       model,
-      signal: AbortSignal.timeout(EVALUATOR_TIMEOUT_MS),
+      signal: turn.signal ? AbortSignal.any([turn.signal, AbortSignal.timeout(EVALUATOR_TIMEOUT_MS)]) : AbortSignal.timeout(EVALUATOR_TIMEOUT_MS),
     });
     if (!reply.ok) return { ok: false, error: reply.error };
     return { ok: true, ...parseEvaluation(reply.text) };

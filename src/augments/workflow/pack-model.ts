@@ -1,4 +1,5 @@
 import { formatDiagnostic } from '../../agent/types.js';
+import { questionnaireSpecSchema, type QuestionnaireSpec } from '../questions/index.js';
 import { loadPackFile } from './load-pack.js';
 import { isTerminalState } from './pack-graph.js';
 import type { Control, Orchestration, PackFile, PackPrompt, WorkflowBudget } from './pack-schema.js';
@@ -15,6 +16,8 @@ export interface StateDef {
   orchestration: Orchestration;
   control: Control;
   prompt?: PackPrompt;
+  /** Set on a person state: entering it asks these questions instead of running a model round. */
+  ask?: QuestionnaireSpec;
 }
 
 export interface WorkflowModel {
@@ -29,9 +32,9 @@ export interface WorkflowModel {
   syntax: string;
 }
 
-/** The agent moves this state itself: it is offered workflow__transition there. */
+/** The agent moves this state itself: it is offered workflow__transition there. An ask state moves on the person's answer. */
 export function agentMoves(state: StateDef): boolean {
-  return !state.terminal && (state.orchestration === 'internal' || state.orchestration === 'hybrid') && Object.keys(state.onEvent).length > 0;
+  return state.ask === undefined && !state.terminal && (state.orchestration === 'internal' || state.orchestration === 'hybrid') && Object.keys(state.onEvent).length > 0;
 }
 
 /** Builds the runtime model of a pack that passed validation (no errors). */
@@ -49,6 +52,7 @@ export function compileWorkflow(pack: PackFile, file: string): WorkflowModel {
       // Absent control is user, and nothing downstream can tell the two apart (RFC 0014 rule 2).
       control: (state.control ?? 'user') as Control,
       prompt: state.prompt_task === undefined ? undefined : pack.prompts[state.prompt_task],
+      ...(state.ask === undefined ? {} : { ask: questionnaireSpecSchema.parse(state.ask) }),
     };
   }
   return {

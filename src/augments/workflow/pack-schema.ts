@@ -50,6 +50,11 @@ export const stateSchema = z.looseObject({
   on_max_visits: z.string().min(1).optional(),
   orchestration: z.string().optional(),
   control: z.string().optional(),
+  /**
+   * auggy's person state: `{prompt, fields}` asked of the person instead of a model round. Checked
+   * by the validator against the questionnaire's own schema, so each problem gets its own line.
+   */
+  ask: z.unknown().optional(),
 });
 
 export const budgetSchema = z.looseObject({

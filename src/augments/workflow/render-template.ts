@@ -38,11 +38,16 @@ export function renderTemplate(template: string, syntax: string, values: Record<
   return template.replace(placeholderPattern(syntax), (_match, name: string) => display(lookup(values, name)));
 }
 
-/** The values a state's prompt sees: its variables' defaults, then augment.yaml's, then the carried context. */
+/**
+ * The values a state's prompt sees: its variables' defaults, then augment.yaml's, then the carried
+ * context, then the person's answers from ask states under `answers` (when there are any, so a pack
+ * that carries its own `answers` in context keeps it until a person state answers).
+ */
 export function templateValues(
   prompt: PackPrompt | undefined,
   configured: Record<string, unknown>,
   context: Record<string, unknown>,
+  answers: Record<string, string> = {},
 ): Record<string, unknown> {
   const defaults: Record<string, unknown> = {};
   const declared = prompt?.variables;
@@ -51,5 +56,5 @@ export function templateValues(
   } else if (declared) {
     Object.assign(defaults, declared);
   }
-  return { ...defaults, ...configured, ...context };
+  return { ...defaults, ...configured, ...context, ...(Object.keys(answers).length > 0 ? { answers } : {}) };
 }

@@ -5,6 +5,8 @@ export interface EventRequest {
   event: string;
   context?: Record<string, unknown>;
   initiator: TransitionRecord['initiator'];
+  /** Set when an ask state's questionnaire fires the event. */
+  asked?: TransitionRecord['asked'];
   now: Date;
 }
 
@@ -25,6 +27,11 @@ export function eventProblem(model: WorkflowModel, run: RunState, event: string)
   return `"${event}" is not an event of state ${run.state}; valid events: ${events.join(', ')}`;
 }
 
+/** Seconds the workflow has run, without the time the person spent answering its questions. */
+export function workflowSeconds(run: RunState, now: Date): number {
+  return Math.max(0, Math.floor((now.getTime() - Date.parse(run.startedAt) - run.personMs) / 1000));
+}
+
 /**
  * The first engine.budget limit the workflow has gone past, if any. `nextVisits` is how many
  * state entries are about to be added (1 when checking a move).
@@ -38,9 +45,10 @@ export function budgetProblem(model: WorkflowModel, run: RunState, now: Date, ne
   if (maxTools !== undefined && run.toolCalls > maxTools) {
     return `workflow budget max_tool_calls (${maxTools}) is used up: ${run.toolCalls} tool calls so far`;
   }
-  const seconds = Math.floor((now.getTime() - Date.parse(run.startedAt)) / 1000);
+  const seconds = workflowSeconds(run, now);
   if (maxSeconds !== undefined && seconds > maxSeconds) {
-    return `workflow budget max_wall_time_sec (${maxSeconds}) is used up: the workflow started ${seconds}s ago`;
+    const person = run.personMs >= 1000 ? ` (not counting ${Math.floor(run.personMs / 1000)}s spent answering questions)` : '';
+    return `workflow budget max_wall_time_sec (${maxSeconds}) is used up: the workflow has run ${seconds}s${person}`;
   }
   return undefined;
 }
@@ -84,6 +92,7 @@ export function applyEvent(model: WorkflowModel, run: RunState, request: EventRe
     ...(request.context && Object.keys(request.context).length > 0 ? { context: request.context } : {}),
     ...(resolved.redirected ? { redirected: resolved.redirected } : {}),
     initiator: request.initiator,
+    ...(request.asked ? { asked: request.asked } : {}),
     at: request.now.toISOString(),
   };
   const next: RunState = {

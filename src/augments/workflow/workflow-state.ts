@@ -7,6 +7,9 @@ export const WORKFLOW_STATE_FILE = 'workflow.json';
 
 const contextSchema = z.record(z.string(), z.unknown());
 
+/** One answer as the questionnaire reads it (AnswerValue). */
+const answerValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
 export const transitionRecordSchema = z.object({
   from: z.string(),
   to: z.string(),
@@ -14,8 +17,18 @@ export const transitionRecordSchema = z.object({
   context: contextSchema.optional(),
   /** Set when max_visits sent the workflow to on_max_visits instead of the event's target. */
   redirected: z.object({ target: z.string(), maxVisits: z.number().int() }).optional(),
-  /** Who fired the event: the agent's workflow__transition, or a host (--event, /workflow event). */
-  initiator: z.enum(['agent', 'external']),
+  /**
+   * Who fired the event: the agent's workflow__transition, a host (--event, /workflow event), or
+   * the person's questionnaire in an ask state (Answered / NoAnswer).
+   */
+  initiator: z.enum(['agent', 'external', 'person']),
+  /** On a move out of an ask state: how its questionnaire ended, and why nobody answered. */
+  asked: z
+    .discriminatedUnion('status', [
+      z.object({ questionnaireId: z.string(), status: z.literal('answered') }),
+      z.object({ questionnaireId: z.string(), status: z.literal('no-answer'), reason: z.enum(['away', 'refused', 'declined']) }),
+    ])
+    .optional(),
   at: z.string(),
 });
 export type TransitionRecord = z.infer<typeof transitionRecordSchema>;
@@ -35,6 +48,10 @@ export const runStateSchema = z.object({
   complete: z.boolean(),
   /** Why the workflow stopped early (a budget limit, or max_visits with no on_max_visits). */
   stopped: z.string().optional(),
+  /** What the person answered in ask states, latest per field; templates read `{{answers.NAME}}`. */
+  answers: z.record(z.string(), answerValueSchema).default({}),
+  /** Milliseconds spent waiting on the person in ask states: their thinking is not the workflow's wall time. */
+  personMs: z.number().min(0).default(0),
 });
 export type RunState = z.infer<typeof runStateSchema>;
 
@@ -49,6 +66,8 @@ export function freshRunState(model: WorkflowModel, now: Date): RunState {
     startedAt: now.toISOString(),
     context: {},
     complete: model.states[model.entry]?.terminal ?? false,
+    answers: {},
+    personMs: 0,
   };
 }
 

@@ -1,6 +1,7 @@
 import { exitCodeForStatus } from '../../cli/exit-codes.js';
+import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
 import type { Conversation } from '../../kernel/conversation.js';
-import { summarize, textEventWriter, type OutputFormat, type Writers } from './print-output.js';
+import { summarize, systemLineText, textEventWriter, type OutputFormat, type Writers } from './print-output.js';
 
 export interface PrintOptions {
   conversation: Conversation;
@@ -16,7 +17,9 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
   const text = textEventWriter(w);
   const unsubscribe = conversation.subscribe((event) => {
     if (format === 'stream-json') w.out(`${JSON.stringify(event)}\n`);
-    else if (format === 'text') text.onEvent(event);
+    if (format === 'text') text.onEvent(event);
+    // System lines (user ask evaluations, workflow moves) reach stderr whatever the output format.
+    else if (event.type === 'CUSTOM' && event.name === SYSTEM_LINE_EVENT) w.err(`${systemLineText(event.value)}\n`);
   });
   let result;
   try {

@@ -52,9 +52,7 @@ export function textEventWriter(w: Writers): { onEvent(event: KernelEvent): void
           break;
         }
         case 'CUSTOM':
-          if (event.name === SYSTEM_LINE_EVENT && typeof event.value === 'object' && event.value !== null && 'text' in event.value) {
-            w.err(`${String((event.value as { text: unknown }).text)}\n`);
-          }
+          if (event.name === SYSTEM_LINE_EVENT) w.err(`${systemLineText(event.value)}\n`);
           break;
         default:
           break;
@@ -62,6 +60,10 @@ export function textEventWriter(w: Writers): { onEvent(event: KernelEvent): void
     },
     endsWithNewline: () => last.endsWith('\n'),
   };
+}
+
+export function systemLineText(value: unknown): string {
+  return typeof value === 'object' && value !== null && 'text' in value ? String((value as { text: unknown }).text) : '';
 }
 
 export interface PrintSummary {

@@ -3,7 +3,7 @@ import { frameWith } from '../../helpers/ink-frames.js';
 import { cleanup, render } from 'ink-testing-library';
 import type { SharedBoard } from '../../../src/augments/board/shared-state.js';
 import type { KernelEvent } from '../../../src/kernel/events.js';
-import { BoardPanel, LiveBoardPanel } from '../../../src/hosts/tui/board/board-panel.js';
+import { BoardPanel, LiveBoardPanel, boardPanelRows } from '../../../src/hosts/tui/board/board-panel.js';
 import { boardAfterEvent, type BoardSource } from '../../../src/hosts/tui/board/board-events.js';
 
 afterEach(() => cleanup());
@@ -51,6 +51,13 @@ describe('BoardPanel', () => {
   it('draws nothing for an empty board', () => {
     expect(render(<BoardPanel board={{}} />).lastFrame()).toBe('');
   });
+
+  it('takes a row a line plus the blank row above it, which the live area leaves free', () => {
+    expect(render(<BoardPanel board={BOARD} marginTop={1} />).lastFrame()?.split('\n')).toHaveLength(boardPanelRows(BOARD));
+    expect(boardPanelRows(BOARD)).toBe(4);
+    expect(boardPanelRows({})).toBe(0);
+    expect(boardPanelRows(undefined)).toBe(0);
+  });
 });
 
 describe('boardAfterEvent', () => {
@@ -93,7 +100,7 @@ describe('LiveBoardPanel (useBoard)', () => {
 
     source.send({ type: 'STATE_SNAPSHOT', snapshot: { board: { only: { owner: 'both', text: 'fresh' } } } });
     const frame = await frameWith(lastFrame, (f) => f.includes('fresh'));
-    expect(frame).toBe('only both  fresh');
+    expect(frame).toBe('\nonly both  fresh');
   });
 
   it('draws nothing when the agent has no board, and stops listening when unmounted', async () => {

@@ -17,15 +17,23 @@ export interface BoardPanelProps {
   board: SharedBoard;
   /** Columns available; each row is cut to fit. */
   width?: number;
+  /** Blank rows above, to set the panel apart from the transcript. */
+  marginTop?: number;
+}
+
+/** Rows the panel takes on screen (with one blank row above), for the live area's budget. */
+export function boardPanelRows(board: SharedBoard | undefined, marginTop = 1): number {
+  const lines = board ? Object.keys(board).length : 0;
+  return lines === 0 ? 0 : lines + marginTop;
 }
 
 /** The board, one row a line: name, owner mark (you / agent / both), and the text cut to the width. */
-export function BoardPanel({ board, width }: BoardPanelProps) {
+export function BoardPanel({ board, width, marginTop = 0 }: BoardPanelProps) {
   const entries = Object.entries(board);
   if (entries.length === 0) return null;
   const nameWidth = Math.min(MAX_NAME_COLUMN, Math.max(...entries.map(([name]) => name.length)));
   return (
-    <Box flexDirection="column" width={width}>
+    <Box flexDirection="column" width={width} marginTop={marginTop}>
       {entries.map(([name, line]) => {
         const text = line.text.replace(/\s+/g, ' ').trim();
         return (
@@ -48,8 +56,8 @@ export function BoardPanel({ board, width }: BoardPanelProps) {
   );
 }
 
-/** The panel fed by a conversation: nothing when the agent has no board. */
+/** The panel fed by a conversation, set apart from the transcript; nothing when the agent has no board. */
 export function LiveBoardPanel({ source, width }: { source: BoardSource; width?: number }) {
   const board = useBoard(source);
-  return board ? <BoardPanel board={board} width={width} /> : null;
+  return board ? <BoardPanel board={board} width={width} marginTop={1} /> : null;
 }
