@@ -1,3 +1,4 @@
+import { answersForTemplates } from './ask-state.js';
 import type { WorkflowModel } from './pack-model.js';
 import { agentMoves } from './pack-model.js';
 import { renderTemplate, templateValues } from './render-template.js';
@@ -8,6 +9,7 @@ function movesSection(model: WorkflowModel, run: RunState): string {
   const state = model.states[run.state];
   if (run.stopped !== undefined) return `The workflow has stopped: ${run.stopped}. It cannot move any more; tell the user plainly if it matters.`;
   if (state.terminal) return `State ${state.name} is terminal: the workflow is complete. Answer the user; there is nothing left to move.`;
+  if (state.ask) return `State ${state.name} is the person's: they are asked its questions, and their answer (or none) moves the workflow on, not you.`;
   if (state.orchestration === 'external' || state.orchestration === 'composition') {
     return `State ${state.name} is moved from outside (orchestration: ${state.orchestration}), not by you: answer the user and wait.`;
   }
@@ -20,6 +22,18 @@ function movesSection(model: WorkflowModel, run: RunState): string {
   ].join('\n');
 }
 
+/** What the person said in ask states, and whether the move into this state was their not answering. */
+function personSection(run: RunState): string {
+  const lines: string[] = [];
+  if (Object.keys(run.answers).length > 0) lines.push(`The person's answers: ${JSON.stringify(run.answers)}`);
+  const last = run.transitions.at(-1);
+  if (last?.to === run.state && last.asked?.status === 'no-answer') {
+    const why = { away: 'nobody was there to answer', refused: 'the answers given were refused too often', declined: 'the person declined' }[last.asked.reason];
+    lines.push(`The person gave no answer to the questions of state ${last.from} (${last.asked.reason}: ${why}). Do not invent their answers.`);
+  }
+  return lines.join('\n');
+}
+
 /**
  * The workflow's part of the system prompt: the current state's rendered prompt, then which
  * events it accepts and what each leads to. Rebuilt every round, so a state the agent moved into
@@ -28,8 +42,8 @@ function movesSection(model: WorkflowModel, run: RunState): string {
 export function workflowPromptBlock(model: WorkflowModel, run: RunState, configured: Record<string, unknown>): string {
   const state = model.states[run.state];
   const header = [`Workflow: ${model.name} (PromptPack ${model.id})`, `Current state: ${state.name}${state.description ? ` — ${state.description}` : ''}`];
-  const values = templateValues(state.prompt, configured, run.context);
+  const values = templateValues(state.prompt, configured, run.context, answersForTemplates(run.answers));
   const prompt = state.prompt ? renderTemplate(state.prompt.system_template, model.syntax, values).trim() : '';
   const carried = Object.keys(run.context).length > 0 ? `Carried context: ${JSON.stringify(run.context)}` : '';
-  return [header.join('\n'), prompt, movesSection(model, run), carried].filter((part) => part !== '').join('\n\n');
+  return [header.join('\n'), prompt, movesSection(model, run), carried, personSection(run)].filter((part) => part !== '').join('\n\n');
 }

@@ -11,6 +11,10 @@ export type AcceptEvent = (request: { event: string; context?: Record<string, un
 
 /** What happens after the move, in the words the model reads in the prompt and the tool result. */
 export function arrivalNote(target: StateDef): string {
+  if (target.ask) {
+    const count = target.ask.fields.length;
+    return `the person is asked ${count === 1 ? 'one question' : `${count} questions`} there, and their answer moves the workflow on`;
+  }
   if (target.terminal) return 'the workflow ends there';
   if (target.orchestration === 'external' || target.orchestration === 'composition') return 'the turn goes back to the user while it is driven from outside';
   return target.control === 'agent' ? 'you continue there at once' : 'the turn then goes back to the user';
