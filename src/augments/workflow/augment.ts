@@ -7,7 +7,7 @@ import { loadWorkflow, type WorkflowModel } from './pack-model.js';
 import { TRANSITION_TOOL } from './transition-tool.js';
 import { validatePack } from './validate-pack.js';
 import { workflowCommand } from './workflow-command.js';
-import { WorkflowRuntime } from './workflow-runtime.js';
+import { WorkflowRuntime, transitionValue } from './workflow-runtime.js';
 
 const configSchema = z.object({
   /** The PromptPack file, relative to the agent folder. */
@@ -22,7 +22,7 @@ const SUMMARY =
 
 function stateRows(model: WorkflowModel): AdminRow[] {
   return Object.values(model.states).map((state) => {
-    const traits = [`control: ${state.control}`];
+    const traits = state.ask ? [`asks the person: ${state.ask.fields.map((field) => field.name).join(', ')}`] : [`control: ${state.control}`];
     if (state.orchestration !== 'internal') traits.push(`orchestration: ${state.orchestration}`);
     if (state.terminal) traits.push('terminal');
     if (state.maxVisits !== undefined) traits.push(`max_visits ${state.maxVisits}${state.onMaxVisits ? ` → ${state.onMaxVisits}` : ''}`);
@@ -97,7 +97,7 @@ export const workflowAugment: AugmentFactory = {
       filterTools: (tools) => runtime.filterTools(tools),
       promptBlock: () => runtime.promptBlock(),
       onUserMessage: () => runtime.onUserMessage(),
-      afterBatch: (batch) => runtime.afterBatch(batch),
+      afterBatch: (batch, context) => runtime.afterBatch(batch, context),
       hostInput: (name, value) => (name === 'event' ? runtime.applyExternal(value) : undefined),
       commands: () => [workflowCommand(runtime)],
       indicator: () => {
@@ -113,14 +113,7 @@ export const workflowAugment: AugmentFactory = {
             complete,
             ...(stopped !== undefined ? { stopped } : {}),
             visits,
-            transitions: transitions.map(({ from, to, event, context, redirected, initiator }) => ({
-              from,
-              to,
-              event,
-              context: context ?? {},
-              ...(redirected ? { redirected } : {}),
-              initiator,
-            })),
+            transitions: transitions.map(transitionValue),
           },
         };
       },

@@ -1,3 +1,4 @@
+import { NO_ANSWER } from './ask-state.js';
 import type { PackState } from './pack-schema.js';
 
 /**
@@ -9,10 +10,13 @@ export function isTerminalState(state: PackState): boolean {
   return state.on_event !== undefined && Object.keys(state.on_event).length === 0;
 }
 
-/** A state that keeps the floor when the agent moves into it. `control` is inert on externally driven states. */
+/**
+ * A state that keeps the floor when the agent moves into it. `control` is inert on externally
+ * driven states, and on ask states: there the person holds the floor.
+ */
 function keepsFloor(state: PackState): boolean {
   const orchestration = state.orchestration ?? 'internal';
-  return state.control === 'agent' && !isTerminalState(state) && (orchestration === 'internal' || orchestration === 'hybrid');
+  return state.ask === undefined && state.control === 'agent' && !isTerminalState(state) && (orchestration === 'internal' || orchestration === 'hybrid');
 }
 
 function targetsOf(states: Record<string, PackState>, name: string): string[] {
@@ -85,4 +89,28 @@ export function unboundedAgentCycles(states: Record<string, PackState>): string[
     if (component.some((name) => states[name].max_visits !== undefined)) return false;
     return !canReachExit(states, component, agentStates);
   });
+}
+
+/**
+ * Ask states whose NoAnswer leads only through ask states back to themselves, with no max_visits
+ * on any of them: where nobody can answer (--print, serve, /away) each would be asked again and
+ * again, so the runtime stops such a loop. Each loop once, in walking order.
+ */
+export function noAnswerLoops(states: Record<string, PackState>): string[][] {
+  const loops: string[][] = [];
+  const covered = new Set<string>();
+  for (const start of Object.keys(states)) {
+    const path: string[] = [];
+    let current: string | undefined = start;
+    while (current !== undefined && states[current]?.ask !== undefined && !path.includes(current)) {
+      path.push(current);
+      current = states[current].on_event?.[NO_ANSWER];
+    }
+    if (current === undefined || !path.includes(current)) continue;
+    const loop = path.slice(path.indexOf(current));
+    if (loop.some((name) => covered.has(name))) continue;
+    loop.forEach((name) => covered.add(name));
+    if (loop.every((name) => states[name].max_visits === undefined)) loops.push(loop);
+  }
+  return loops;
 }

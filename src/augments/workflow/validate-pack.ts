@@ -1,12 +1,13 @@
 import { didYouMean } from '../../agent/suggest.js';
 import type { Diagnostic, Severity } from '../../agent/types.js';
 import { formatFieldPath, locateField, type FieldPath, type YamlSource } from '../../agent/yaml-source.js';
-import { isTerminalState, unboundedAgentCycles } from './pack-graph.js';
+import { isTerminalState, noAnswerLoops, unboundedAgentCycles } from './pack-graph.js';
 import { CONTROLS, ORCHESTRATIONS, WORKFLOW_VERSIONS, type PackFile, type PackState } from './pack-schema.js';
+import { checkAskState } from './validate-ask.js';
 
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
 
-type Report = (severity: Severity, path: FieldPath, message: string) => void;
+export type Report = (severity: Severity, path: FieldPath, message: string) => void;
 
 function reporter(source: YamlSource, out: Diagnostic[]): Report {
   return (severity, path, message) => {
@@ -25,6 +26,9 @@ function checkState(pack: PackFile, name: string, state: PackState, report: Repo
   const taskNames = Object.keys(pack.prompts);
   const orchestration = state.orchestration ?? 'internal';
   const terminal = isTerminalState(state);
+  // A person state runs no model round: no prompt_task is needed, and its own checks say how it moves.
+  const asks = state.ask !== undefined;
+  if (asks) checkAskState(name, state, report);
 
   if (!(ORCHESTRATIONS as readonly string[]).includes(orchestration)) {
     report('error', at('orchestration'), `"${orchestration}" is not one of ${ORCHESTRATIONS.join(', ')}${didYouMean(orchestration, ORCHESTRATIONS)}`);
@@ -37,7 +41,7 @@ function checkState(pack: PackFile, name: string, state: PackState, report: Repo
   }
 
   if (state.prompt_task === undefined) {
-    if (orchestration !== 'composition') report('error', at(), `state "${name}" has no prompt_task; name one of the pack's prompts: ${quoteList(taskNames)}`);
+    if (orchestration !== 'composition' && !asks) report('error', at(), `state "${name}" has no prompt_task; name one of the pack's prompts: ${quoteList(taskNames)}`);
   } else if (!taskNames.includes(state.prompt_task)) {
     report('error', at('prompt_task'), `"${state.prompt_task}" is not a prompt of this pack (${quoteList(taskNames)})${didYouMean(state.prompt_task, taskNames)}`);
   }
@@ -62,7 +66,7 @@ function checkState(pack: PackFile, name: string, state: PackState, report: Repo
   if (state.terminal === true && events.length > 0) {
     report('warning', at('on_event'), `state "${name}" is terminal but declares on_event; those events can never fire: remove them or terminal: true`);
   }
-  if (!terminal && events.length === 0) {
+  if (!terminal && events.length === 0 && !asks) {
     report('warning', at(), `state "${name}" is not terminal and has no on_event: once entered, the workflow cannot leave it; add on_event or terminal: true`);
   }
 }
@@ -82,6 +86,13 @@ export function validatePack(pack: PackFile, source: YamlSource): Diagnostic[] {
   }
   if (!stateNames.includes(workflow.entry)) {
     report('error', ['workflow', 'entry'], `entry "${workflow.entry}" is not a state (${quoteList(stateNames)})${didYouMean(workflow.entry, stateNames)}`);
+  } else if (workflow.states[workflow.entry].ask !== undefined) {
+    // Hooks see the person only after a tool batch, and a turn opens with a model round.
+    report(
+      'error',
+      ['workflow', 'entry'],
+      `the entry state cannot be an ask state; put a model state before it (entry "${workflow.entry}" asks the person, but a conversation starts with their message and a model round)`,
+    );
   }
   for (const name of stateNames) checkState(pack, name, workflow.states[name], report);
 
@@ -92,6 +103,15 @@ export function validatePack(pack: PackFile, source: YamlSource): Diagnostic[] {
       ['workflow', 'states', cycle[0], 'control'],
       `states ${loop} keep the floor (control: agent) in a cycle that reaches no user or terminal state and has no max_visits; ` +
         'only engine.budget would stop it: give one of them max_visits (with on_max_visits) or an exit',
+    );
+  }
+  for (const loop of noAnswerLoops(workflow.states)) {
+    const path = [...loop, loop[0]].join(' → ');
+    report(
+      'warning',
+      ['workflow', 'states', loop[0], 'on_event', 'NoAnswer'],
+      `ask states ${path} lead back on NoAnswer with no max_visits: where nobody can answer (--print, serve, /away) the workflow stops there instead of asking nobody forever; ` +
+        'give one of them max_visits with on_max_visits, or send NoAnswer to a model state',
     );
   }
   return out;

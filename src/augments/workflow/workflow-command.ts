@@ -1,6 +1,7 @@
 import type { CommandOutput, SlashCommand } from '../types.js';
 import type { WorkflowModel } from './pack-model.js';
 import type { WorkflowRuntime } from './workflow-runtime.js';
+import { workflowSeconds } from './transition.js';
 import { totalVisits, type RunState } from './workflow-state.js';
 
 function used(value: number, limit: number | undefined, unit = ''): string {
@@ -13,7 +14,8 @@ export function statusLines(model: WorkflowModel, run: RunState, now: Date): str
   const status = run.stopped !== undefined ? `stopped: ${run.stopped}` : run.complete ? 'complete' : 'running';
   const events = Object.entries(state.onEvent).map(([event, target]) => `${event} → ${target}`);
   const visits = Object.values(model.states).map((s) => `${s.name} ${run.visits[s.name] ?? 0}${s.maxVisits === undefined ? '' : `/${s.maxVisits}`}`);
-  const seconds = Math.max(0, Math.floor((now.getTime() - Date.parse(run.startedAt)) / 1000));
+  const seconds = workflowSeconds(run, now);
+  const personSeconds = Math.floor(run.personMs / 1000);
   const budget = model.budget;
   const last = run.transitions.at(-1);
   return [
@@ -21,8 +23,10 @@ export function statusLines(model: WorkflowModel, run: RunState, now: Date): str
     `State: ${state.name} (control: ${state.control}, orchestration: ${state.orchestration}${state.terminal ? ', terminal' : ''})`,
     `Accepts: ${events.length > 0 ? events.join(', ') : 'no events'}`,
     `Visits: ${visits.join(', ')}`,
-    `Budget: visits ${used(totalVisits(run), budget.max_total_visits)} · tool calls ${used(run.toolCalls, budget.max_tool_calls)} · wall time ${used(seconds, budget.max_wall_time_sec, 's')}`,
+    `Budget: visits ${used(totalVisits(run), budget.max_total_visits)} · tool calls ${used(run.toolCalls, budget.max_tool_calls)} · wall time ${used(seconds, budget.max_wall_time_sec, 's')}` +
+      (personSeconds > 0 ? ` (${personSeconds}s answering questions not counted)` : ''),
     `Transitions: ${run.transitions.length}${last ? ` (last: ${last.from} → ${last.to} on ${last.event})` : ''}`,
+    ...(Object.keys(run.answers).length > 0 ? [`Answers: ${JSON.stringify(run.answers)}`] : []),
   ];
 }
 
@@ -32,13 +36,13 @@ export function workflowCommand(runtime: WorkflowRuntime, now: () => Date = () =
     name: 'workflow',
     summary: 'show the workflow state, visits and budget; /workflow event <Name> fires an event',
     usage: '/workflow [event <Name>]',
-    run(args): CommandOutput {
+    async run(args): Promise<CommandOutput> {
       const [verb, name, ...rest] = args.trim().split(/\s+/).filter(Boolean);
       if (verb === undefined) return { lines: statusLines(runtime.model, runtime.position, now()) };
       if (verb !== 'event' || name === undefined || rest.length > 0) {
         return { lines: ['usage: /workflow  or  /workflow event <Name>'], isError: true };
       }
-      const result = runtime.applyExternal(name);
+      const result = await runtime.applyExternal(name);
       return { lines: [result.message], isError: !result.ok };
     },
   };

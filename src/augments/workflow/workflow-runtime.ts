@@ -1,10 +1,13 @@
 import type { EmitEvent } from '../../kernel/events.js';
 import { systemLineEvent } from '../../kernel/events.js';
+import { NOBODY } from '../../kernel/person.js';
 import type { KernelTool } from '../../kernel/tool.js';
 import type { SessionHandle } from '../../session/session.js';
-import type { BatchDecision, HostInputResult, SettledToolCall } from '../types.js';
+import type { BatchDecision, HostInputResult, SettledToolCall, TurnHookContext } from '../types.js';
+import { answersForTemplates, askPerson, mergeAnswers, renderedAsk } from './ask-state.js';
 import { agentMoves, type StateDef, type WorkflowModel } from './pack-model.js';
 import { workflowPromptBlock } from './prompt-block.js';
+import { templateValues } from './render-template.js';
 import { applyEvent, budgetProblem, type EventOutcome } from './transition.js';
 import { TRANSITION_TOOL, createTransitionTool } from './transition-tool.js';
 import { WORKFLOW_STATE_FILE, freshRunState, loadRunState, saveRunState, type RunState, type TransitionRecord } from './workflow-state.js';
@@ -29,9 +32,24 @@ interface PendingEvent {
   toolCallId: string;
 }
 
+/** Where the ask states ended up: resting in a state a model or the user moves, or stopped. */
+type AsksSettled = { kind: 'rested'; state: StateDef; moves: TransitionRecord[] } | { kind: 'stopped'; message: string; moves: TransitionRecord[] };
+
 function describeMove(record: TransitionRecord): string {
   const redirect = record.redirected ? `; ${record.redirected.target} reached max_visits (${record.redirected.maxVisits}), so ${record.to} instead` : '';
-  return `workflow: ${record.from} → ${record.to} (${record.event}${record.initiator === 'external' ? ', external' : ''}${redirect})`;
+  const who = record.initiator === 'external' ? ', external' : record.asked?.status === 'no-answer' ? `: ${record.asked.reason}` : '';
+  return `workflow: ${record.from} → ${record.to} (${record.event}${who}${redirect})`;
+}
+
+/** A transition as the event stream, events.jsonl and `--output json` show it. */
+export function transitionValue(record: TransitionRecord): Record<string, unknown> {
+  const { from, to, event, context, redirected, initiator, asked } = record;
+  return { from, to, event, context: context ?? {}, ...(redirected ? { redirected } : {}), initiator, ...(asked ? { asked } : {}) };
+}
+
+/** Nobody in reach: a host's event or a turn's start has no person to ask, so questions get no answer at once. */
+function nobodyHook(emit: EmitEvent): TurnHookContext {
+  return { person: NOBODY, signal: new AbortController().signal, emit };
 }
 
 /**
@@ -102,9 +120,15 @@ export class WorkflowRuntime {
     return undefined;
   }
 
-  /** A new message starts from a clean slate: nothing is pending from an interrupted batch. */
-  onUserMessage(): void {
+  /**
+   * A new message starts from a clean slate: nothing is pending from an interrupted batch. A
+   * workflow left in an ask state (the process ended mid-questionnaire) must not give a model a
+   * person's state: it is settled first, with nobody in reach (the kernel hands augments the
+   * person only after a tool batch).
+   */
+  async onUserMessage(): Promise<void> {
     this.pending = undefined;
+    await this.settleAsks(nobodyHook(this.options.emit));
   }
 
   private record(outcome: EventOutcome): void {
@@ -116,13 +140,16 @@ export class WorkflowRuntime {
       this.options.emit(systemLineEvent(`workflow stopped: ${outcome.message}`));
       return;
     }
-    const { from, to, event, context, redirected, initiator } = outcome.record;
-    this.options.emit({ type: 'CUSTOM', name: TRANSITION_EVENT, value: { from, to, event, context: context ?? {}, ...(redirected ? { redirected } : {}), initiator } });
+    this.options.emit({ type: 'CUSTOM', name: TRANSITION_EVENT, value: transitionValue(outcome.record) });
     this.options.emit(systemLineEvent(describeMove(outcome.record)));
   }
 
-  /** Commits the batch's transition, if any, and says whether the agent keeps the floor. */
-  afterBatch(batch: SettledToolCall[]): BatchDecision | undefined {
+  /**
+   * Commits the batch's transition, if any, and says whether the agent keeps the floor. A move
+   * into an ask state hands the turn to the person there and then, inside this hook: no model
+   * round, no run events; their answer moves the workflow on and the state it lands in decides.
+   */
+  async afterBatch(batch: SettledToolCall[], hook: TurnHookContext): Promise<BatchDecision | undefined> {
     this.run = { ...this.run, toolCalls: this.run.toolCalls + batch.length };
     const pending = this.pending;
     this.pending = undefined;
@@ -132,7 +159,53 @@ export class WorkflowRuntime {
     this.record(outcome);
     if (outcome.kind === 'refused') return undefined;
     if (outcome.kind === 'stopped') return { terminate: { status: 'budget-exhausted', message: outcome.message } };
-    return this.afterAgentMove(outcome.target);
+    const settled = await this.settleAsks(hook);
+    if (settled.kind === 'stopped') return { terminate: { status: 'budget-exhausted', message: settled.message } };
+    return this.afterAgentMove(settled.state);
+  }
+
+  private running(): boolean {
+    return this.run.stopped === undefined && !this.run.complete;
+  }
+
+  /** Stops the workflow where the ask states cannot go on; the moves made before stay made. */
+  private stopAsks(message: string, moves: TransitionRecord[]): AsksSettled {
+    this.record({ kind: 'stopped', message, run: { ...this.run, stopped: message } });
+    return { kind: 'stopped', message, moves };
+  }
+
+  /**
+   * While the workflow stands in an ask state: ask the person, keep their answers, and fire
+   * Answered or NoAnswer from that state, until it reaches a state a model or the user moves.
+   */
+  private async settleAsks(hook: TurnHookContext): Promise<AsksSettled> {
+    const moves: TransitionRecord[] = [];
+    // Asking nobody again gets the same no-answer again: a NoAnswer loop of ask states would never end.
+    const askedNobody = new Set<string>();
+    for (let state = this.state; state.ask && this.running(); state = this.state) {
+      if (!hook.person.present() || hook.signal.aborted) {
+        if (askedNobody.has(state.name)) {
+          return this.stopAsks(`state ${state.name} would ask its questions again with nobody there to answer (NoAnswer leads back to it); give it max_visits with on_max_visits`, moves);
+        }
+        askedNobody.add(state.name);
+      }
+      const values = templateValues(undefined, this.options.variables, this.run.context, answersForTemplates(this.run.answers));
+      const spec = renderedAsk(state.ask, this.model.syntax, values);
+      const asked = await askPerson(spec, hook, this.now);
+      // The person's time is theirs: it is kept out of max_wall_time_sec before the move is checked.
+      this.run = { ...this.run, answers: mergeAnswers(this.run.answers, state.ask, asked.result), personMs: this.run.personMs + asked.personMs };
+      if (!(asked.event in state.onEvent)) {
+        const why = asked.asked.status === 'no-answer' ? `got no answer (${asked.asked.reason})` : 'was answered';
+        return this.stopAsks(`state ${state.name} ${why} and declares no ${asked.event} event to go on with`, moves);
+      }
+      const outcome = applyEvent(this.model, this.run, { event: asked.event, initiator: 'person', asked: asked.asked, now: this.now() });
+      this.record(outcome);
+      if (outcome.kind === 'refused') return this.stopAsks(outcome.message, moves);
+      if (outcome.kind === 'stopped') return { kind: 'stopped', message: outcome.message, moves };
+      moves.push(outcome.record);
+    }
+    if (this.run.stopped !== undefined) return { kind: 'stopped', message: this.run.stopped, moves };
+    return { kind: 'rested', state: this.state, moves };
   }
 
   /** A batch without a move still spends tool calls and time: past a limit, the running workflow stops. */
@@ -154,12 +227,19 @@ export class WorkflowRuntime {
     return target.control === 'agent' ? { newRound: true } : yieldTurn();
   }
 
-  /** An event from outside the model (--event, /workflow event): applied at once; control is not consulted. */
-  applyExternal(event: string): HostInputResult {
+  /**
+   * An event from outside the model (--event, /workflow event): applied at once; control is not
+   * consulted. Into an ask state, its questions go to nobody (hosts hand augments no person here)
+   * and its NoAnswer is taken at once, so the next turn starts in a state a model can run.
+   */
+  async applyExternal(event: string): Promise<HostInputResult> {
     const outcome = applyEvent(this.model, this.run, { event, initiator: 'external', now: this.now() });
     this.record(outcome);
-    if (outcome.kind === 'moved') return { ok: true, message: describeMove(outcome.record) };
-    return { ok: false, message: `workflow: ${outcome.message}` };
+    if (outcome.kind !== 'moved') return { ok: false, message: `workflow: ${outcome.message}` };
+    const settled = await this.settleAsks(nobodyHook(this.options.emit));
+    const lines = [outcome.record, ...settled.moves].map(describeMove);
+    if (settled.kind === 'stopped') lines.push(`workflow stopped: ${settled.message}`);
+    return { ok: true, message: lines.join('; ') };
   }
 
   /** `/clear`: the next conversation starts at the entry state. */

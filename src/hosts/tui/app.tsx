@@ -2,6 +2,9 @@ import { Box, Static, Text, useStdout } from 'ink';
 import type { ReactNode } from 'react';
 import { CommandList } from './command-list.js';
 import { InputLine } from './input-line.js';
+import { BoardPanel, boardPanelRows } from './board/board-panel.js';
+import { useBoard } from './board/use-board.js';
+import { QuestionView as FieldQuestion } from './questionnaire/question-view.js';
 import { WaitingHint } from './question-view.js';
 import { StatusLine } from './status-line.js';
 import { TranscriptItem } from './transcript-item.js';
@@ -19,14 +22,15 @@ const PLACEHOLDER = 'Type a message · / for commands';
  * live part of the running turn, a slot for panels, the input, and the status line.
  */
 export function App(props: AppProps) {
-  const { controls, editor, menu, notice, indicators, exiting, ready } = useChat(props);
+  const { controls, editor, menu, notice, indicators, exiting, ready, questionnaire } = useChat(props);
   const { view } = controls;
+  const board = useBoard(controls.conversation);
   const { stdout } = useStdout();
   // Ink lays <Static> out without a width of its own and wraps it a column too wide; pin it.
   const width = stdout.columns || 80;
   // The live area and the input together stay within the terminal.
   const budget = screenBudget(stdout.rows, editor.state.text, menu.items.length);
-  const live = fitLiveItems(liveItems(view.transcript), { rows: stdout.rows, columns: width, below: budget.below });
+  const live = fitLiveItems(liveItems(view.transcript), { rows: stdout.rows, columns: width, below: budget.below + boardPanelRows(board) });
   const waiting = !view.running && view.lastTurn?.status === 'input-required';
   const printed = (
     <Static key={view.printKey} items={view.transcript.done} style={{ width }}>
@@ -46,7 +50,11 @@ export function App(props: AppProps) {
           ))}
         </>
       }
+      panel={board && <BoardPanel board={board} width={width} marginTop={1} />}
       input={
+        questionnaire.question ? (
+          <FieldQuestion question={questionnaire.question} input={questionnaire.input} />
+        ) : (
         <>
           <InputLine
             text={editor.state.text}
@@ -56,6 +64,7 @@ export function App(props: AppProps) {
           />
           {waiting && <WaitingHint />}
         </>
+        )
       }
       below={<CommandList commands={menu.items} selected={menu.selected} />}
       status={<StatusLine running={view.running} startedAt={view.startedAt} lastTurn={view.lastTurn} indicators={indicators} notice={notice} />}

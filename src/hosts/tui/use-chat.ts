@@ -1,7 +1,10 @@
 import { useApp, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { handleChatKey } from './chat-keys.js';
-import { buildRegistry, helpLines, type CommandRegistry } from './command-registry.js';
+import { buildRegistry, findCommand, helpLines, parseCommandLine, type CommandRegistry } from './command-registry.js';
+import { awayIndicator, presenceCommands } from './questionnaire/presence-commands.js';
+import { createTuiPerson } from './questionnaire/tui-person.js';
+import { useQuestionnaire, type QuestionnaireScreen } from './questionnaire/use-questionnaire.js';
 import { CLEAR_SCREEN } from './theme.js';
 import { tuiCommands } from './tui-commands.js';
 import { useCommandMenu, type CommandMenu } from './use-command-menu.js';
@@ -33,6 +36,8 @@ export interface Chat {
   exiting: boolean;
   /** Keys are read: what is typed from now on reaches the input. */
   ready: boolean;
+  /** The agent's open question, drawn in the input's place. */
+  questionnaire: QuestionnaireScreen;
 }
 
 /** The chat screen's state and key handling; the App only draws it. */
@@ -40,7 +45,9 @@ export function useChat(setup: ChatSetup): Chat {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const clearScreen = useCallback(() => stdout.write(CLEAR_SCREEN), [stdout]);
-  const controls = useConversation(setup, clearScreen);
+  // The person at this terminal, who answers the agent's questionnaires (or is /away).
+  const tui = useMemo(() => createTuiPerson(), []);
+  const controls = useConversation({ ...setup, person: tui.person }, clearScreen);
   const { conversation, settle, clear, showLines, reprint } = controls;
   const editor = useInputEditor(setup.history, setup.saveHistory);
   const [notice, setNotice] = useState<string | undefined>(undefined);
@@ -77,7 +84,7 @@ export function useChat(setup: ChatSetup): Chat {
       }),
     [conversation, clear, quit],
   );
-  const registry = useMemo(() => buildRegistry(own, conversation.commands()), [own, conversation]);
+  const registry = useMemo(() => buildRegistry([...own, ...presenceCommands(tui)], conversation.commands()), [own, conversation, tui]);
   registryRef.current = registry;
   useEffect(() => {
     if (registry.shadowed.length > 0) showLines([`augment commands hidden by a command of the same name: /${registry.shadowed.join(', /')}`], 'warning');
@@ -90,7 +97,18 @@ export function useChat(setup: ChatSetup): Chat {
   // A remark about the turn ("canceling…") ends with it.
   useEffect(() => setNotice(undefined), [controls.view.running]);
 
+  const questionnaire = useQuestionnaire(tui, {
+    runCommand: (line) => {
+      const parsed = parseCommandLine(line);
+      if (!parsed || !findCommand(registry, parsed.name)) return false;
+      submit(line);
+      return true;
+    },
+  });
+
   const ready = useKeys((key) => {
+    // A question on screen takes the keys first; Ctrl+C still reaches the chat.
+    if (questionnaire.handleKey(key)) return;
     const ctrlC = key.kind === 'ctrl' && key.letter === 'c';
     const armed = quitArm.armed();
     if (!ctrlC) quitArm.disarm();
@@ -116,5 +134,7 @@ export function useChat(setup: ChatSetup): Chat {
     });
   });
 
-  return { controls, editor, menu, notice, indicators: conversation.indicators(), exiting, ready };
+  const away = awayIndicator(tui);
+  const indicators = away ? [...conversation.indicators(), away] : conversation.indicators();
+  return { controls, editor, menu, notice, indicators, exiting, ready, questionnaire };
 }

@@ -1,3 +1,4 @@
+import type { PersonChannel } from '../../kernel/person.js';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { Conversation } from '../../kernel/conversation.js';
 import type { KernelEvent } from '../../kernel/events.js';
@@ -49,6 +50,8 @@ export interface ConversationSetup {
   /** How the resumed session's last turn ended. */
   lastTurn?: TurnSummary;
   warnings: WarningFeed;
+  /** Who answers questions the agent asks mid-turn (the TUI's questionnaire); nobody when absent. */
+  person?: PersonChannel;
 }
 
 /** How long quitting waits for a canceled turn to end. */
@@ -57,6 +60,7 @@ const SETTLE_MS = 3000;
 /** The conversation as React state: its events folded into the transcript, its turns tracked. */
 export function useConversation(setup: ConversationSetup, clearScreen: () => void): ConversationControls {
   const [conversation, setConversation] = useState(setup.conversation);
+  const person = useRef(setup.person);
   const [view, dispatch] = useReducer(viewReducer, undefined, () => initialView(setup.items, setup.nextId, setup.lastTurn));
   const pending = useRef<KernelEvent[]>([]);
   const flushScheduled = useRef(false);
@@ -92,7 +96,7 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
       controller.current = abort;
       dispatch({ type: 'turn-started', text, at: Date.now() });
       turn.current = conversation
-        .runTurn(text, { signal: abort.signal })
+        .runTurn(text, { signal: abort.signal, person: person.current })
         .then(
           (result) => ({ status: result.status, message: result.message }),
           // runTurn reports provider and tool trouble as data; anything thrown is a bug, shown as a failure.

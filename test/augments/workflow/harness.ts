@@ -8,6 +8,7 @@ import { formatDiagnostic, type LoadedAgent } from '../../../src/agent/types.js'
 import { workflowAugment } from '../../../src/augments/workflow/augment.js';
 import type { Augment } from '../../../src/augments/types.js';
 import type { KernelEvent } from '../../../src/kernel/events.js';
+import type { PersonChannel } from '../../../src/kernel/person.js';
 import { buildSystemPrompt } from '../../../src/kernel/system-prompt.js';
 import { defineTool, type KernelTool } from '../../../src/kernel/tool.js';
 import { runTurnLoop } from '../../../src/kernel/turn-loop.js';
@@ -110,7 +111,11 @@ export async function startWorkflow(dir: string, options: { sessionId?: string }
  * One turn through the real kernel loop, wired to the augment the way Conversation wires every
  * augment: tools() then filterTools() and promptBlock() each round, afterBatch after each batch.
  */
-export async function runTurn(h: Harness, steps: MockStep[], options: { user?: string; tools?: KernelTool[]; maxInferenceLoops?: number } = {}) {
+export async function runTurn(
+  h: Harness,
+  steps: MockStep[],
+  options: { user?: string; tools?: KernelTool[]; maxInferenceLoops?: number; person?: PersonChannel; signal?: AbortSignal } = {},
+) {
   const model = mockModel(steps);
   const user = options.user ?? 'please go ahead';
   h.messages.push({ role: 'user', content: user });
@@ -121,7 +126,9 @@ export async function runTurn(h: Harness, steps: MockStep[], options: { user?: s
     runId: `run_${h.messages.length}`,
     messages: h.messages,
     maxInferenceLoops: options.maxInferenceLoops ?? 10,
-    signal: new AbortController().signal,
+    signal: options.signal ?? new AbortController().signal,
+    // Absent, the kernel's NOBODY answers, as in --print and serve.
+    person: options.person,
     emit: (event) => h.events.push(event),
     prepareRound: () => {
       const offered = [...(options.tools ?? []), ...(h.augment.tools?.() ?? [])];
