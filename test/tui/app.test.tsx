@@ -267,22 +267,22 @@ describe('the chat keys', () => {
   });
 
   it('Enter on a bare slash runs nothing, unless a command was picked with the arrows', async () => {
-    // A folder with no augment commands: the list is clear, exit, help, session.
+    // A folder with no augment commands: the list is away, back, clear, exit, help, session.
     const chat = await openChat(makeAgentFolder());
     const session = chat.conversation.session.id;
     chat.write('/', KEY.enter);
     await frameWith(chat.lastFrame, 'type a command name after the slash; /help lists them');
     expect(chat.lastFrame()).not.toContain('new conversation: session');
     expect(chat.lastFrame()).toContain(`session ${session}`);
-    chat.write(KEY.down, KEY.enter);
+    chat.write(KEY.down, KEY.down, KEY.down, KEY.enter);
     await frameWith(chat.lastFrame, '/exit ');
     await vi.waitFor(() => expect(chat.quitWith).toEqual([session]), WAIT);
   });
 
   it('up and down move through the command list while it is open', async () => {
     const chat = await openChat(makeAgentFolder());
-    chat.write('/', KEY.down, KEY.down, KEY.tab);
-    // The list is alphabetical: clear, exit, help, session.
+    chat.write('/', KEY.down, KEY.down, KEY.down, KEY.down, KEY.tab);
+    // The list is alphabetical: away, back, clear, exit, help, session.
     await frameWith(chat.lastFrame, () => chat.input()[0] === '› /help');
   });
 });

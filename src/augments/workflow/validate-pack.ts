@@ -1,6 +1,7 @@
 import { didYouMean } from '../../agent/suggest.js';
 import type { Diagnostic, Severity } from '../../agent/types.js';
 import { formatFieldPath, locateField, type FieldPath, type YamlSource } from '../../agent/yaml-source.js';
+import { NO_ANSWER } from './ask-state.js';
 import { isTerminalState, noAnswerLoops, unboundedAgentCycles } from './pack-graph.js';
 import { CONTROLS, ORCHESTRATIONS, WORKFLOW_VERSIONS, type PackFile, type PackState } from './pack-schema.js';
 import { checkAskState } from './validate-ask.js';
@@ -109,7 +110,7 @@ export function validatePack(pack: PackFile, source: YamlSource): Diagnostic[] {
     const path = [...loop, loop[0]].join(' → ');
     report(
       'warning',
-      ['workflow', 'states', loop[0], 'on_event', 'NoAnswer'],
+      ['workflow', 'states', loop[0], 'on_event', NO_ANSWER],
       `ask states ${path} lead back on NoAnswer with no max_visits: where nobody can answer (--print, serve, /away) the workflow stops there instead of asking nobody forever; ` +
         'give one of them max_visits with on_max_visits, or send NoAnswer to a model state',
     );

@@ -154,7 +154,7 @@ describe('userAsk in the bundled demo, offline', () => {
     const done = await auggy(['run', dir, '--print', '--continue', 'api-west', '--output', 'json']);
     expect(done.exitCode).toBe(0);
     const summary = JSON.parse(done.stdout) as Summary & { toolCalls: { name: string }[] };
-    expect(summary.toolCalls.map((call) => call.name)).toEqual(['set_user_ask']);
+    expect(summary.toolCalls.map((call) => call.name)).toEqual(['set_user_ask', 'board_write']);
     expect(summary.ask).toEqual({
       text: 'Deploy api-west to production.',
       active: false,

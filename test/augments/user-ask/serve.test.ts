@@ -29,7 +29,8 @@ describe('userAsk over AG-UI (auggy serve)', () => {
     const second = runInput(threadId, 'api-west');
     const done = await readEvents(await postRun(serve.url, second));
     checkRunSequence(done, { threadId, runId: second.runId });
-    const custom = done.flatMap((e) => (e.type === 'CUSTOM' ? [[e.name, e.value]] : []));
+    // The demo's board reports its own changes; this test is about the ask.
+    const custom = done.flatMap((e) => (e.type === 'CUSTOM' && e.name !== 'board.changed' ? [[e.name, e.value]] : []));
     expect(custom).toEqual([
       ['userAsk.evaluation', expect.objectContaining({ outcome: 'achieved', ask: 'Deploy api-west to production.', active: false })],
       ['auggy.system', { text: 'user ask achieved: The service was built, pushed and rolled out; the new version is live.' }],

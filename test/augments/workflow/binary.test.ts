@@ -41,7 +41,8 @@ describe('the workflow through the auggy binary against a Chat Completions serve
     server = await startChatServer(supportModel);
     const dir = copyExample('support');
     const run = await auggy(['run', dir, '--print', 'balance please, ACC-777', '--model', 'openai-compatible:test', '--base-url', server.url, '--output', 'json']);
-    expect(run.stderr).toBe('');
+    // Workflow moves reach stderr as system lines in every output format; stdout stays pure JSON.
+    expect(run.stderr.trim().split('\n')).toEqual(['workflow: verifying → triage (AccountVerified)', 'workflow: triage → resolution (ServeBalance)']);
     expect(run.exitCode).toBe(0);
     expect(server.requests.map(stateOf)).toEqual(['verifying', 'triage', 'resolution']);
     const offered = server.requests.map((r) => r.body.tools?.map((t) => t.function.name));
