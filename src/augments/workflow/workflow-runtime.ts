@@ -180,18 +180,16 @@ export class WorkflowRuntime {
    */
   private async settleAsks(hook: TurnHookContext): Promise<AsksSettled> {
     const moves: TransitionRecord[] = [];
-    // Asking nobody again gets the same no-answer again: a NoAnswer loop of ask states would never end.
-    const askedNobody = new Set<string>();
+    // Nobody there (or a canceled turn) answers the same way every time: asking again would loop forever.
+    const unanswerable = new Set<string>();
     for (let state = this.state; state.ask && this.running(); state = this.state) {
-      if (!hook.person.present() || hook.signal.aborted) {
-        if (askedNobody.has(state.name)) {
-          return this.stopAsks(`state ${state.name} would ask its questions again with nobody there to answer (NoAnswer leads back to it); give it max_visits with on_max_visits`, moves);
-        }
-        askedNobody.add(state.name);
+      if (unanswerable.has(state.name)) {
+        return this.stopAsks(`state ${state.name} would ask its questions again with nobody there to answer (NoAnswer leads back to it); give it max_visits with on_max_visits`, moves);
       }
       const values = templateValues(undefined, this.options.variables, this.run.context, answersForTemplates(this.run.answers));
       const spec = renderedAsk(state.ask, this.model.syntax, values);
       const asked = await askPerson(spec, hook, this.now);
+      if ((asked.asked.status === 'no-answer' && asked.asked.reason === 'away') || hook.signal.aborted) unanswerable.add(state.name);
       // The person's time is theirs: it is kept out of max_wall_time_sec before the move is checked.
       this.run = { ...this.run, answers: mergeAnswers(this.run.answers, state.ask, asked.result), personMs: this.run.personMs + asked.personMs };
       if (!(asked.event in state.onEvent)) {

@@ -213,13 +213,31 @@ describe('a workflow ask state: the person is a state', () => {
     expect(savedState(h)).toMatchObject({ state: 'details', stopped: expect.stringContaining('declares no NoAnswer') });
   });
 
-  it('a NoAnswer loop of ask states with nobody there stops instead of asking nobody forever', async () => {
+  it.each([
+    ['nobody is there', undefined],
+    ['the person’s channel only ever says away', scriptedPerson([])],
+  ])('a NoAnswer loop of ask states stops instead of asking forever when %s', async (_label, person) => {
     const pack = deployPack({ states: { details: { ...deployPack().states.details, on_event: { Answered: 'plan', NoAnswer: 'details' } } } });
     const h = await startWorkflow(workflowFolder(packText(pack)));
-    const { result } = await runTurn(h, [askFirst, { text: 'never reached' }]);
+    const { result } = await runTurn(h, [askFirst, { text: 'never reached' }], { person });
     expect(result.status).toBe('budget-exhausted');
     expect(result.message).toMatch(/state details would ask its questions again with nobody there to answer/);
     expect(customValues(h.events, 'question')).toHaveLength(1);
+  });
+
+  it('a turn canceled while the person is asked takes NoAnswer (declined), so the workflow never rests in the ask state', async () => {
+    const h = await startWorkflow(workflowFolder(packText(deployPack())));
+    const controller = new AbortController();
+    const person = scriptedPerson([]);
+    person.ask = async () => {
+      controller.abort(new Error('canceled by the person'));
+      return new Promise(() => undefined);
+    };
+    const { result, calls } = await runTurn(h, [askFirst, { text: 'never reached' }], { person, signal: controller.signal });
+    expect(calls).toHaveLength(1);
+    expect(result.status).toBe('canceled');
+    expect(transitions(h.events)[1]).toMatchObject({ from: 'details', to: 'fallback', event: 'NoAnswer', asked: { reason: 'declined' } });
+    expect(savedState(h)).toMatchObject({ state: 'fallback' });
   });
 
   it('with a person there, a NoAnswer loop asks again until they answer', async () => {
