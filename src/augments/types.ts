@@ -99,6 +99,11 @@ export interface Augment {
    * the augment emits STATE_DELTA itself on each change.
    */
   sharedState?(): Record<string, unknown> | undefined;
+  /**
+   * Checks a host flag without applying it, so a refused flag stops the run before any other flag
+   * has changed anything. Undefined when the input is not this augment's or it cannot tell.
+   */
+  checkHostInput?(name: string, value: string): HostInputResult | undefined;
   /** A client's shared state (AG-UI `state` in the run input), applied before the turn. */
   applyClientState?(state: Record<string, unknown>): Promise<void> | void;
   /** The conversation was cleared (`/clear`): drop what belongs to it. */

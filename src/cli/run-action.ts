@@ -11,6 +11,11 @@ function warnOnStderr(message: string): void {
 async function applyHostInputs(conversation: Conversation, options: RunOptionValues): Promise<void> {
   const inputs: [string, string][] = [...options.board.map((pair): [string, string] => ['board', pair])];
   if (options.event !== undefined) inputs.push(['event', options.event]);
+  // All or nothing: every flag is checked before the first one changes anything.
+  for (const [name, value] of inputs) {
+    const refused = conversation.checkHostInput(name, value);
+    if (refused) throw new UsageError(refused.message);
+  }
   for (const [name, value] of inputs) {
     const applied = await conversation.hostInput(name, value);
     if (!applied.ok) throw new UsageError(applied.message);

@@ -146,6 +146,15 @@ export class Conversation {
     return parts.length > 0 ? Object.assign({}, ...parts) : undefined;
   }
 
+  /** The first refusal among the augments' checks of a host flag, if any. */
+  checkHostInput(name: string, value: string): HostInputResult | undefined {
+    for (const augment of this.augmentList) {
+      const checked = augment.checkHostInput?.(name, value);
+      if (checked && !checked.ok) return checked;
+    }
+    return undefined;
+  }
+
   async applyClientState(state: Record<string, unknown>): Promise<void> {
     for (const augment of this.augmentList) await augment.applyClientState?.(state);
   }

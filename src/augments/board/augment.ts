@@ -3,7 +3,7 @@ import type { AdminRow, AugmentFactory } from '../types.js';
 import { BOARD_FILE, BoardStore, type BoardLine } from './board-store.js';
 import { boardCommand } from './commands.js';
 import { MAX_LINE_CHARS, resolveBoardConfig, validateBoardConfig, type LineSpec } from './config.js';
-import { applyBoardFlag, applyClientBoard } from './person-inputs.js';
+import { applyBoardFlag, checkBoardFlag, applyClientBoard } from './person-inputs.js';
 import { boardPromptBlock } from './prompt-block.js';
 import { BOARD_CHANGED_EVENT, BOARD_STATE_KEY, linePatch, type SharedBoard, type SharedLine } from './shared-state.js';
 import { BOARD_READ, BOARD_WRITE, createBoardTools } from './tools.js';
@@ -72,6 +72,7 @@ export const boardAugment: AugmentFactory = {
       tools: () => tools,
       promptBlock: () => boardPromptBlock(store.lines()),
       commands: () => [command],
+      checkHostInput: (name, value) => (name === 'board' ? checkBoardFlag(resolved.lines, value) : undefined),
       hostInput: (name, value) => (name === 'board' ? applyBoardFlag(store, value) : undefined),
       sharedState: () => ({ [BOARD_STATE_KEY]: sharedBoard(store.lines()) }),
       applyClientState(state) {

@@ -1,9 +1,25 @@
 import type { HostInputResult } from '../types.js';
 import type { BoardStore } from './board-store.js';
+import { writeRefusal } from './line-rules.js';
+import type { LineSpec } from './config.js';
 import { BOARD_STATE_KEY } from './shared-state.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseBoardFlag(value: string): { name: string; text: string } | HostInputResult {
+  const split = value.indexOf('=');
+  if (split <= 0) return { ok: false, message: `--board takes line=text, like --board queue="review the docs"; got "${value}"` };
+  return { name: value.slice(0, split).trim(), text: value.slice(split + 1) };
+}
+
+/** The same rules as applyBoardFlag, writing nothing: every flag is checked before any is applied. */
+export function checkBoardFlag(specs: readonly LineSpec[], value: string): HostInputResult {
+  const parsed = parseBoardFlag(value);
+  if ('message' in parsed) return parsed;
+  const refusal = writeRefusal(specs, parsed.name, parsed.text, 'person');
+  return refusal === undefined ? { ok: true, message: '' } : { ok: false, message: `--board ${parsed.name}: ${refusal}` };
 }
 
 /**
@@ -11,10 +27,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * is `ok: false`, and the CLI exits 2 without running the turn.
  */
 export function applyBoardFlag(store: BoardStore, value: string): HostInputResult {
-  const split = value.indexOf('=');
-  if (split <= 0) return { ok: false, message: `--board takes line=text, like --board queue="review the docs"; got "${value}"` };
-  const name = value.slice(0, split).trim();
-  const outcome = store.write(name, value.slice(split + 1), 'person');
+  const parsed = parseBoardFlag(value);
+  if ('message' in parsed) return parsed;
+  const { name, text } = parsed;
+  const outcome = store.write(name, text, 'person');
   // Quiet on success, so scripts reading stderr see only what went wrong.
   return outcome.ok ? { ok: true, message: '' } : { ok: false, message: `--board ${name}: ${outcome.reason}` };
 }

@@ -61,6 +61,18 @@ describe('the board through the auggy binary', () => {
     expect(written).toEqual([]);
   });
 
+  it('--board is all or nothing: a refused flag leaves the lines of the accepted ones unwritten', async () => {
+    server = await startChatServer([{ text: 'should not run' }]);
+    const dir = boardFolder();
+    const run = await print(dir, server.url, 'go', '--board', 'queue=first', '--board', 'progress=not mine');
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/--board progress: line "progress" belongs to the agent/);
+    expect(server.requests).toHaveLength(0);
+    const sessions = join(dir, '.auggy', 'sessions');
+    const written = existsSync(sessions) ? readdirSync(sessions).filter((id) => existsSync(join(sessions, id, 'board.json'))) : [];
+    expect(written).toEqual([]);
+  });
+
   it('without a board augment, --board is refused before anything runs', async () => {
     server = await startChatServer([{ text: 'should not run' }]);
     const run = await print(makeAgentFolder(), server.url, 'go', '--board', 'queue=x');
