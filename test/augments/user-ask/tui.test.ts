@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyExample, makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { auggyTerminals, sendLine as send } from '../../helpers/auggy-terminal.js';
-import type { ChatServer, ReceivedRequest } from '../../helpers/chat-server.js';
-import { startCompletionServer } from '../../helpers/completion-server.js';
+import { startChatServer, type ChatServer, type ReceivedRequest } from '../../helpers/chat-server.js';
 import { tmuxAvailable } from '../../helpers/tmux.js';
 
 // The real binary in a real terminal (a private tmux socket per test): keys in with send-keys,
@@ -55,7 +54,7 @@ describe.skipIf(!tmuxAvailable())('userAsk in the TUI', () => {
 
   it('against a Chat Completions server: in progress counts up, /ask <text> replaces the ask', async () => {
     let judged = 0;
-    server = await startCompletionServer((request: ReceivedRequest) => {
+    server = await startChatServer((request: ReceivedRequest) => {
       if (request.body.tools) return { text: 'Step done.' };
       judged++;
       return { text: JSON.stringify({ outcome: 'in_progress', reason: `step ${judged} of 3` }) };
