@@ -1,12 +1,12 @@
 import { streamText } from 'ai';
 import type { LoadedAgent } from '../agent/types.js';
 import type { CompleteFn } from '../augments/types.js';
-import { createModel } from '../model/create-model.js';
+import { createModel, type ModelBuild } from '../model/create-model.js';
 import { describeModelError } from '../model/describe-error.js';
 import { resolveModelSpec, type ModelSpec } from '../model/model-spec.js';
 
 /** A tool-less completion for augments (evaluators): the agent's model unless another is named. */
-export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec): CompleteFn {
+export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, agentModel: () => Promise<ModelBuild>): CompleteFn {
   return async ({ system, prompt, model, signal }) => {
     let spec = agentSpec;
     try {
@@ -14,7 +14,8 @@ export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec): Complete
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
-    const built = await createModel(spec);
+    // The agent's own model is already built; only another named model is built here.
+    const built = spec === agentSpec ? await agentModel() : await createModel(spec);
     if (!built.ok) return { ok: false, error: built.error };
     try {
       // Streamed like every turn, so any server that can run the agent can also judge it.

@@ -1,9 +1,8 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import type { LoadedAgent } from '../agent/types.js';
 import { findAugmentFactory } from '../augments/registry.js';
 import type { Augment, CompleteFn, HostInputResult, SlashCommand } from '../augments/types.js';
-import { createModel } from '../model/create-model.js';
+import { createModel, type ModelBuild } from '../model/create-model.js';
 import { describeModelError } from '../model/describe-error.js';
 import type { ModelSpec } from '../model/model-spec.js';
 import { newRunId } from '../session/ids.js';
@@ -23,6 +22,11 @@ export interface ConversationOptions {
   session: SessionHandle;
   /** Problems that do not stop the run: shown by the host, never fatal. */
   warn(message: string): void;
+  /**
+   * The model, when the host already built it for this spec: a server with many threads builds
+   * it (and reads a scripted model's file) once, not once per conversation.
+   */
+  model?: Promise<ModelBuild>;
 }
 
 /**
@@ -37,7 +41,7 @@ export class Conversation {
   private readonly listeners = new Set<EventListener>();
   private augmentList: Augment[] = [];
   private messages: ModelMessage[] = [];
-  private model: Promise<{ ok: true; model: LanguageModelV3 } | { ok: false; error: string }> | undefined;
+  private model: Promise<ModelBuild> | undefined;
   private currentTurnId: string | undefined;
   private writeError: string | undefined;
   private running = false;
@@ -48,7 +52,8 @@ export class Conversation {
     this.modelSpec = options.modelSpec;
     this.session = options.session;
     this.warn = options.warn;
-    this.complete = makeComplete(options.agent, options.modelSpec);
+    this.model = options.model;
+    this.complete = makeComplete(options.agent, options.modelSpec, () => this.loadModel());
   }
 
   /** Opens a conversation on a session: rebuilds the transcript and starts each augment for it. */
@@ -238,7 +243,7 @@ export class Conversation {
   async clear(): Promise<Conversation> {
     for (const augment of this.augmentList) await augment.onCleared?.();
     const session = openSession({ agentDir: this.agent.dir, agentName: this.agent.yaml.name, agentId: this.agent.yaml.id });
-    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn });
+    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, model: this.model });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;
   }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildAdminReport } from '../../augments/admin-report.js';
+import { createModel, type ModelBuild } from '../../model/create-model.js';
 import { Conversation } from '../../kernel/conversation.js';
 import { openSession } from '../../session/session.js';
 import type { AgentTarget } from '../open-conversation.js';
@@ -45,6 +46,8 @@ function corsHeaders(origin: string | undefined): Record<string, string> {
 
 export function createAguiServer(options: AguiServerOptions): AguiServer {
   const { target } = options;
+  // One model for every thread: it is built (and a scripted model's file read) once.
+  let model: Promise<ModelBuild> | undefined;
   const threads = new ThreadRegistry(async (threadId) => {
     const session = openSession({
       agentDir: target.agent.dir,
@@ -53,7 +56,14 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       sessionId: threadId,
       createIfMissing: true,
     });
-    return Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn: (message) => options.log(`warning: thread ${threadId}: ${message}`) });
+    model ??= createModel(target.modelSpec);
+    return Conversation.open({
+      agent: target.agent,
+      modelSpec: target.modelSpec,
+      session,
+      model,
+      warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),
+    });
   });
   const headers = corsHeaders(options.corsOrigin);
   let closing = false;
