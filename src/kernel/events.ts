@@ -4,8 +4,6 @@
  */
 export type TurnStatus = 'completed' | 'input-required' | 'failed' | 'canceled' | 'budget-exhausted';
 
-export const TURN_STATUSES: readonly TurnStatus[] = ['completed', 'input-required', 'failed', 'canceled', 'budget-exhausted'];
-
 export interface TurnOutcome {
   status: TurnStatus;
   message?: string;
@@ -31,8 +29,6 @@ export type KernelEvent =
   | { type: 'CUSTOM'; name: string; value: unknown }
   | { type: 'STATE_SNAPSHOT'; snapshot: Record<string, unknown> }
   | { type: 'STATE_DELTA'; delta: JsonPatchOperation[] };
-
-export type KernelEventType = KernelEvent['type'];
 
 export type EmitEvent = (event: KernelEvent) => void;
 

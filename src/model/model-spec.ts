@@ -23,7 +23,7 @@ export interface ModelOverrides {
 
 export class ModelSpecError extends Error {}
 
-export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 
 /** Parses `provider:model` (the model part may itself contain colons, e.g. `ollama:llama3.2:1b`). */
 export function parseModelRef(ref: string, origin: string): { provider: ProviderId; model: string } {

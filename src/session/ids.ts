@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** Session ids are also folder names, so only this shape ever reaches the disk. */
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 export function isValidSessionId(id: string): boolean {
   return SESSION_ID_PATTERN.test(id);
