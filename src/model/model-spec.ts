@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { PROVIDERS, type EngineConfig, type ProviderId } from '../agent/schema.js';
 import type { LoadedAgent } from '../agent/types.js';
 import { providerKeyVariable } from '../agent/provider-keys.js';
+import { nearest } from '../agent/suggest.js';
 
 /** Everything needed to build a model, after flags and environment overrides are applied. */
 export interface ModelSpec {
@@ -31,7 +32,9 @@ export function parseModelRef(ref: string, origin: string): { provider: Provider
   const provider = colon < 0 ? ref : ref.slice(0, colon);
   const model = colon < 0 ? '' : ref.slice(colon + 1);
   if (!(PROVIDERS as readonly string[]).includes(provider) || model === '') {
-    throw new ModelSpecError(`${origin} "${ref}" must be provider:model, with provider one of ${PROVIDERS.join(', ')}`);
+    const guess = nearest(provider, PROVIDERS);
+    const hint = guess && model !== '' ? `; did you mean ${guess}:${model}?` : '';
+    throw new ModelSpecError(`${origin} "${ref}" must be provider:model, with provider one of ${PROVIDERS.join(', ')}${hint}`);
   }
   return { provider: provider as ProviderId, model };
 }

@@ -154,6 +154,12 @@ describe('auggy run --print against a Chat Completions server', () => {
     expect(lines).toContain('Thinking');
   });
 
+  it('a misspelt --model provider is a usage error with the nearest provider suggested', async () => {
+    const result = await auggy(['run', makeAgentFolder(), '--print', 'hi', '--model', 'opneai:gpt']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toMatch(/did you mean openai:gpt\?$/);
+  });
+
   it('refuses a session id that is not one of ours with exit 2', async () => {
     const dir = makeAgentFolder();
     for (const id of ['../../etc', 'no-such-session']) {
