@@ -1,12 +1,12 @@
 import { streamText } from 'ai';
 import type { LoadedAgent } from '../agent/types.js';
 import type { CompleteFn } from '../augments/types.js';
-import { createModel, type ModelBuild } from '../model/create-model.js';
+import type { ModelBuilder } from '../model/model-cache.js';
 import { describeModelError } from '../model/describe-error.js';
 import { resolveModelSpec, type ModelSpec } from '../model/model-spec.js';
 
 /** A tool-less completion for augments (evaluators): the agent's model unless another is named. */
-export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, agentModel: () => Promise<ModelBuild>): CompleteFn {
+export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, models: ModelBuilder): CompleteFn {
   return async ({ system, prompt, model, signal }) => {
     let spec = agentSpec;
     try {
@@ -14,8 +14,9 @@ export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, agentMode
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
-    // The agent's own model is already built; only another named model is built here.
-    const built = spec === agentSpec ? await agentModel() : await createModel(spec);
+    // Built once per host: an evaluator runs after every turn, and rebuilding its model each time
+    // (a scripted model re-reads its script) was a measurable share of a serve run.
+    const built = await models(spec);
     if (!built.ok) return { ok: false, error: built.error };
     try {
       // Streamed like every turn, so any server that can run the agent can also judge it.

@@ -2,13 +2,14 @@ import type { ModelMessage } from 'ai';
 import type { LoadedAgent } from '../agent/types.js';
 import { findAugmentFactory } from '../augments/registry.js';
 import type { Augment, CompleteFn, HostInputResult, SlashCommand } from '../augments/types.js';
-import { createModel, type ModelBuild } from '../model/create-model.js';
+import { createModelCache, type ModelBuilder } from '../model/model-cache.js';
 import { describeModelError } from '../model/describe-error.js';
 import type { ModelSpec } from '../model/model-spec.js';
 import { newRunId } from '../session/ids.js';
 import { SessionError, openSession, type SessionHandle } from '../session/session.js';
 import { transcriptFromEntries } from '../session/transcript.js';
 import { makeComplete } from './complete.js';
+import { EventLog } from './event-log.js';
 import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { PersonChannel } from './person.js';
@@ -23,10 +24,10 @@ export interface ConversationOptions {
   /** Problems that do not stop the run: shown by the host, never fatal. */
   warn(message: string): void;
   /**
-   * The model, when the host already built it for this spec: a server with many threads builds
-   * it (and reads a scripted model's file) once, not once per conversation.
+   * Where models come from: a server with many threads passes one cache for all of them, so each
+   * model is built (and a scripted model's file read) once, not once per conversation or call.
    */
-  model?: Promise<ModelBuild>;
+  models?: ModelBuilder;
 }
 
 /**
@@ -39,9 +40,10 @@ export class Conversation {
   readonly session: SessionHandle;
   private readonly warn: (message: string) => void;
   private readonly listeners = new Set<EventListener>();
+  private readonly log: EventLog;
   private augmentList: Augment[] = [];
   private messages: ModelMessage[] = [];
-  private model: Promise<ModelBuild> | undefined;
+  private readonly models: ModelBuilder;
   private currentTurnId: string | undefined;
   private writeError: string | undefined;
   private running = false;
@@ -52,8 +54,9 @@ export class Conversation {
     this.modelSpec = options.modelSpec;
     this.session = options.session;
     this.warn = options.warn;
-    this.model = options.model;
-    this.complete = makeComplete(options.agent, options.modelSpec, () => this.loadModel());
+    this.models = options.models ?? createModelCache();
+    this.log = new EventLog((entry) => this.persist(() => this.session.append(entry)));
+    this.complete = makeComplete(options.agent, options.modelSpec, this.models);
   }
 
   /** Opens a conversation on a session: rebuilds the transcript and starts each augment for it. */
@@ -99,7 +102,7 @@ export class Conversation {
 
   /** Records the event in the session log, then hands it to every listener. */
   emit(event: KernelEvent): void {
-    this.persist(() => this.session.append({ kind: 'event', turnId: this.currentTurnId, event, at: new Date().toISOString() }));
+    this.log.event(event, this.currentTurnId);
     for (const listener of this.listeners) listener(event);
   }
 
@@ -165,8 +168,7 @@ export class Conversation {
   }
 
   private loadModel() {
-    this.model ??= createModel(this.modelSpec);
-    return this.model;
+    return this.models(this.modelSpec);
   }
 
   /** Runs one turn for the person's message. Never throws for provider or tool trouble. */
@@ -178,7 +180,7 @@ export class Conversation {
     this.writeError = undefined;
     const signal = options.signal ?? new AbortController().signal;
     try {
-      this.persist(() => this.session.append({ kind: 'user', turnId: runId, text, at: new Date().toISOString() }));
+      this.log.entry({ kind: 'user', turnId: runId, text, at: new Date().toISOString() });
       this.messages.push({ role: 'user', content: text });
       for (const augment of this.augmentList) await augment.onUserMessage?.(text);
 
@@ -220,12 +222,13 @@ export class Conversation {
           },
           onMessage: (message) => {
             this.messages.push(message);
-            this.persist(() => this.session.append({ kind: 'message', turnId: runId, message }));
+            this.log.message(message, runId);
           },
-          onRecord: (name, data) => this.persist(() => this.session.append({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() })),
+          onRecord: (name, data) => this.log.entry({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() }),
           describeError: (error) => describeModelError(error, this.modelSpec),
         });
       }
+      this.log.flush();
       for (const augment of this.augmentList) {
         await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: this.transcript(), signal });
       }
@@ -234,6 +237,7 @@ export class Conversation {
       }
       return { ...result, runId };
     } finally {
+      this.log.flush();
       this.running = false;
       this.currentTurnId = undefined;
     }
@@ -243,7 +247,7 @@ export class Conversation {
   async clear(): Promise<Conversation> {
     for (const augment of this.augmentList) await augment.onCleared?.();
     const session = openSession({ agentDir: this.agent.dir, agentName: this.agent.yaml.name, agentId: this.agent.yaml.id });
-    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, model: this.model });
+    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, models: this.models });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;
   }

@@ -47,10 +47,28 @@ export function newMessageId(): string {
   return `msg_${randomBytes(6).toString('hex')}`;
 }
 
+/**
+ * Tools' zod schemas converted to JSON Schema, once per schema per process: the conversion was a
+ * tenth of a serve run's CPU when done every round, and most schemas are module constants shared
+ * by every conversation. A memo of a pure function: the same schema always converts the same.
+ */
+const wireSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+function wireSchema(inputSchema: z.ZodType): Record<string, unknown> {
+  let schema = wireSchemas.get(inputSchema);
+  if (!schema) {
+    const { $schema: _ignored, ...converted } = z.toJSONSchema(inputSchema, { io: 'input' }) as Record<string, unknown>;
+    schema = converted;
+    wireSchemas.set(inputSchema, schema);
+  }
+  // A copy each time: the schema is handed to a provider, which must not change the memo.
+  return structuredClone(schema);
+}
+
 function toToolSet(tools: KernelTool[]): ToolSet {
   const set: ToolSet = {};
   for (const kernelTool of tools) {
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(kernelTool.inputSchema, { io: 'input' }) as Record<string, unknown>;
+    const schema = wireSchema(kernelTool.inputSchema);
     // No `validate`: the kernel checks input itself so a bad call becomes a correctable tool error.
     set[kernelTool.name] = tool({ description: kernelTool.description, inputSchema: jsonSchema(schema) });
   }

@@ -13,15 +13,26 @@ function resultIdsOf(message: ModelMessage): string[] {
   return message.content.flatMap((part) => (part.type === 'tool-result' ? [part.toolCallId] : []));
 }
 
+/** A message stored with `textFrom` gets back its text from the events that showed it. */
+function withLoggedText(entry: Extract<SessionEntry, { kind: 'message' }>, shownText: Map<string, string>): ModelMessage {
+  const { message, textFrom } = entry;
+  if (!textFrom || message.role !== 'assistant' || typeof message.content === 'string') return message;
+  const text = textFrom.map((id) => shownText.get(id) ?? '').join('');
+  return text === '' ? message : { ...message, content: [{ type: 'text', text }, ...message.content] };
+}
+
 /**
  * Rebuilds the model transcript from the session log. A tool call left without its result (a
  * crash or cancel mid-batch) gets a stand-in result, so providers always receive a valid history.
  */
 export function transcriptFromEntries(entries: SessionEntry[]): ModelMessage[] {
   const raw: ModelMessage[] = [];
+  const shownText = new Map<string, string>();
   for (const entry of entries) {
     if (entry.kind === 'user') raw.push({ role: 'user', content: entry.text });
-    else if (entry.kind === 'message') raw.push(entry.message);
+    else if (entry.kind === 'event' && entry.event.type === 'TEXT_MESSAGE_CONTENT') {
+      shownText.set(entry.event.messageId, (shownText.get(entry.event.messageId) ?? '') + entry.event.delta);
+    } else if (entry.kind === 'message') raw.push(withLoggedText(entry, shownText));
   }
   const repaired: ModelMessage[] = [];
   raw.forEach((message, index) => {

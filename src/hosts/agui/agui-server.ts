@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildAdminReport } from '../../augments/admin-report.js';
-import { createModel, type ModelBuild } from '../../model/create-model.js';
+import { createModelCache } from '../../model/model-cache.js';
 import { Conversation } from '../../kernel/conversation.js';
 import { openSession } from '../../session/session.js';
 import type { AgentTarget } from '../open-conversation.js';
@@ -46,8 +46,8 @@ function corsHeaders(origin: string | undefined): Record<string, string> {
 
 export function createAguiServer(options: AguiServerOptions): AguiServer {
   const { target } = options;
-  // One model for every thread: it is built (and a scripted model's file read) once.
-  let model: Promise<ModelBuild> | undefined;
+  // One model cache for every thread: each model is built (and a scripted model's file read) once.
+  const models = createModelCache();
   const threads = new ThreadRegistry(async (threadId) => {
     const session = openSession({
       agentDir: target.agent.dir,
@@ -56,12 +56,11 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       sessionId: threadId,
       createIfMissing: true,
     });
-    model ??= createModel(target.modelSpec);
     return Conversation.open({
       agent: target.agent,
       modelSpec: target.modelSpec,
       session,
-      model,
+      models,
       warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),
     });
   });

@@ -1,0 +1,23 @@
+import { createModel, type ModelBuild } from './create-model.js';
+import type { ModelSpec } from './model-spec.js';
+
+/** Builds the model for a spec, or hands back the one already built for the same spec. */
+export type ModelBuilder = (spec: ModelSpec) => Promise<ModelBuild>;
+
+/**
+ * A host keeps one of these for as long as it runs: each distinct model is built once (a
+ * scripted model's file read and parsed once), however many conversations, turns and evaluator
+ * calls use it. Rebuilding it per call cost a YAML parse per evaluation under `serve`.
+ */
+export function createModelCache(build: ModelBuilder = createModel): ModelBuilder {
+  const built = new Map<string, Promise<ModelBuild>>();
+  return (spec) => {
+    const key = JSON.stringify([spec.provider, spec.model, spec.baseURL ?? '', spec.apiKey ?? '', spec.scriptPath ?? '']);
+    let model = built.get(key);
+    if (!model) {
+      model = build(spec);
+      built.set(key, model);
+    }
+    return model;
+  };
+}
