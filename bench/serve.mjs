@@ -79,6 +79,18 @@ function currentRss(pid) {
   return Number(/VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(status, 'utf8'))?.[1] ?? NaN) * 1024;
 }
 
+/**
+ * CPU time (user + system) the process has used, in ms (Linux only; NaN elsewhere). Beside the
+ * wall-clock figures it tells what a run costs even when other work shares the machine.
+ */
+function cpuMs(pid) {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) return NaN;
+  const fields = readFileSync(stat, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** One AG-UI run on its own thread; resolves to its latency and how it ended. */
 async function oneRun(url, text) {
   const started = performance.now();
@@ -116,9 +128,11 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
     // One run first, so the burst measures serving rather than loading the model modules.
     await oneRun(url, 'hello');
     const memory = memoryWatch(server.child.pid);
+    const burstCpu = cpuMs(server.child.pid);
     const burstStart = performance.now();
     const runs = await Promise.all(Array.from({ length: CONCURRENT_RUNS }, () => oneRun(url, 'hello')));
     const burstMs = performance.now() - burstStart;
+    const burstCpuPerRun = (cpuMs(server.child.pid) - burstCpu) / CONCURRENT_RUNS;
     const peakRss = memory.stop();
     const latencies = runs.map((r) => r.ms).sort((a, b) => a - b);
     const notCompleted = runs.filter((r) => !r.completed).length;
@@ -137,6 +151,7 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
     return [
       row('auggy serve: start to listening', startup, 'ms'),
       row(`auggy serve: ${CONCURRENT_RUNS} concurrent runs (scripted)`, (CONCURRENT_RUNS / burstMs) * 1000, 'runs/s'),
+      row('auggy serve: server CPU per run (burst)', burstCpuPerRun, 'ms'),
       row('auggy serve: run latency p50', percentile(latencies, 0.5), 'ms'),
       row('auggy serve: run latency p99', percentile(latencies, 0.99), 'ms'),
       row(`auggy serve: peak server RSS (${memory.source})`, peakRss / (1024 * 1024), 'MiB'),
