@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Thin entry: all behaviour lives in dist/ (compiled from src/).
-import { main } from '../dist/cli/main.js';
+// Thin entry: all behaviour lives in dist/ (compiled from src/), bundled into dist/bundle/ so
+// start-up does not resolve and read hundreds of module files one by one.
+import { main } from '../dist/bundle/main.js';
 
 main(process.argv).then(
   (code) => {

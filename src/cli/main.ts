@@ -2,9 +2,10 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { EXIT, UsageError } from './exit-codes.js';
 import { registerCommands } from './commands.js';
+import { packagePath } from './package-root.js';
 
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

@@ -1,0 +1,21 @@
+// bin/auggy.js runs dist/bundle/: the compiled dist/ and its dependencies joined into a few files.
+// Node resolves, reads and compiles each ES module on its own; auggy with its dependencies is
+// some 270 of them for `run --print` (zod and @opentelemetry/api alone are 160), and that per-module
+// cost was most of the start-up. Each lazily imported part (the chat, serve, each provider) stays
+// a chunk of its own, loaded only by the command that needs it.
+import { defineConfig } from 'rolldown';
+
+export default defineConfig({
+  input: { main: 'dist/cli/main.js' },
+  platform: 'node',
+  // Optional native add-ons that dependencies probe for inside try/catch stay outside.
+  external: [/^pg-native$/, /^bufferutil$/, /^utf-8-validate$/],
+  logLevel: 'warn',
+  output: {
+    dir: 'dist/bundle',
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+    sourcemap: false,
+  },
+});
