@@ -3,12 +3,15 @@ import type { ReactNode } from 'react';
 import type { TurnStatus } from '../../kernel/events.js';
 import type { SystemTone } from './display-items.js';
 import { colour, glyph } from './theme.js';
+import { useGutterTextWidth, wrapPlainText } from './fit-text.js';
+
+const GUTTER_WIDTH = 2;
 
 /** A marker in a fixed-width gutter, the text wrapping beside it. */
 function Gutter({ mark, markColour, children, marginTop = 0 }: { mark: string; markColour?: string; children: ReactNode; marginTop?: number }) {
   return (
     <Box marginTop={marginTop}>
-      <Box width={2} flexShrink={0}>
+      <Box width={GUTTER_WIDTH} flexShrink={0}>
         <Text color={markColour} bold>
           {mark}
         </Text>
@@ -19,18 +22,20 @@ function Gutter({ mark, markColour, children, marginTop = 0 }: { mark: string; m
 }
 
 export function UserMessage({ text }: { text: string }) {
+  const width = useGutterTextWidth(GUTTER_WIDTH);
   return (
     <Gutter mark={glyph.prompt} markColour={colour.accent} marginTop={1}>
-      <Text dimColor>{text}</Text>
+      <Text dimColor>{wrapPlainText(text, width)}</Text>
     </Gutter>
   );
 }
 
 /** Assistant text; a `continued` piece carries on the message above without a new marker. */
 export function AssistantMessage({ text, continued }: { text: string; continued: boolean }) {
+  const width = useGutterTextWidth(GUTTER_WIDTH);
   return (
     <Gutter mark={continued ? ' ' : glyph.assistant} marginTop={continued ? 0 : 1}>
-      <Text>{text === '' ? ' ' : text}</Text>
+      <Text>{text === '' ? ' ' : wrapPlainText(text, width)}</Text>
     </Gutter>
   );
 }
@@ -43,10 +48,11 @@ const TONE: Record<SystemTone, { mark: string; colour?: string }> = {
 
 export function SystemLine({ text, tone }: { text: string; tone: SystemTone }) {
   const look = TONE[tone];
+  const width = useGutterTextWidth(GUTTER_WIDTH);
   return (
     <Gutter mark={look.mark} markColour={look.colour}>
       <Text color={look.colour} dimColor={tone === 'info'}>
-        {text}
+        {wrapPlainText(text, width)}
       </Text>
     </Gutter>
   );
