@@ -8,8 +8,8 @@ import { defineConfig } from 'rolldown';
 export default defineConfig({
   input: { main: 'dist/cli/main.js' },
   platform: 'node',
-  // Optional native add-ons that dependencies probe for inside try/catch stay outside.
-  external: [/^pg-native$/, /^bufferutil$/, /^utf-8-validate$/],
+  // Optional add-ons that dependencies probe for (ink's devtools only under DEV=true) stay outside.
+  external: [/^pg-native$/, /^bufferutil$/, /^utf-8-validate$/, /^react-devtools-core$/],
   logLevel: 'warn',
   output: {
     dir: 'dist/bundle',
