@@ -9,7 +9,7 @@ import { newRunId } from '../session/ids.js';
 import { SessionError, openSession, type SessionHandle } from '../session/session.js';
 import { transcriptFromEntries } from '../session/transcript.js';
 import { makeComplete } from './complete.js';
-import { EventLog } from './event-log.js';
+import { SessionWriter } from './session-writer.js';
 import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { PersonChannel } from './person.js';
@@ -40,7 +40,7 @@ export class Conversation {
   readonly session: SessionHandle;
   private readonly warn: (message: string) => void;
   private readonly listeners = new Set<EventListener>();
-  private readonly log: EventLog;
+  private readonly log: SessionWriter;
   private augmentList: Augment[] = [];
   private messages: ModelMessage[] = [];
   private readonly models: ModelBuilder;
@@ -55,7 +55,7 @@ export class Conversation {
     this.session = options.session;
     this.warn = options.warn;
     this.models = options.models ?? createModelCache();
-    this.log = new EventLog((entry) => this.persist(() => this.session.append(entry)));
+    this.log = new SessionWriter((entry) => this.persist(() => this.session.append(entry)));
     this.complete = makeComplete(options.agent, options.modelSpec, this.models);
   }
 

@@ -1,24 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelMessage } from 'ai';
-import { EventLog } from '../../src/kernel/event-log.js';
+import { SessionWriter } from '../../src/kernel/session-writer.js';
 import type { KernelEvent } from '../../src/kernel/events.js';
 import type { SessionEntry } from '../../src/session/entries.js';
 import { transcriptFromEntries } from '../../src/session/transcript.js';
 
 function recordingLog() {
   const entries: SessionEntry[] = [{ kind: 'header', version: 1, sessionId: 's', agentName: 'demo', createdAt: 'now' }];
-  return { entries, log: new EventLog((entry) => entries.push(entry)) };
+  return { entries, log: new SessionWriter((entry) => entries.push(entry)) };
 }
 
 const events = (entries: SessionEntry[]) => entries.flatMap((entry) => (entry.kind === 'event' ? [entry.event] : []));
 
-function streamReply(log: EventLog, messageId: string, words: string[]): void {
+function streamReply(log: SessionWriter, messageId: string, words: string[]): void {
   log.event({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' }, 'run_1');
   for (const delta of words) log.event({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta }, 'run_1');
   log.event({ type: 'TEXT_MESSAGE_END', messageId }, 'run_1');
 }
 
-describe('the session event log', () => {
+describe('the session writer', () => {
   it('writes a streamed text message as one content entry, when the message ends', () => {
     const { entries, log } = recordingLog();
     log.entry({ kind: 'user', turnId: 'run_1', text: 'hi', at: 'now' });

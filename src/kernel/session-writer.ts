@@ -22,7 +22,7 @@ function joined(first: Streamed, deltas: string[]): Streamed {
  * The assistant message that follows repeats the text the person saw; it is written with a
  * reference to those text entries instead, so a long reply is stored once.
  */
-export class EventLog {
+export class SessionWriter {
   private pending: { key: string; first: Streamed; deltas: string[]; turnId: string | undefined; at: string } | undefined;
   /** Text messages written since the last transcript message, in order: what it may refer to. */
   private unclaimedText: { messageId: string; text: string }[] = [];
