@@ -30,9 +30,9 @@ export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, agentMode
     // The agent's own model is already built; only another named model is built here.
     const built = spec === agentSpec ? await agentModel() : await createModel(spec);
     if (!built.ok) return { ok: false, error: built.error };
+    let failure: unknown;
     try {
       // Streamed like every turn, so any server that can run the agent can also judge it.
-      let failure: unknown;
       const reply = streamText({
         model: built.model,
         system,
@@ -49,7 +49,8 @@ export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, agentMode
       if (failure !== undefined) return { ok: false, error: describeModelError(failure, spec, { receivedChars: text.length }), usage };
       return { ok: true, text, usage };
     } catch (error) {
-      return { ok: false, error: describeModelError(error, spec) };
+      // The stream's own error says more than the "no output" the SDK throws after it.
+      return { ok: false, error: describeModelError(failure ?? error, spec) };
     }
   };
 }

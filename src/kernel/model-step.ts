@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { InvalidResponseDataError, type LanguageModelV3 } from '@ai-sdk/provider';
 import { jsonSchema, streamText, tool, type FinishReason, type ModelMessage, type ToolSet } from 'ai';
 import { StreamCutOffError } from '../model/describe-error.js';
 import { randomBytes } from 'node:crypto';
@@ -54,6 +54,11 @@ function toToolSet(tools: KernelTool[]): ToolSet {
     set[kernelTool.name] = tool({ description: kernelTool.description, inputSchema: jsonSchema(wireSchema(kernelTool.inputSchema)) });
   }
   return set;
+}
+
+/** The stream closed cleanly without the provider's finish chunk (Chat Completions servers). */
+function endedUnfinished(error: unknown): boolean {
+  return InvalidResponseDataError.isInstance(error) && /ended without a finish reason/i.test(error.message);
 }
 
 /** One inference: streams the model's reply into kernel events and collects its tool calls. */
@@ -160,7 +165,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
           outcome.usage.outputTokens += part.usage.outputTokens ?? 0;
           break;
         case 'error':
-          outcome.error = part.error;
+          outcome.error = endedUnfinished(part.error) ? new StreamCutOffError() : part.error;
           break;
         case 'abort':
           outcome.aborted = true;
@@ -174,6 +179,11 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
     else outcome.error = error;
   }
   if (signal.aborted) outcome.aborted = true;
+  if (outcome.error instanceof StreamCutOffError && outcome.receivedChars === 0 && outcome.toolCalls.length === 0) {
+    // The stream ended in order but said nothing at all: an empty reply, not a cut one.
+    outcome.error = undefined;
+    outcome.finishReason = 'other';
+  }
   if (outcome.error !== undefined) outcome.finishReason = 'error';
   closeOpenText();
   // A tool call that started streaming but never completed is dropped; close it for the listeners.
