@@ -66,6 +66,14 @@ describe('a model server that fails, told in one true sentence', () => {
     expect(printed(result.stdout)).toMatchObject({ status: 'failed', code: 'provider_timeout', finishReason: 'error', message: expect.stringMatching(/for 1 s;/) });
   });
 
+  it('a timeout beyond fetch\'s own 300 s bound still reaches the server and answers', async () => {
+    // At 290 s and above the calls go through a dispatcher without Node's own 300 s limits.
+    const chat = await serverWith([{ text: 'Patient answer.' }]);
+    const result = await auggy(['run', agentFor(chat.url), '--print', 'hello', '--timeout', '900']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.trim()).toBe('Patient answer.');
+  });
+
   it('a stream that stalls after some text fails the same way and keeps the partial text', async () => {
     const chat = await serverWith([{ text: 'Partial answer so far', stallAfterChunks: 3 }]);
     const dir = agentFor(chat.url);
