@@ -35,3 +35,15 @@ describe("a model server's own words from its error body", () => {
     expect(serverMessage('')).toBeUndefined();
   });
 });
+
+describe('engine.baseURL that fetch could not use', () => {
+  it('is an error auggy validate reports, naming the field', async () => {
+    const { loadAgent } = await import('../../src/agent/load-agent.js');
+    const { makeAgentFolder } = await import('../helpers/agent-fixture.js');
+    const dir = makeAgentFolder({ engine: 'engine:\n  provider: openai-compatible\n  model: m\n  baseURL: localhost:8000/v1\n' });
+    const { diagnostics } = await loadAgent(dir, { processEnv: {} });
+    expect(diagnostics).toContainEqual(
+      expect.objectContaining({ severity: 'error', field: 'engine.baseURL', message: '"localhost:8000/v1" is not an http(s) URL; write it like http://127.0.0.1:8000/v1' }),
+    );
+  });
+});
