@@ -12,7 +12,8 @@ export type ModelBuilder = (spec: ModelSpec) => Promise<ModelBuild>;
 export function createModelCache(build: ModelBuilder = createModel): ModelBuilder {
   const built = new Map<string, Promise<ModelBuild>>();
   return (spec) => {
-    const key = JSON.stringify([spec.provider, spec.model, spec.baseURL ?? '', spec.apiKey ?? '', spec.scriptPath ?? '']);
+    // The whole spec: any field (a timeout, a key) may change what is built.
+    const key = JSON.stringify(spec);
     let model = built.get(key);
     if (!model) {
       model = build(spec);
