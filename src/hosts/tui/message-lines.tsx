@@ -2,7 +2,8 @@ import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { TurnStatus } from '../../kernel/events.js';
 import type { SystemTone } from './display-items.js';
-import { colour, glyph } from './theme.js';
+import { usePalette, type Palette } from './palette.js';
+import { glyph } from './theme.js';
 
 /** A marker in a fixed-width gutter, the text wrapping beside it. */
 function Gutter({ mark, markColour, children, marginTop = 0 }: { mark: string; markColour?: string; children: ReactNode; marginTop?: number }) {
@@ -19,6 +20,7 @@ function Gutter({ mark, markColour, children, marginTop = 0 }: { mark: string; m
 }
 
 export function UserMessage({ text }: { text: string }) {
+  const colour = usePalette();
   return (
     <Gutter mark={glyph.prompt} markColour={colour.accent} marginTop={1}>
       <Text dimColor>{text}</Text>
@@ -35,14 +37,14 @@ export function AssistantMessage({ text, continued }: { text: string; continued:
   );
 }
 
-const TONE: Record<SystemTone, { mark: string; colour?: string }> = {
-  info: { mark: ' ' },
-  warning: { mark: glyph.warning, colour: colour.warning },
-  error: { mark: glyph.error, colour: colour.error },
-};
+function toneLook(tone: SystemTone, colour: Palette): { mark: string; colour?: string } {
+  if (tone === 'warning') return { mark: glyph.warning, colour: colour.warning };
+  if (tone === 'error') return { mark: glyph.error, colour: colour.error };
+  return { mark: ' ' };
+}
 
 export function SystemLine({ text, tone }: { text: string; tone: SystemTone }) {
-  const look = TONE[tone];
+  const look = toneLook(tone, usePalette());
   return (
     <Gutter mark={look.mark} markColour={look.colour}>
       <Text color={look.colour} dimColor={tone === 'info'}>
@@ -54,6 +56,7 @@ export function SystemLine({ text, tone }: { text: string; tone: SystemTone }) {
 
 /** How a turn ended, when it did not simply complete or ask. */
 export function TurnEndLine({ status, message }: { status: TurnStatus; message?: string }) {
+  const colour = usePalette();
   const failed = status === 'failed';
   const mark = failed ? glyph.error : status === 'canceled' ? glyph.canceled : glyph.warning;
   const tint = failed ? colour.error : colour.warning;
