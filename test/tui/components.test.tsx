@@ -32,13 +32,25 @@ describe('StatusLine', () => {
     await frameWith(lastFrame, (f) => f.includes('working 2s'));
   });
 
-  it('after a turn: its status, a failure with its one-sentence reason', () => {
+  it('after a turn: its status alone, since the transcript above already says why a turn failed', () => {
     expect(render(<StatusLine running={false} lastTurn={{ status: 'completed' }} indicators={[]} />).lastFrame()).toBe('✓ completed');
     expect(render(<StatusLine running={false} lastTurn={{ status: 'canceled', message: 'canceled while the model was answering' }} indicators={[]} />).lastFrame()).toBe('⊘ canceled');
     expect(render(<StatusLine running={false} lastTurn={{ status: 'input-required', message: 'Which?' }} indicators={[]} />).lastFrame()).toBe('? input-required');
     expect(
       render(<StatusLine running={false} lastTurn={{ status: 'failed', message: 'OPENAI_API_KEY is not set; put it in .env' }} indicators={[]} />).lastFrame(),
-    ).toBe('✗ failed: OPENAI_API_KEY is not set; put it in .env');
+    ).toBe('✗ failed');
+  });
+
+  it("while a questionnaire waits, says it is the person's turn, with no clock and no Esc to cancel", () => {
+    const frame = render(<StatusLine running startedAt={Date.now() - 5000} personsTurn indicators={[]} />).lastFrame() ?? '';
+    expect(frame).toContain('your turn');
+    expect(frame).not.toMatch(/\d+s\b/);
+    expect(frame).not.toContain('Esc to cancel');
+  });
+
+  it("shows the session's token use at the right", () => {
+    const frame = render(<StatusLine running={false} indicators={[]} usage={{ inputTokens: 1234, outputTokens: 56 }} />).lastFrame() ?? '';
+    expect(frame).toMatch(/^ready\s+1\.2k in · 56 out tokens$/);
   });
 
   it('shows the indicators augments contribute, at the right', () => {

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { TurnStatus } from '../../kernel/events.js';
 import type { SystemTone } from './display-items.js';
+import { Markdown } from './markdown/markdown-view.js';
 import { usePalette, type Palette } from './palette.js';
 import { glyph } from './theme.js';
 
@@ -28,11 +29,14 @@ export function UserMessage({ text }: { text: string }) {
   );
 }
 
-/** Assistant text; a `continued` piece carries on the message above without a new marker. */
+/**
+ * Assistant text, drawn as markdown; a `continued` piece carries on the message above without a
+ * new marker (a long reply is printed block by block as it streams, so each piece is a block).
+ */
 export function AssistantMessage({ text, continued }: { text: string; continued: boolean }) {
   return (
-    <Gutter mark={continued ? ' ' : glyph.assistant} marginTop={continued ? 0 : 1}>
-      <Text>{text === '' ? ' ' : text}</Text>
+    <Gutter mark={continued ? ' ' : glyph.assistant} marginTop={1}>
+      {text.trim() === '' ? <Text> </Text> : <Markdown text={text} />}
     </Gutter>
   );
 }
@@ -54,6 +58,13 @@ export function SystemLine({ text, tone }: { text: string; tone: SystemTone }) {
   );
 }
 
+/** `failed: the provider refused the key`; a message that already names the status is said alone. */
+export function turnEndText(status: TurnStatus, message?: string): string {
+  if (!message) return status;
+  const word = status === 'budget-exhausted' ? 'stopped' : status;
+  return message.toLowerCase().startsWith(word) ? message : `${status}: ${message}`;
+}
+
 /** How a turn ended, when it did not simply complete or ask. */
 export function TurnEndLine({ status, message }: { status: TurnStatus; message?: string }) {
   const colour = usePalette();
@@ -62,10 +73,7 @@ export function TurnEndLine({ status, message }: { status: TurnStatus; message?:
   const tint = failed ? colour.error : colour.warning;
   return (
     <Gutter mark={mark} markColour={tint}>
-      <Text color={tint}>
-        {status}
-        {message ? `: ${message}` : ''}
-      </Text>
+      <Text color={tint}>{turnEndText(status, message)}</Text>
     </Gutter>
   );
 }

@@ -123,6 +123,7 @@ export function useChat(setup: ChatSetup): Chat {
       setText: editor.set,
       vertical: editor.vertical,
       stash: editor.commit,
+      recalled: editor.recalled,
       submit,
       cancel: () => {
         controls.cancel();
