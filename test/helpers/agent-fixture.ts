@@ -9,8 +9,8 @@ export const AUGGY_BIN = join(REPO_ROOT, 'bin', 'auggy.js');
  * A copy of a bundled example in a temp folder, so runs never write sessions into the repo. Its
  * `.auggy/` (sessions someone's own runs left in the clone) is not copied: a test starts clean.
  */
-export function copyExample(name = 'demo'): string {
-  const source = join(REPO_ROOT, 'examples', name);
+export function copyExample(name = 'demo', examplesDir = join(REPO_ROOT, 'examples')): string {
+  const source = join(examplesDir, name);
   const target = join(mkdtempSync(join(tmpdir(), 'auggy-example-')), name);
   cpSync(source, target, { recursive: true, filter: (path) => relative(source, path).split(sep)[0] !== '.auggy' });
   return target;
