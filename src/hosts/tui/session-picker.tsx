@@ -1,5 +1,5 @@
 import { Box, Text, render, useApp, useStdout } from 'ink';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { SessionSummary } from '../../session/session-summary.js';
 import { sessionRows } from '../session-rows.js';
 import { usePalette } from './palette.js';
@@ -19,10 +19,15 @@ export function SessionPicker({ sessions, onPick, max = 12 }: SessionPickerProps
   const { stdout } = useStdout();
   const colours = usePalette();
   const [selected, setSelected] = useState(0);
+  const [done, setDone] = useState(false);
   const choose = (id: string | undefined) => {
     onPick(id);
-    exit();
+    setDone(true);
   };
+  // The list is taken off the screen before the chat draws in its place.
+  useEffect(() => {
+    if (done) exit();
+  }, [done, exit]);
   useKeys((key) => {
     if (key.kind === 'ctrl' && (key.letter === 'c' || key.letter === 'd')) return choose(undefined);
     if (key.kind === 'ctrl' && (key.letter === 'p' || key.letter === 'n')) {
@@ -34,6 +39,7 @@ export function SessionPicker({ sessions, onPick, max = 12 }: SessionPickerProps
     if (key.name === 'up' || key.name === 'down') setSelected((at) => (at + (key.name === 'up' ? -1 : 1) + sessions.length) % sessions.length);
   });
   const rows = sessionRows(sessions, (stdout.columns || 100) - 4);
+  if (done) return null;
   const first = Math.min(Math.max(0, selected - max + 1), Math.max(0, rows.length - max));
   return (
     <Box flexDirection="column">
