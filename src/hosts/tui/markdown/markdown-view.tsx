@@ -158,5 +158,9 @@ export function Markdown({ text, width }: { text: string; width?: number }) {
   const { stdout } = useStdout();
   const columns = width ?? Math.max(20, (stdout.columns || 80) - 2);
   const tokens = useMemo(() => lexMarkdown(text), [text]);
-  return <Box flexDirection="column">{blocks(tokens, { palette, width: columns }, true)}</Box>;
+  return (
+    <Box flexDirection="column" width={columns}>
+      {blocks(tokens, { palette, width: columns }, true)}
+    </Box>
+  );
 }
