@@ -119,7 +119,8 @@ describe.skipIf(!tmuxAvailable())('the chat in a real terminal', { timeout: 180_
     await inputShows(t, '/back');
     for (let i = 0; i < 5; i++) await t.press('BSpace');
     await t.type('/');
-    await t.waitForText('/help');
+    // The whole list, not the header's "/help for commands" nor an earlier, narrower list.
+    await t.waitForScreen((screen) => /^ {2}\/session\b/m.test(screen) && /^ {2}\/away\b/m.test(screen), 'the command list');
     // The menu lists the commands in order; Down moves the highlight and Enter runs that one.
     const menu = (await t.screen()).split('\n').filter((line) => /^ {2}\/\w+/.test(line)).map((line) => line.trim().split(/\s+/)[0]);
     await t.press('Down');

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { turnEndText } from '../../src/hosts/tui/message-lines.js';
 import { cleanup, render } from 'ink-testing-library';
 import { CommandList } from '../../src/hosts/tui/command-list.js';
 import { Header } from '../../src/hosts/tui/header.js';
@@ -169,5 +170,14 @@ describe('Header', () => {
   it('names the agent, the model and the session, and says when it is resumed', () => {
     const frame = render(<Header title="Demo" model="scripted:demo" sessionId="20260101-000000-abcdef" resumed />).lastFrame() ?? '';
     expect(frame.split('\n')[0]).toBe('Demo · scripted:demo · session 20260101-000000-abcdef (resumed)');
+  });
+});
+
+describe('turnEndText', () => {
+  it('says a status once when the message already names it', () => {
+    expect(turnEndText('canceled', 'canceled while the model was answering')).toBe('canceled while the model was answering');
+    expect(turnEndText('budget-exhausted', 'stopped after 10 inference rounds')).toBe('stopped after 10 inference rounds');
+    expect(turnEndText('failed', 'the provider refused the key')).toBe('failed: the provider refused the key');
+    expect(turnEndText('canceled')).toBe('canceled');
   });
 });
