@@ -39,7 +39,11 @@ function sessionChoice(options: RunOptionValues): SessionChoice & { pick: boolea
 
 /** The model flags of this run, for commands printed to be typed again. */
 function modelFlags(options: RunOptionValues): string[] {
-  return [...(options.model !== undefined ? ['--model', options.model] : []), ...(options.baseUrl !== undefined ? ['--base-url', options.baseUrl] : [])];
+  return [
+    ...(options.model !== undefined ? ['--model', options.model] : []),
+    ...(options.baseUrl !== undefined ? ['--base-url', options.baseUrl] : []),
+    ...(options.timeout !== undefined ? ['--timeout', String(options.timeout)] : []),
+  ];
 }
 
 /** `auggy run`: --print runs one turn; otherwise the TUI opens on a terminal. */
@@ -73,7 +77,7 @@ export async function runCommand(first: string | undefined, second: string | und
   if (!print && !terminal) {
     throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
   }
-  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl }, warnOnStderr);
+  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, warnOnStderr);
   if (!print) {
     const { startTui } = await import('../hosts/tui/start-tui.js');
     return startTui(target, choice, {
