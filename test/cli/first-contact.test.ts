@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AUGGY_BIN, REPO_ROOT, copyExample } from '../helpers/agent-fixture.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -212,5 +212,17 @@ describe('a closed stdout', () => {
     const result = await execa('sh', ['-c', `node ${AUGGY_BIN} -p "plan a release" --output stream-json | head -c 20 >/dev/null`], { cwd: dir, reject: false, env: CLEAN_ENV });
     expect(result.stderr).not.toContain('EPIPE');
     expect(result.exitCode).toBe(0);
+  });
+});
+
+describe('a warning about the folder', () => {
+  it('says "warning" once, and suggests the augment a misspelt name was meant to be', async () => {
+    const dir = copyExample();
+    const yaml = join(dir, 'agent.yaml');
+    writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('  - userAsk', '  - userAks'));
+    const result = await auggyIn(dir, ['-p', 'hello']);
+    const line = result.stderr.split('\n').find((text) => text.includes('userAks'));
+    expect(line).toMatch(/^auggy: warning: agent\.yaml:\d+:\d+ augments\[\d\]: userAks is not supported here, ignored \(did you mean userAsk\?\)/);
+    expect(line?.match(/warning/g)).toHaveLength(1);
   });
 });
