@@ -164,6 +164,16 @@ export class Conversation {
     for (const augment of this.augmentList) await augment.applyClientState?.(state);
   }
 
+  /** settings.maxInferenceLoops, unless an augment (a workflow's engine.budget) raises it for every turn. */
+  private roundLimit(): { maxInferenceLoops: number; roundLimitSource: string } {
+    let limit = { maxInferenceLoops: this.agent.yaml.settings.maxInferenceLoops, roundLimitSource: 'settings.maxInferenceLoops' };
+    for (const augment of this.augmentList) {
+      const raised = augment.roundLimit?.();
+      if (raised && raised.rounds > limit.maxInferenceLoops) limit = { maxInferenceLoops: raised.rounds, roundLimitSource: raised.source };
+    }
+    return limit;
+  }
+
   private loadModel() {
     this.model ??= createModel(this.modelSpec);
     return this.model;
@@ -194,7 +204,7 @@ export class Conversation {
           threadId: this.session.id,
           runId,
           messages: this.messages,
-          maxInferenceLoops: this.agent.yaml.settings.maxInferenceLoops,
+          ...this.roundLimit(),
           signal,
           person: options.person,
           emit: (event) => {
@@ -214,7 +224,7 @@ export class Conversation {
             let decision: Awaited<ReturnType<NonNullable<Augment['afterBatch']>>>;
             for (const augment of this.augmentList) {
               const next = await augment.afterBatch?.(batch, context);
-              if (next) decision = { terminate: decision?.terminate ?? next.terminate, newRound: decision?.newRound || next.newRound };
+              if (next) decision = { terminate: decision?.terminate ?? next.terminate, close: decision?.close ?? next.close };
             }
             return decision;
           },

@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
-import type { BatchDecision, SettledToolCall, TurnHookContext } from '../augments/types.js';
+import type { BatchDecision, ClosingRound, SettledToolCall, TurnHookContext } from '../augments/types.js';
 import { NOBODY, type PersonChannel } from './person.js';
 import type { EmitEvent, TurnOutcome, TurnStatus } from './events.js';
 import { newMessageId, runModelStep, type StepOutcome, type StepUsage } from './model-step.js';
@@ -37,7 +37,10 @@ export interface TurnLoopOptions {
   runId: string;
   /** The transcript so far, ending with the user's new message. */
   messages: ModelMessage[];
+  /** One bound on model rounds for the whole turn, whatever states it passes through. */
   maxInferenceLoops: number;
+  /** Where that bound comes from, for the budget-exhausted message. */
+  roundLimitSource?: string;
   signal: AbortSignal;
   emit: EmitEvent;
   /** Who answers questions asked mid-turn; NOBODY when absent. */
@@ -93,17 +96,42 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     return result;
   };
 
+  const say = (text: string) => {
+    const messageId = newMessageId();
+    emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
+    emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: text });
+    emit({ type: 'TEXT_MESSAGE_END', messageId });
+    result.text += (result.text ? '\n\n' : '') + text;
+    keep({ role: 'assistant', content: [{ type: 'text', text }] });
+  };
+  const maxRounds = options.maxInferenceLoops;
+  const source = options.roundLimitSource ?? 'settings.maxInferenceLoops';
+  let rounds = 0;
+
+  /** The turn ends, but a reply of nothing is no reply: one tool-less round, then the fallback. */
+  const close = async (closing: ClosingRound): Promise<TurnResult> => {
+    if (result.text === '' && rounds < maxRounds && !signal.aborted) {
+      rounds++;
+      const step = await runModelStep({ model: options.model, system: options.prepareRound().system, messages, tools: [], signal, emit, maxRetries: options.maxRetries ?? 2 });
+      result.usage.inputTokens += step.usage.inputTokens;
+      result.usage.outputTokens += step.usage.outputTokens;
+      if (step.text) {
+        result.text = step.text;
+        keep({ role: 'assistant', content: [{ type: 'text', text: step.text }] });
+      }
+      if (step.aborted) return finish({ status: 'canceled', message: 'canceled while the model was answering' });
+    }
+    if (result.text === '') say(closing.fallback);
+    return finish(closing.outcome);
+  };
+
   emit({ type: 'RUN_STARTED', threadId: options.threadId, runId: options.runId });
-  let roundsThisBudget = 0;
   for (;;) {
     if (signal.aborted) return finish({ status: 'canceled', message: 'canceled before the model answered' });
-    if (roundsThisBudget >= options.maxInferenceLoops) {
-      return finish({
-        status: 'budget-exhausted',
-        message: `stopped after ${options.maxInferenceLoops} inference rounds (settings.maxInferenceLoops) without a final answer`,
-      });
+    if (rounds >= maxRounds) {
+      return finish({ status: 'budget-exhausted', message: `stopped after ${maxRounds} inference rounds (${source}) without a final answer` });
     }
-    roundsThisBudget++;
+    rounds++;
     const round = options.prepareRound();
     const step = await runModelStep({
       model: options.model,
@@ -142,18 +170,11 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     );
     const termination = terminationOf(settled) ?? decision?.terminate;
     if (termination) {
-      if (termination.status === 'input-required' && termination.message) {
-        // The question is the reply the person sees.
-        const messageId = newMessageId();
-        emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
-        emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: termination.message });
-        emit({ type: 'TEXT_MESSAGE_END', messageId });
-        result.text += (result.text ? '\n\n' : '') + termination.message;
-        keep({ role: 'assistant', content: [{ type: 'text', text: termination.message }] });
-      }
+      // The question is the reply the person sees.
+      if (termination.status === 'input-required' && termination.message) say(termination.message);
       return finish(termination);
     }
     if (signal.aborted) return finish({ status: 'canceled', message: 'canceled while tools were running' });
-    if (decision?.newRound) roundsThisBudget = 0;
+    if (decision?.close) return close(decision.close);
   }
 }
