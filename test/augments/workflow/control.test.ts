@@ -190,3 +190,36 @@ describe('workflow state control (RFC 0014, Level 2)', () => {
     expect(transitions(h.events)).toHaveLength(1);
   });
 });
+
+describe('the PromptKit-shaped workflow__transition', () => {
+  it('offers {event, context} with event an enum of the state\'s events and context a required string', async () => {
+    const h = await startWorkflow(workflowFolder(SUPPORT));
+    const { calls } = await runTurn(h, [{ text: 'Hello.' }]);
+    const schema = JSON.stringify(calls[0].toolSchemas[0]);
+    expect(schema).toContain('"enum":["AccountVerified"]');
+    expect(schema).toMatch(/"context":\{[^}]*"type":"string"/);
+    expect(schema).toMatch(/"required":\["event","context"\]/);
+  });
+
+  it('a string context moves the state, is kept as given, and reaches the next prompt as {{workflow_context}}', async () => {
+    const pack = packText({
+      version: 1,
+      entry: 'triage',
+      states: { triage: { prompt_task: 'triage', on_event: { Approved: 'confirmation' } }, confirmation: { prompt_task: 'confirmation' } },
+      prompts: { confirmation: { system_template: 'Confirm the refund. Handed over: {{workflow_context}}' } },
+    });
+    const h = await startWorkflow(workflowFolder(pack));
+    const { result, calls } = await runTurn(h, [{ toolCalls: [transition('Approved', 'Refunded $20 on order 7')] }, { text: 'Your $20 refund is on its way.' }]);
+    expect(transitions(h.events)).toEqual([expect.objectContaining({ from: 'triage', to: 'confirmation', context: 'Refunded $20 on order 7' })]);
+    // confirmation has no on_event: terminal, as in PromptKit; nothing was said, so it speaks.
+    expect(calls[1].system).toContain('Handed over: Refunded $20 on order 7');
+    expect(result).toMatchObject({ status: 'completed', text: 'Your $20 refund is on its way.' });
+    expect(savedState(h)).toMatchObject({ state: 'confirmation', complete: true });
+  });
+
+  it('an object context is still accepted and kept as given', async () => {
+    const h = await startWorkflow(workflowFolder(SUPPORT));
+    await runTurn(h, [{ toolCalls: [transition('AccountVerified', { account_id: 'ACC-1' })] }, { text: 'Routing.' }]);
+    expect(transitions(h.events)[0]).toMatchObject({ context: { account_id: 'ACC-1' } });
+  });
+});

@@ -165,7 +165,7 @@ export function savedState(h: Harness): Record<string, unknown> {
   return JSON.parse(readFileSync(join(h.session.dir, 'workflow.json'), 'utf8')) as Record<string, unknown>;
 }
 
-export function transition(event: string, context?: Record<string, unknown>): { name: string; args: Record<string, unknown> } {
+export function transition(event: string, context?: Record<string, unknown> | string): { name: string; args: Record<string, unknown> } {
   return { name: 'workflow__transition', args: context ? { event, context } : { event } };
 }
 
