@@ -7,6 +7,8 @@ export type TurnStatus = 'completed' | 'input-required' | 'failed' | 'canceled' 
 export interface TurnOutcome {
   status: TurnStatus;
   message?: string;
+  /** Tool calls left for the client to run (AG-UI frontend tools); their results resume the turn. */
+  pendingToolCalls?: string[];
 }
 
 export type JsonPatchOperation =

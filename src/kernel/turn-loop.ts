@@ -17,6 +17,8 @@ export interface ToolCallSummary {
 
 export interface TurnResult {
   status: TurnStatus;
+  /** Calls left for the client to run (frontend tools); the next run's results resume the turn. */
+  pendingToolCalls?: string[];
   /** The question for input-required, the reason for failed/budget-exhausted/canceled. */
   message?: string;
   /** Everything the assistant said this turn, across rounds. */
@@ -66,7 +68,7 @@ function assistantMessage(step: StepOutcome): ModelMessage | undefined {
 function toolMessage(settled: SettledCall[]): ModelMessage {
   return {
     role: 'tool',
-    content: settled.map(({ call, result }) => ({
+    content: settled.filter(({ result }) => !result.deferred).map(({ call, result }) => ({
       type: 'tool-result' as const,
       toolCallId: call.toolCallId,
       toolName: call.toolName,
@@ -91,6 +93,7 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
   const finish = (outcome: TurnOutcome): TurnResult => {
     result.status = outcome.status;
     result.message = outcome.message;
+    if (outcome.pendingToolCalls) result.pendingToolCalls = outcome.pendingToolCalls;
     if (outcome.status === 'failed') emit({ type: 'RUN_ERROR', message: outcome.message ?? 'the turn failed', code: 'failed' });
     else emit({ type: 'RUN_FINISHED', threadId: options.threadId, runId: options.runId, result: outcome });
     return result;
@@ -159,15 +162,19 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
 
     const person = options.person ?? NOBODY;
     const settled = await runToolBatch(step.toolCalls, round.tools, signal, emit, person);
-    keep(toolMessage(settled));
+    const deferred = settled.filter(({ result: r }) => r.deferred).map(({ call }) => call.toolCallId);
+    if (deferred.length < settled.length) keep(toolMessage(settled));
     for (const { call, result: toolResult } of settled) {
+      if (toolResult.deferred) continue;
       result.toolCalls.push({ id: call.toolCallId, name: call.toolName, input: call.input, content: toolResult.content, isError: toolResult.isError === true });
       if (toolResult.record) options.onRecord?.(call.toolName, { toolCallId: call.toolCallId, ...toolResult.record });
     }
     const decision = await options.afterBatch?.(
-      settled.map(({ call, result: r }) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, content: r.content, isError: r.isError === true })),
+      settled.filter(({ result: r }) => !r.deferred).map(({ call, result: r }) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, content: r.content, isError: r.isError === true })),
       { person, signal, emit },
     );
+    // Calls left for the client end the turn; its results resume it with the next run.
+    if (deferred.length > 0) return finish({ status: 'input-required', pendingToolCalls: deferred });
     const termination = terminationOf(settled) ?? decision?.terminate;
     if (termination) {
       // The question is the reply the person sees.
