@@ -10,8 +10,10 @@ export const engineSchema = z.looseObject({
   baseURL: z.string().url().optional(),
   apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
   script: z.string().min(1).optional(),
-  /** The most tokens one reply may take; sent to the provider with each request. */
-  maxTokens: z.number().int().min(1).optional(),
+  /** The most tokens one reply may have; sent on every call so a model that never stops cannot fill its context. */
+  maxTokens: z.number().int().min(1).max(1_000_000).optional(),
+  /** Seconds without a byte from the model server (before the first or between two) before the call fails. */
+  timeoutSeconds: z.number().positive().max(86_400).optional(),
   /** The model's context window as the folder states it; kept and shown, never enforced. */
   maxContextTokens: z.number().int().min(1).optional(),
 });

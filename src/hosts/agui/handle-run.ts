@@ -70,10 +70,10 @@ async function streamTurn(conversation: Conversation, request: RunRequest, strea
       input.kind === 'message'
         ? await conversation.runTurn(input.text, { signal, clientTools: tools, messageId: input.messageId })
         : await conversation.resumeTurn(input.results, { signal, clientTools: tools });
-    return { status: result.status, message: result.message, ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}) };
+    return { status: result.status, message: result.message, code: result.code, ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}) };
   } catch (error) {
     // An augment or the session failing outside the kernel's own error handling.
-    return { status: 'failed', message: describe(error) };
+    return { status: 'failed', message: describe(error), code: 'internal_error' };
   } finally {
     unsubscribe();
   }
