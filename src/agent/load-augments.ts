@@ -79,7 +79,7 @@ export function loadAugments(agentDir: string, entries: readonly AugmentEntry[],
       return;
     }
     if (seen.has(id)) {
-      result.diagnostics.push(place.at('error', `${id} is listed twice; remove one of them${isInline(entry) ? ' or give it another name:' : ''}`));
+      result.diagnostics.push(place.at('error', `${id} is listed twice; remove one of the lines${isInline(entry) ? ', or give one another name:' : ''}`));
       return;
     }
     seen.add(id);
