@@ -45,7 +45,7 @@ export class SessionWriter {
   }
 
   /** A transcript message; its text is stored once when the log already holds it. */
-  message(message: ModelMessage, turnId: string): void {
+  message(message: ModelMessage, turnId: string, messageId?: string): void {
     this.flush();
     const claimed = this.unclaimedText;
     this.unclaimedText = [];
@@ -55,11 +55,11 @@ export class SessionWriter {
       // What a reader rebuilds from the references: each message's text, message after message.
       const rebuilt = textFrom.map((id) => claimed.flatMap((part) => (part.messageId === id ? [part.text] : [])).join('')).join('');
       if (first?.type === 'text' && first.text === rebuilt && !rest.some((part) => part.type === 'text')) {
-        this.write({ kind: 'message', turnId, message: { ...message, content: rest }, textFrom });
+        this.write({ kind: 'message', turnId, message: { ...message, content: rest }, ...(messageId !== undefined ? { messageId } : {}), textFrom });
         return;
       }
     }
-    this.write({ kind: 'message', turnId, message });
+    this.write({ kind: 'message', turnId, message, ...(messageId !== undefined ? { messageId } : {}) });
   }
 
   /** Any other entry (the user's message, a record): written in order after what is held. */
