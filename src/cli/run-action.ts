@@ -1,7 +1,8 @@
 import { EXIT, UsageError } from './exit-codes.js';
 import type { RunOptionValues } from './run.js';
-import { loadRunnableAgent, openConversation } from '../hosts/open-conversation.js';
+import { loadRunnableAgent, openConversation, type AgentTarget, type SessionChoice } from '../hosts/open-conversation.js';
 import type { Conversation } from '../kernel/conversation.js';
+import { hostScopeFor } from './allow-tool.js';
 
 function warnOnStderr(message: string): void {
   process.stderr.write(`auggy: warning: ${message}\n`);
@@ -37,11 +38,21 @@ export async function runCommand(dir: string, message: string | undefined, optio
   }
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl }, warnOnStderr);
   const choice = { sessionId: options.session, continueLatest: options.continue };
-  if (!options.print) {
-    const { startTui } = await import('../hosts/tui/start-tui.js');
-    return startTui(target, choice);
+  // Everything the run starts (MCP servers) is stopped before auggy exits, however the run ends.
+  const host = hostScopeFor(target.agent, options.allowTool);
+  target.host = host;
+  try {
+    if (!options.print) {
+      const { startTui } = await import('../hosts/tui/start-tui.js');
+      return await startTui(target, choice);
+    }
+    return await printTurn(target, choice, message, options);
+  } finally {
+    await host.close();
   }
+}
 
+async function printTurn(target: AgentTarget, choice: SessionChoice, message: string | undefined, options: RunOptionValues): Promise<number> {
   const { readMessage } = await import('../hosts/print/read-message.js');
   const { runPrintTurn } = await import('../hosts/print/print-host.js');
   const text = await readMessage(message);

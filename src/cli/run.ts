@@ -9,6 +9,7 @@ export interface RunOptionValues extends ModelOptionValues {
   continue?: boolean;
   event?: string;
   board: string[];
+  allowTool: string[];
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -26,7 +27,8 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('-s, --session <id>', 'resume this session')
     .option('-c, --continue', 'resume the most recent session')
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
-    .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, []);
+    .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, [])
+    .option('--allow-tool <pattern>', 'mcp: let tools matching this run without asking the person, e.g. mcp_ops_* (repeatable)', collect, []);
   addModelOptions(command);
   command.addHelpText(
     'after',
