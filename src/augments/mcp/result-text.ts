@@ -56,13 +56,17 @@ export function resultText(result: ToolResultParts): string {
   const parts = (result.content ?? []).map(itemText).filter((text) => text !== '');
   if (result.structuredContent !== undefined) {
     const json = JSON.stringify(result.structuredContent);
-    const repeated = parts.some((part) => {
+    const sameJson = parts.some((part) => {
       try {
         return JSON.stringify(JSON.parse(part)) === json;
       } catch {
         return false;
       }
     });
+    // Servers often send the same answer twice, as text and as {"content": <that text>}.
+    const values = isRecord(result.structuredContent) ? Object.values(result.structuredContent) : [];
+    const sameText = values.length > 0 && values.every((value) => typeof value === 'string' && parts.includes(value));
+    const repeated = sameJson || sameText;
     if (!repeated) parts.push(`Structured content: ${json}`);
   }
   // Servers of the 2024 protocol answer `toolResult` instead of content.
