@@ -39,6 +39,8 @@ export class CallFailure extends Error {}
 /** Enough pages for any honest server; a broken one must not make listing loop forever. */
 const MAX_TOOL_PAGES = 20;
 const STDERR_LINES = 8;
+/** Starting (npx may install first) and listing tools get at least this long, whatever the call timeout. */
+const START_TIMEOUT_MS = 30_000;
 
 function describe(error: unknown): string {
   const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
@@ -75,6 +77,10 @@ export class ServerConnection {
 
   get timeoutMs(): number {
     return timeoutMsOf(this.config.policy);
+  }
+
+  private get startTimeoutMs(): number {
+    return Math.max(this.timeoutMs, START_TIMEOUT_MS);
   }
 
   /** The process id of a stdio server while it runs: the pool kills it if auggy exits abruptly. */
@@ -164,7 +170,7 @@ export class ServerConnection {
       client.onclose = () => this.lost(client);
       // Errors a transport reports after start (a stray line on stdout) do not end the connection.
       client.onerror = () => undefined;
-      await client.connect(transport, { timeout: this.timeoutMs });
+      await client.connect(transport, { timeout: this.startTimeoutMs });
       this.client = client;
       const tools = await this.listAll(client);
       this.set({ kind: 'connected', tools });
@@ -190,7 +196,7 @@ export class ServerConnection {
     const tools: RemoteTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const listed = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs });
+      const listed = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.startTimeoutMs });
       tools.push(...listed.tools);
       cursor = listed.nextCursor;
       if (!cursor) break;

@@ -24,9 +24,11 @@ beforeAll(async () => {
       web: { type: 'streamable-http', url: http.url },
       files: filesystemStdio(files),
     },
-    auggy: { servers: { everything: { confirmTools: ['get-sum'] }, web: { timeoutSeconds: 1, blockedTools: ['get-env'] } } },
+    auggy: { servers: { everything: { confirmTools: ['get-sum'], allowSampling: true }, web: { timeoutSeconds: 1, blockedTools: ['get-env'] } } },
   }));
   await pool.ensureAll();
+  const down = pool.connections.filter((c) => c.state.kind !== 'connected');
+  if (down.length > 0) throw new Error(`servers did not start: ${down.map((c) => `${c.config.name} ${JSON.stringify(c.state)}`).join('; ')}`);
 }, 60_000);
 
 afterAll(async () => {
@@ -196,6 +198,26 @@ describe('approval of a confirmTools tool', () => {
     expect(readFileSync(path, 'utf8')).toBe('hello from auggy');
     const read = await callTool(toolsContext(pool), 'mcp_files_read_text_file', { path });
     expect(read.result.content).toBe('hello from auggy');
+  });
+});
+
+describe('sampling: a server asks to use the agent\'s model', () => {
+  it('is answered by the agent\'s model, tool-less, after the person says yes (allowSampling)', async () => {
+    const person = scriptedPerson(['yes']);
+    const { result } = await callTool(toolsContext(pool), 'mcp_everything_trigger_sampling_request', { prompt: 'Name a colour' }, { person });
+    expect(person.asked[0]).toMatchObject({ type: 'boolean', purpose: { kind: 'sampling', server: 'everything' } });
+    expect(person.asked[0].intro).toMatch(/Name a colour/);
+    expect(result.content).toMatch(/LLM sampling result/);
+    expect(result.content).toMatch(/a sampled reply/);
+  });
+
+  it('is refused when the person says no, when nobody is there, and for a server without allowSampling', async () => {
+    const no = await callTool(toolsContext(pool), 'mcp_everything_trigger_sampling_request', { prompt: 'x' }, { person: scriptedPerson(['no']) });
+    expect(no.result).toMatchObject({ isError: true, content: expect.stringMatching(/the person did not allow everything/) });
+    const nobody = await callTool(toolsContext(pool), 'mcp_everything_trigger_sampling_request', { prompt: 'x' });
+    expect(nobody.result.content).toMatch(/nobody is at the prompt to approve/);
+    const web = await callTool(toolsContext(pool), 'mcp_web_trigger_sampling_request', { prompt: 'x' }, { person: scriptedPerson(['yes']) });
+    expect(web.result.content).toMatch(/auggy does not let web use the agent's model/);
   });
 });
 
