@@ -103,7 +103,7 @@ export const mcpAugment: AugmentFactory = {
       complete: setup.complete,
       progress: new Map(),
     };
-    pool.subscribe((server, note) => {
+    const news = pool.subscribe((server, note) => {
       if (note) setup.warn(note);
       // The status line redraws on events; this one says what changed.
       setup.emit({ type: 'CUSTOM', name: STATUS_EVENT, value: { server: server.name, ...reportOf(pool.connection(server.name)!) } });
@@ -128,6 +128,7 @@ export const mcpAugment: AugmentFactory = {
         return indicatorText(pool.connections.map(reportOf));
       },
       async onUserMessage() {
+        news.begin();
         // A server that failed or died is started again; the turn sees the tools it has now.
         await pool.ensureAll();
         await pool.settled();
@@ -135,6 +136,12 @@ export const mcpAugment: AugmentFactory = {
       async afterBatch() {
         await pool.settled();
         return undefined;
+      },
+      afterTurn() {
+        news.end();
+      },
+      onCleared() {
+        news.close();
       },
       snapshot: () => ({ mcp: { servers: pool.connections.map(reportOf).map(({ name, status, tools, error }) => ({ name, status, tools: tools.length, ...(error ? { error } : {}) })) } }),
     };

@@ -25,6 +25,16 @@ export interface SeatRequests {
 
 export type PoolListener = (server: ServerConfig, note?: string) => void;
 
+/** A conversation's hold on the pool's news; `begin`/`end` bracket its turns. */
+export interface PoolSubscription {
+  begin(): void;
+  end(): void;
+  close(): void;
+}
+
+/** Conversations listening at once: serve drops idle threads without telling the augments. */
+const MAX_LISTENERS = 64;
+
 /**
  * Every MCP server of one agent folder, one connection each for the whole process: serve's
  * threads share them. Questions a server asks mid-call go to a call waiting on that server
@@ -33,7 +43,9 @@ export type PoolListener = (server: ServerConfig, note?: string) => void;
 export class ServerPool implements Closable {
   readonly connections: ServerConnection[];
   private readonly seats = new Set<CallSeat>();
-  private readonly listeners = new Set<PoolListener>();
+  /** Oldest first; the last is the conversation that was active most recently. */
+  private listeners: PoolListener[] = [];
+  private readonly busy = new Set<PoolListener>();
   private readonly killOnExit = () => {
     // `exit` handlers run synchronously: a server still up when auggy stops is killed outright.
     for (const connection of this.connections) {
@@ -54,9 +66,7 @@ export class ServerPool implements Closable {
         new ServerConnection(server, lookup, agentDir, {
           elicit: (config, params, signal) => requests.elicit(config, params, this.seatFor(config.name), signal),
           sample: (config, params, signal) => requests.sample(config, params, this.seatFor(config.name), signal),
-          changed: (config, note) => {
-            for (const listener of [...this.listeners]) listener(config, note);
-          },
+          changed: (config, note) => this.tell(config, note),
         }),
     );
     process.on('exit', this.killOnExit);
@@ -68,9 +78,37 @@ export class ServerPool implements Closable {
     return mine.find((seat) => seat.person.present()) ?? seats.find((seat) => seat.person.present()) ?? mine[0] ?? seats[0];
   }
 
-  subscribe(listener: PoolListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /**
+   * News of a server goes to the conversations in a turn and to the one active last, so a
+   * server that dies is one warning, not one per thread serve ever opened.
+   */
+  private tell(server: ServerConfig, note?: string): void {
+    const latest = this.listeners.at(-1);
+    for (const listener of [...this.listeners]) if (listener === latest || this.busy.has(listener)) listener(server, note);
+  }
+
+  subscribe(listener: PoolListener): PoolSubscription {
+    const recent = () => {
+      this.listeners = [...this.listeners.filter((l) => l !== listener), listener];
+      // The oldest idle ones go; a conversation still in a turn keeps its place.
+      while (this.listeners.length > MAX_LISTENERS) {
+        const idle = this.listeners.findIndex((l) => !this.busy.has(l));
+        if (idle < 0) break;
+        this.listeners.splice(idle, 1);
+      }
+    };
+    recent();
+    return {
+      begin: () => {
+        recent();
+        this.busy.add(listener);
+      },
+      end: () => this.busy.delete(listener),
+      close: () => {
+        this.busy.delete(listener);
+        this.listeners = this.listeners.filter((l) => l !== listener);
+      },
+    };
   }
 
   connection(server: string): ServerConnection | undefined {
