@@ -6,6 +6,7 @@ import { eventually, everythingStdio, filesystemStdio, isAlive, readTap, startEv
 import { tempDir } from '../../helpers/temp-dir.js';
 import type { ServerPool } from '../../../src/augments/mcp/server-pool.js';
 import { exposedTools } from '../../../src/augments/mcp/mcp-tools.js';
+import { createTuiPerson } from '../../../src/hosts/tui/questionnaire/tui-person.js';
 import { callTool, poolFor, toolsContext } from './harness.js';
 
 // The reference servers, started once for the file: stdio (through a recording tap), Streamable HTTP, filesystem.
@@ -150,6 +151,12 @@ describe('elicitation: a server form on the questions road', () => {
     expect(declined.result.content).toMatch(/"action": "decline"/);
     const nobody = await callTool(toolsContext(pool), 'mcp_everything_trigger_elicitation_request', {});
     expect(nobody.result.content).toMatch(/"action": "cancel"/);
+  });
+
+  it('/away in the chat cancels the form at once, like nobody being there', async () => {
+    const away = createTuiPerson({ away: true });
+    const { result } = await callTool(toolsContext(pool), 'mcp_everything_trigger_elicitation_request', {}, { person: away.person });
+    expect(result.content).toMatch(/"action": "cancel"/);
   });
 
   it('URL mode shows the link and asks to go on; with nobody it declines', async () => {
