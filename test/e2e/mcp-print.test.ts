@@ -108,6 +108,23 @@ describe('auggy run --print with MCP servers', () => {
   });
 });
 
+describe('loading the MCP SDK', () => {
+  const reporter = join(import.meta.dirname, '..', 'helpers', 'report-mcp-imports.mjs');
+  const traced = (args: string[]) => execa('node', ['--import', reporter, AUGGY_BIN, ...args], { reject: false, env: cleanEnv, extendEnv: true });
+
+  it('happens only for an agent that enables mcp', async () => {
+    chat = await startChatServer(callingModel);
+    const plain = makeAgentFolder();
+    const run = await traced(['run', plain, '--print', '--model', 'openai-compatible:test', '--base-url', chat.url, 'hello']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).not.toMatch(/mcp-sdk-loaded/);
+    expect((await traced(['validate', plain])).stderr).not.toMatch(/mcp-sdk-loaded/);
+    const { dir } = mcpAgentFolder();
+    const withMcp = await traced(['run', dir, '--print', '--model', 'openai-compatible:test', '--base-url', chat.url, 'hello']);
+    expect(withMcp.stderr).toMatch(/mcp-sdk-loaded @modelcontextprotocol\/sdk\/client\/index\.js/);
+  });
+});
+
 describe('auggy mcp list, validate and create', () => {
   it('mcp list --json starts each server, reports its tools, and stops it', async () => {
     const { dir, tap } = mcpAgentFolder({ policy: { blockedTools: ['get-env'] } });
