@@ -14,6 +14,16 @@ function either(a: AbortSignal, b: AbortSignal): AbortSignal {
  * no call waiting) answers at once: `cancel` for a form, `decline` for a link.
  */
 export async function answerElicitation(server: string, params: ElicitRequestParams, seat: CallSeat | undefined, signal: AbortSignal): Promise<ElicitResult> {
+  // The person may take their time: the call's timeout waits for them.
+  const resume = seat?.person.present() ? seat.clock.hold() : undefined;
+  try {
+    return await ask(server, params, seat, signal);
+  } finally {
+    resume?.();
+  }
+}
+
+async function ask(server: string, params: ElicitRequestParams, seat: CallSeat | undefined, signal: AbortSignal): Promise<ElicitResult> {
   if (params.mode === 'url') {
     if (!seat || !seat.person.present()) return { action: 'decline' };
     const result = await runQuestionnaire(

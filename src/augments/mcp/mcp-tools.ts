@@ -4,6 +4,7 @@ import type { CompleteFn } from '../types.js';
 import { decideApproval, needsApproval, refusalText } from './approval.js';
 import type { ServerConfig } from './config-schema.js';
 import { resultText } from './result-text.js';
+import { CallClock } from './call-clock.js';
 import { CallFailure, type RemoteTool, type ServerConnection } from './server-connection.js';
 import type { ServerPool } from './server-pool.js';
 import { exposedToolName, listNames } from './tool-names.js';
@@ -97,11 +98,13 @@ function kernelTool(connection: ServerConnection, tool: RemoteTool, context: Too
         if (decision.always) context.alwaysAllowed.add(name);
         if (!decision.approved) return { isError: true, content: refusalText(name, decision), record: approval };
       }
-      const seat = { server: server.name, toolName: name, person: ctx.person, signal: ctx.signal, emit: ctx.emit, complete: context.complete };
+      const clock = new CallClock(connection.timeoutMs);
+      const seat = { server: server.name, toolName: name, person: ctx.person, signal: ctx.signal, emit: ctx.emit, complete: context.complete, clock };
       try {
         const result = await context.pool.seated(seat, () =>
           connection.call(tool.name, args, {
             signal: ctx.signal,
+            clock,
             onProgress: (progress) => {
               const note = { toolName: name, progress: progress.progress, total: progress.total, message: progress.message };
               context.progress.set(ctx.toolCallId, note);
@@ -114,6 +117,7 @@ function kernelTool(connection: ServerConnection, tool: RemoteTool, context: Too
         if (error instanceof CallFailure) return { isError: true, content: error.message, record: approval };
         throw error;
       } finally {
+        clock.stop();
         context.progress.delete(ctx.toolCallId);
       }
     },

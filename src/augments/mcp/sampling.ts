@@ -28,6 +28,15 @@ export async function answerSampling(server: ServerConfig, params: CreateMessage
   }
   if (!seat || !seat.person.present()) throw new Error(`nobody is at the prompt to approve ${server.name}'s use of the agent's model, so it is refused`);
   const prompt = promptOf(params);
+  const resume = seat.clock.hold();
+  try {
+    return await approveAndComplete(server, params, seat, signal, prompt);
+  } finally {
+    resume();
+  }
+}
+
+async function approveAndComplete(server: ServerConfig, params: CreateMessageRequestParams, seat: CallSeat, signal: AbortSignal, prompt: string): Promise<CreateMessageResult> {
   const approval = await runQuestionnaire(
     {
       prompt: `${server.name} asks to use the agent's model${params.systemPrompt ? ` (instructions: ${params.systemPrompt.slice(0, 300)})` : ''} with:\n${prompt.slice(0, 1500)}`,

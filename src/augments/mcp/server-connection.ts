@@ -6,6 +6,7 @@ import { timeoutMsOf, type ServerConfig } from './config-schema.js';
 import { interpolate, type Lookup } from './interpolate.js';
 import type { ToolResultParts } from './result-text.js';
 import { loadSdk, type Sdk } from './sdk.js';
+import type { CallClock } from './call-clock.js';
 
 export type RemoteTool = Tool;
 
@@ -30,6 +31,8 @@ export interface ServerRequests {
 
 export interface CallOptions {
   signal: AbortSignal;
+  /** The call's timeout, held while the person answers the server. */
+  clock: CallClock;
   onProgress(progress: { progress: number; total?: number; message?: string }): void;
 }
 
@@ -41,6 +44,8 @@ const MAX_TOOL_PAGES = 20;
 const STDERR_LINES = 8;
 /** Starting (npx may install first) and listing tools get at least this long, whatever the call timeout. */
 const START_TIMEOUT_MS = 30_000;
+/** The SDK's own timer never fires (setTimeout's maximum): each call's CallClock keeps the time. */
+const NO_SDK_TIMEOUT = 2_147_483_647;
 
 function describe(error: unknown): string {
   const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
@@ -222,14 +227,15 @@ export class ServerConnection {
     }
     try {
       return (await client.callTool({ name, arguments: args }, undefined, {
-        signal: options.signal,
-        timeout: this.timeoutMs,
+        // Either stops the call with notifications/cancelled: the turn's end, or the call's clock.
+        signal: AbortSignal.any([options.signal, options.clock.signal]),
+        timeout: NO_SDK_TIMEOUT,
         onprogress: (progress) => options.onProgress(progress),
       })) as ToolResultParts;
     } catch (error) {
       if (options.signal.aborted) throw new CallFailure(`The call to ${name} was canceled with the turn; the server was told to stop.`);
       const code = (error as { code?: unknown }).code;
-      if (this.sdk && code === this.sdk.ErrorCode.RequestTimeout) {
+      if (options.clock.expired || (this.sdk && code === this.sdk.ErrorCode.RequestTimeout)) {
         throw new CallFailure(`${name} did not answer within ${this.timeoutMs / 1000} s (auggy.servers.${this.config.name}.timeoutSeconds in .mcp.json); the server was told to stop.`);
       }
       const now = this.currentState();

@@ -6,6 +6,7 @@ import type { PersonChannel } from '../../kernel/person.js';
 import type { ServerConfig } from './config-schema.js';
 import type { Lookup } from './interpolate.js';
 import { ServerConnection } from './server-connection.js';
+import type { CallClock } from './call-clock.js';
 
 /** A tool call waiting on a server: whoever the server's questions (forms, sampling) go to. */
 export interface CallSeat {
@@ -15,6 +16,8 @@ export interface CallSeat {
   signal: AbortSignal;
   emit: EmitEvent;
   complete: CompleteFn;
+  /** The call's timeout: held while the person answers what the server asked. */
+  clock: CallClock;
 }
 
 /** How the pool answers what servers ask mid-call; the seat is undefined when no call waits. */

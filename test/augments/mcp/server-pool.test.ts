@@ -153,6 +153,18 @@ describe('elicitation: a server form on the questions road', () => {
     expect(nobody.result.content).toMatch(/"action": "cancel"/);
   });
 
+  it('the call timeout waits while the person answers: a form slower than timeoutSeconds still goes through', async () => {
+    const script = scriptedPerson(['Ada', '', '', '', '', '', '', '', '', '', '', '', '']);
+    // The web server's calls time out after 1 s; this person takes longer over the first field.
+    const slow = { ...script, ask: async (...args: Parameters<typeof script.ask>) => {
+      if (script.asked.length === 0) await new Promise((resolve) => setTimeout(resolve, 1500));
+      return script.ask(...args);
+    } };
+    const { result } = await callTool(toolsContext(pool), 'mcp_web_trigger_elicitation_request', {}, { person: slow });
+    expect(result.isError).toBeFalsy();
+    expect(result.content).toMatch(/"name": "Ada"/);
+  });
+
   it('/away in the chat cancels the form at once, like nobody being there', async () => {
     const away = createTuiPerson({ away: true });
     const { result } = await callTool(toolsContext(pool), 'mcp_everything_trigger_elicitation_request', {}, { person: away.person });
