@@ -106,7 +106,8 @@ export const mcpAugment: AugmentFactory = {
     const news = pool.subscribe((server, note) => {
       if (note) setup.warn(note);
       // The status line redraws on events; this one says what changed.
-      setup.emit({ type: 'CUSTOM', name: STATUS_EVENT, value: { server: server.name, ...reportOf(pool.connection(server.name)!) } });
+      const connection = pool.connection(server.name);
+      if (connection) setup.emit({ type: 'CUSTOM', name: STATUS_EVENT, value: reportOf(connection) });
     });
     // Servers start as the chat (or the first turn) opens, not when the first tool is called.
     void pool.ensureAll();
