@@ -5,6 +5,7 @@ import { registerRun } from './run.js';
 import { registerAdmin } from './admin.js';
 import { registerServe } from './serve.js';
 import { registerMcp } from './mcp.js';
+import { registerSessions } from './sessions.js';
 
 export type SetExitCode = (code: number) => void;
 
@@ -18,5 +19,6 @@ export function registerCommands(program: Command, setExitCode: SetExitCode): vo
   registerValidate(program, setExitCode);
   registerAdmin(program, setExitCode);
   registerServe(program, setExitCode);
+  registerSessions(program, setExitCode);
   registerMcp(program, setExitCode);
 }
