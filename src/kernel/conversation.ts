@@ -11,6 +11,7 @@ import { openToolCalls, transcriptFromEntries, unansweredResults } from '../sess
 import type { KernelTool } from './tool.js';
 import { makeComplete } from './complete.js';
 import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
+import { createHostScope, type HostScope } from './host-scope.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { PersonChannel } from './person.js';
 import { runTurnLoop, type TurnResult } from './turn-loop.js';
@@ -51,6 +52,11 @@ export interface ConversationOptions {
    * it (and reads a scripted model's file) once, not once per conversation.
    */
   model?: Promise<ModelBuild>;
+  /**
+   * What the process shares across conversations (MCP connections, --allow-tool). Absent, the
+   * conversation keeps its own, and `close()` closes it.
+   */
+  host?: HostScope;
 }
 
 /**
@@ -71,6 +77,8 @@ export class Conversation {
   private running = false;
   private completionUsage = { inputTokens: 0, outputTokens: 0 };
   readonly complete: CompleteFn;
+  readonly host: HostScope;
+  private readonly ownsHost: boolean;
 
   private constructor(options: ConversationOptions) {
     this.agent = options.agent;
@@ -78,6 +86,8 @@ export class Conversation {
     this.session = options.session;
     this.warn = options.warn;
     this.model = options.model;
+    this.host = options.host ?? createHostScope();
+    this.ownsHost = options.host === undefined;
     const complete = makeComplete(options.agent, options.modelSpec, () => this.loadModel());
     // Evaluators spend tokens for the turn they judge; the turn's usage says so.
     this.complete = async (request) => {
@@ -106,6 +116,7 @@ export class Conversation {
           emit: (event) => conversation.emit(event),
           complete: conversation.complete,
           warn: options.warn,
+          host: conversation.host,
         }),
       );
     }
@@ -368,8 +379,13 @@ export class Conversation {
   async clear(): Promise<Conversation> {
     for (const augment of this.augmentList) await augment.onCleared?.();
     const session = openSession({ agentDir: this.agent.dir, agentName: this.agent.yaml.name, agentId: this.agent.yaml.id });
-    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, model: this.model });
+    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, model: this.model, host: this.host });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;
+  }
+
+  /** Closes what this conversation opened for itself; a host's shared scope is the host's to close. */
+  async close(): Promise<void> {
+    if (this.ownsHost) await this.host.close();
   }
 }

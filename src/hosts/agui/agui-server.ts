@@ -62,6 +62,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       modelSpec: target.modelSpec,
       session,
       model,
+      host: target.host,
       warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),
     });
   });
