@@ -4,6 +4,7 @@ import type { EmitEvent, TurnOutcome } from '../kernel/events.js';
 import type { KernelTool } from '../kernel/tool.js';
 import type { PersonChannel } from '../kernel/person.js';
 import type { SessionHandle } from '../session/session.js';
+import type { HostScope } from '../kernel/host-scope.js';
 
 /** Output of a slash command, shown to the person as system lines. */
 export interface CommandOutput {
@@ -147,6 +148,8 @@ export interface AugmentSetup {
   complete: CompleteFn;
   /** Reports a problem that does not stop the run (corrupt state file set aside, ...). */
   warn(message: string): void;
+  /** What the process shares across conversations: resources opened once, `--allow-tool`. Conversations always pass it. */
+  host?: HostScope;
 }
 
 export interface AdminRow {
@@ -172,4 +175,18 @@ export interface AugmentFactory {
   validateConfig(config: Record<string, unknown>, file: string, agentDir: string): Diagnostic[];
   describe(agent: LoadedAgent, config: Record<string, unknown>): AdminSection;
   create(setup: AugmentSetup): Augment | Promise<Augment>;
+  /**
+   * Looks beyond the folder (an MCP server's tools): only `auggy validate`, `auggy admin` and
+   * `auggy mcp list` call it, never a turn, so an unreachable server costs them alone.
+   */
+  probe?(agent: LoadedAgent, config: Record<string, unknown>): Promise<AugmentProbe>;
+  /** Files `auggy create --augment` writes at the agent root: output path → path under templates/. */
+  rootTemplates?: Readonly<Record<string, string>>;
+}
+
+/** What a probe found: rows and tools for admin, findings for validate. */
+export interface AugmentProbe {
+  rows: AdminRow[];
+  tools: string[];
+  diagnostics: Diagnostic[];
 }

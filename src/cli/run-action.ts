@@ -5,9 +5,10 @@ import { invokedAs } from './invoked-as.js';
 import { resolveRunArgs } from './run-args.js';
 import type { RunOptionValues } from './run.js';
 import { agentSessions, sessionListText } from './sessions/sessions-action.js';
-import { loadRunnableAgent, openConversation, type SessionChoice } from '../hosts/open-conversation.js';
+import { loadRunnableAgent, openConversation, type AgentTarget, type SessionChoice } from '../hosts/open-conversation.js';
 import { retypeCommand, type RetypeContext } from '../hosts/retype-command.js';
 import type { Conversation } from '../kernel/conversation.js';
+import { hostScopeFor } from './allow-tool.js';
 
 function warnOnStderr(message: string): void {
   process.stderr.write(`auggy: warning: ${message}\n`);
@@ -78,14 +79,24 @@ export async function runCommand(first: string | undefined, second: string | und
     throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
   }
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, warnOnStderr);
-  if (!print) {
-    const { startTui } = await import('../hosts/tui/start-tui.js');
-    return startTui(target, choice, {
-      retype,
-      sessions: choice.pick ? agentSessions(dir).summaries : undefined,
-    });
+  // Everything the run starts (MCP servers) is stopped before auggy exits, however the run ends.
+  const host = hostScopeFor(target.agent, options.allowTool);
+  target.host = host;
+  try {
+    if (!print) {
+      const { startTui } = await import('../hosts/tui/start-tui.js');
+      return await startTui(target, choice, {
+        retype,
+        sessions: choice.pick ? agentSessions(dir).summaries : undefined,
+      });
+    }
+    return await printTurn(target, choice, message, options, retype);
+  } finally {
+    await host.close();
   }
+}
 
+async function printTurn(target: AgentTarget, choice: SessionChoice, message: string | undefined, options: RunOptionValues, retype: RetypeContext): Promise<number> {
   const { readMessage } = await import('../hosts/print/read-message.js');
   const { runPrintTurn } = await import('../hosts/print/print-host.js');
   const text = await readMessage(message);

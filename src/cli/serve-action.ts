@@ -1,8 +1,9 @@
 import { EXIT, UsageError } from './exit-codes.js';
 import type { ServeOptionValues } from './serve.js';
-import { loadRunnableAgent } from '../hosts/open-conversation.js';
+import { loadRunnableAgent, type AgentTarget } from '../hosts/open-conversation.js';
 import { isLoopbackHost } from '../hosts/agui/access.js';
 import { createAguiServer } from '../hosts/agui/agui-server.js';
+import { hostScopeFor } from './allow-tool.js';
 
 function log(line: string): void {
   process.stderr.write(`auggy serve: ${line}\n`);
@@ -73,6 +74,17 @@ function untilStopSignal(): Promise<NodeJS.Signals> {
 export async function serveCommand(dir: string, options: ServeOptionValues): Promise<number> {
   const settings = settingsFrom(options);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, (message) => log(`warning: ${message}`));
+  // One scope for every thread: each MCP server is started once and shared.
+  const host = hostScopeFor(target.agent, options.allowTool);
+  target.host = host;
+  try {
+    return await serveUntilStopped(target, settings, options);
+  } finally {
+    await host.close();
+  }
+}
+
+async function serveUntilStopped(target: AgentTarget, settings: ServeSettings, options: ServeOptionValues): Promise<number> {
   const server = createAguiServer({
     target,
     token: settings.token,

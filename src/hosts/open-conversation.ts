@@ -4,12 +4,15 @@ import { UsageError } from '../cli/exit-codes.js';
 import { loadAgent } from '../agent/load-agent.js';
 import { formatDiagnostic, type LoadedAgent } from '../agent/types.js';
 import { Conversation } from '../kernel/conversation.js';
+import type { HostScope } from '../kernel/host-scope.js';
 import { ModelSpecError, resolveModelSpec, type ModelOverrides, type ModelSpec } from '../model/model-spec.js';
 import { SessionError, openSession } from '../session/session.js';
 
 export interface AgentTarget {
   agent: LoadedAgent;
   modelSpec: ModelSpec;
+  /** What the process shares across its conversations; the command that made it closes it. */
+  host?: HostScope;
 }
 
 /** Loads the folder and settles the model; any problem is a UsageError naming the file and fix. */
@@ -51,7 +54,7 @@ export async function openConversation(target: AgentTarget, choice: SessionChoic
       sessionId: choice.sessionId,
       continueLatest: choice.continueLatest,
     });
-    return await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn });
+    return await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn, host: target.host });
   } catch (error) {
     if (error instanceof SessionError) throw new UsageError(error.message);
     throw error;

@@ -12,6 +12,7 @@ import type { KernelTool } from './tool.js';
 import { makeComplete } from './complete.js';
 import { SessionWriter } from './session-writer.js';
 import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
+import { createHostScope, type HostScope } from './host-scope.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { PersonChannel } from './person.js';
 import { runTurnLoop, type TurnResult } from './turn-loop.js';
@@ -52,6 +53,11 @@ export interface ConversationOptions {
    * model is built (and a scripted model's file read) once, not once per conversation or call.
    */
   models?: ModelBuilder;
+  /**
+   * What the process shares across conversations (MCP connections, --allow-tool). Absent, the
+   * conversation keeps its own, and `close()` closes it.
+   */
+  host?: HostScope;
 }
 
 /**
@@ -73,6 +79,8 @@ export class Conversation {
   private running = false;
   private completionUsage = { inputTokens: 0, outputTokens: 0 };
   readonly complete: CompleteFn;
+  readonly host: HostScope;
+  private readonly ownsHost: boolean;
 
   private constructor(options: ConversationOptions) {
     this.agent = options.agent;
@@ -81,6 +89,8 @@ export class Conversation {
     this.warn = options.warn;
     this.models = options.models ?? createModelCache();
     this.log = new SessionWriter((entry) => this.persist(() => this.session.append(entry)));
+    this.host = options.host ?? createHostScope();
+    this.ownsHost = options.host === undefined;
     const complete = makeComplete(options.agent, options.modelSpec, this.models);
     // Evaluators spend tokens for the turn they judge; the turn's usage says so.
     this.complete = async (request) => {
@@ -109,6 +119,7 @@ export class Conversation {
           emit: (event) => conversation.emit(event),
           complete: conversation.complete,
           warn: options.warn,
+          host: conversation.host,
         }),
       );
     }
@@ -371,8 +382,13 @@ export class Conversation {
   async clear(): Promise<Conversation> {
     for (const augment of this.augmentList) await augment.onCleared?.();
     const session = openSession({ agentDir: this.agent.dir, agentName: this.agent.yaml.name, agentId: this.agent.yaml.id });
-    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, models: this.models });
+    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, models: this.models, host: this.host });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;
+  }
+
+  /** Closes what this conversation opened for itself; a host's shared scope is the host's to close. */
+  async close(): Promise<void> {
+    if (this.ownsHost) await this.host.close();
   }
 }
