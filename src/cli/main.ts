@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { EXIT, UsageError } from './exit-codes.js';
+import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { registerCommands } from './commands.js';
 import { packagePath } from './package-root.js';
 import { bareAction, routeArgs } from './entry-args.js';

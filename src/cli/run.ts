@@ -1,20 +1,7 @@
 import { Option, type Command } from 'commander';
-import type { SetExitCode } from './commands.js';
-import { addModelOptions, type ModelOptionValues } from './model-options.js';
-
-export interface RunOptionValues extends ModelOptionValues {
-  print?: boolean;
-  output: 'text' | 'json' | 'stream-json';
-  /** `--output-format`, the spelling other agent CLIs use; the same as --output. */
-  outputFormat?: 'text' | 'json' | 'stream-json';
-  session?: string;
-  /** `--resume ID` resumes it; a bare `--resume` lists the sessions to pick from. */
-  resume?: string | true;
-  continue?: boolean;
-  event?: string;
-  board: string[];
-  allowTool: string[];
-}
+import type { SetExitCode } from './set-exit-code.js';
+import type { RunOptionValues } from './run-action.js';
+import { addModelOptions } from './model-options.js';
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

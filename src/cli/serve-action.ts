@@ -1,9 +1,19 @@
-import { EXIT, UsageError } from './exit-codes.js';
-import type { ServeOptionValues } from './serve.js';
+import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { loadRunnableAgent, type AgentTarget } from '../hosts/open-conversation.js';
 import { isLoopbackHost } from '../hosts/agui/access.js';
 import { createAguiServer } from '../hosts/agui/agui-server.js';
 import { hostScopeFor } from './allow-tool.js';
+import type { ModelOptionValues } from './model-options.js';
+
+export interface ServeOptionValues extends ModelOptionValues {
+  host: string;
+  port: string;
+  token?: string;
+  maxMessageChars: string;
+  graceMs: string;
+  corsOrigin?: string;
+  allowTool: string[];
+}
 
 function log(line: string): void {
   process.stderr.write(`auggy serve: ${line}\n`);

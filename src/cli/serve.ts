@@ -1,16 +1,7 @@
 import type { Command } from 'commander';
-import type { SetExitCode } from './commands.js';
-import { addModelOptions, type ModelOptionValues } from './model-options.js';
-
-export interface ServeOptionValues extends ModelOptionValues {
-  host: string;
-  port: string;
-  token?: string;
-  maxMessageChars: string;
-  graceMs: string;
-  corsOrigin?: string;
-  allowTool: string[];
-}
+import type { SetExitCode } from './set-exit-code.js';
+import type { ServeOptionValues } from './serve-action.js';
+import { addModelOptions } from './model-options.js';
 
 export function registerServe(program: Command, setExitCode: SetExitCode): void {
   const command = program

@@ -1,6 +1,6 @@
 import { streamText } from 'ai';
 import type { LoadedAgent } from '../agent/types.js';
-import type { CompleteFn } from '../augments/types.js';
+import type { CompleteFn } from './augment.js';
 import type { ModelBuilder } from '../model/model-cache.js';
 import { describeModelError } from '../model/describe-error.js';
 import { maxTokensOf, resolveModelSpec, type ModelSpec } from '../model/model-spec.js';

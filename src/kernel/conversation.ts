@@ -1,7 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { LoadedAgent } from '../agent/types.js';
-import { findAugmentFactory } from '../augments/registry.js';
-import type { Augment, CompleteFn, HostInputResult, SlashCommand } from '../augments/types.js';
+import type { Augment, CompleteFn, HostInputResult, SlashCommand, AugmentFactory } from './augment.js';
 import { createModelCache, type ModelBuilder } from '../model/model-cache.js';
 import { classifyModelError } from '../model/describe-error.js';
 import { maxTokensOf, type ModelSpec } from '../model/model-spec.js';
@@ -11,7 +10,7 @@ import { openToolCalls, transcriptFromEntries, unansweredResults } from '../sess
 import type { KernelTool } from './tool.js';
 import { makeComplete } from './complete.js';
 import { SessionWriter } from './session-writer.js';
-import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
+import { SYSTEM_LINE_EVENT, loggedKernelEvent, type KernelEvent } from './events.js';
 import { createHostScope, type HostScope } from './host-scope.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { PersonChannel } from './person.js';
@@ -44,6 +43,8 @@ export interface AdoptedMessage {
 
 export interface ConversationOptions {
   agent: LoadedAgent;
+  /** The augment types this host runs (the built-in list, composed at the top); the agent's are started from it. */
+  augmentTypes: readonly AugmentFactory[];
   modelSpec: ModelSpec;
   session: SessionHandle;
   /** Problems that do not stop the run: shown by the host, never fatal. */
@@ -66,6 +67,7 @@ export interface ConversationOptions {
  */
 export class Conversation {
   readonly agent: LoadedAgent;
+  private readonly augmentTypes: readonly AugmentFactory[];
   readonly modelSpec: ModelSpec;
   readonly session: SessionHandle;
   private readonly warn: (message: string) => void;
@@ -84,6 +86,7 @@ export class Conversation {
 
   private constructor(options: ConversationOptions) {
     this.agent = options.agent;
+    this.augmentTypes = options.augmentTypes;
     this.modelSpec = options.modelSpec;
     this.session = options.session;
     this.warn = options.warn;
@@ -108,7 +111,7 @@ export class Conversation {
     warnings.forEach((warning) => options.warn(warning));
     conversation.messages = transcriptFromEntries(entries);
     for (const config of options.agent.augments) {
-      const factory = findAugmentFactory(config.type);
+      const factory = options.augmentTypes.find((candidate) => candidate.type === config.type);
       if (!factory) continue;
       conversation.augmentList.push(
         await factory.create({
@@ -258,7 +261,7 @@ export class Conversation {
     for (const entry of this.session.entries().entries) {
       if ((entry.kind === 'user' || entry.kind === 'message') && entry.messageId !== undefined) ids.add(entry.messageId);
       if (entry.kind === 'event') {
-        const { event } = entry;
+        const event = loggedKernelEvent(entry.event);
         if (event.type === 'TEXT_MESSAGE_START' || event.type === 'TOOL_CALL_RESULT') ids.add(event.messageId);
         if (event.type === 'TOOL_CALL_START') ids.add(event.toolCallId);
       }
@@ -382,7 +385,7 @@ export class Conversation {
   async clear(): Promise<Conversation> {
     for (const augment of this.augmentList) await augment.onCleared?.();
     const session = openSession({ agentDir: this.agent.dir, agentName: this.agent.yaml.name, agentId: this.agent.yaml.id });
-    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, models: this.models, host: this.host });
+    const next = await Conversation.open({ agent: this.agent, augmentTypes: this.augmentTypes, modelSpec: this.modelSpec, session, warn: this.warn, models: this.models, host: this.host });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;
   }

@@ -41,7 +41,8 @@ export function transcriptFromEntries(entries: SessionEntry[]): ModelMessage[] {
   for (const entry of entries) {
     if (entry.kind === 'user') raw.push({ role: 'user', content: entry.text });
     else if (entry.kind === 'event' && entry.event.type === 'TEXT_MESSAGE_CONTENT') {
-      shownText.set(entry.event.messageId, (shownText.get(entry.event.messageId) ?? '') + entry.event.delta);
+      const { messageId, delta } = entry.event;
+      if (typeof messageId === 'string' && typeof delta === 'string') shownText.set(messageId, (shownText.get(messageId) ?? '') + delta);
     } else if (entry.kind === 'message') raw.push(withLoggedText(entry, shownText));
   }
   const repaired: ModelMessage[] = [];

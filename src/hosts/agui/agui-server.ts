@@ -58,6 +58,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
     });
     return Conversation.open({
       agent: target.agent,
+      augmentTypes: target.augmentTypes,
       modelSpec: target.modelSpec,
       session,
       models,

@@ -1,4 +1,4 @@
-import { UsageError } from '../../cli/exit-codes.js';
+import { UsageError } from '../exit-codes.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
