@@ -71,9 +71,10 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export function createScriptedModel(script: Script, modelId: string): LanguageModelV3 {
   let calls = 0;
+  const replyCounts = new Map<number, number>();
   const replyFor = (options: LanguageModelV3CallOptions): ScriptedStep => {
     const { text, toolRounds } = latestUserText(options.prompt);
-    return pickStep(script, text, systemText(options.prompt), toolRounds) ?? { text: '', toolCalls: [] };
+    return pickStep(script, text, systemText(options.prompt), toolRounds, replyCounts) ?? { text: '', toolCalls: [] };
   };
   return {
     specificationVersion: 'v3',

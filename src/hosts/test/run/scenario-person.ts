@@ -1,0 +1,43 @@
+import { NOBODY, type PersonChannel, type PersonReply, type PresentedQuestion } from '../../../kernel/person.js';
+import type { PersonScript, ScriptedAnswer } from '../scenario/types.js';
+
+/** The person a scenario scripts: answers field by field, approvals by tool name, and what was asked unscripted. */
+export interface ScenarioPerson extends PersonChannel {
+  /** Whether the scenario approves this tool call (`approve:` names or globs like `mcp_ops_*`). */
+  approves(toolName: string): boolean;
+  /** Questionnaire fields asked that the scenario gave no answer for, in order. */
+  readonly unscripted: string[];
+}
+
+/** An answer as the person would type it: lists comma separated, booleans as yes/no. */
+export function answerText(value: ScriptedAnswer): string {
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value);
+}
+
+function globMatcher(pattern: string): RegExp {
+  return new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+}
+
+/**
+ * `person: away` (and a turn that scripts no one) is nobody, as under --print: every question and
+ * approval gets no answer at once. A scripted person answers each field from `answers`; a field
+ * it has no answer for takes the default when there is one (`-`) and is declined otherwise.
+ */
+export function scenarioPerson(script: PersonScript): ScenarioPerson {
+  if (script.kind === 'away') return { ...NOBODY, approves: () => false, unscripted: [] };
+  const approvals = script.approve.map(globMatcher);
+  const unscripted: string[] = [];
+  return {
+    unscripted,
+    present: () => true,
+    approves: (toolName) => approvals.some((pattern) => pattern.test(toolName)),
+    async ask(question: PresentedQuestion): Promise<PersonReply> {
+      const answer = script.answers[question.field];
+      if (answer !== undefined) return { kind: 'answer', text: answerText(answer) };
+      if (!unscripted.includes(question.field)) unscripted.push(question.field);
+      return question.default !== undefined ? { kind: 'answer', text: '-' } : { kind: 'declined' };
+    },
+  };
+}
