@@ -2,14 +2,14 @@ import { z } from 'zod';
 import type { TurnStatus } from '../../../kernel/events.js';
 import { OUTCOMES } from '../../../augments/user-ask/ask-state.js';
 import { assertionType } from './types.js';
-import { compilePattern, listed, regexSource, shown, stringList } from './describe.js';
+import { compilePattern, listed, oneOrMany, regexSource, shown, stringList } from './describe.js';
 
 const STATUSES = ['completed', 'input-required', 'failed', 'canceled', 'budget-exhausted'] as const satisfies readonly TurnStatus[];
 
 /** turn_status: how the turn ended (one status, or any of a list). */
 export const turnStatus = assertionType({
   name: 'turn_status',
-  params: z.object({ status: z.union([z.enum(STATUSES).transform((status) => [status]), z.array(z.enum(STATUSES)).min(1)]) }),
+  params: z.object({ status: oneOrMany(STATUSES) }),
   check({ status }, scope) {
     const actual = scope.status === undefined ? 'no model turn ran in this step' : `${scope.status}${scope.message && scope.status !== 'input-required' ? ` (${scope.message})` : ''}`;
     return { passed: scope.status !== undefined && status.includes(scope.status), expected: `the turn to end ${status.join(' or ')}`, actual };
@@ -38,13 +38,13 @@ export const asks = assertionType({
 /** ask_outcome: the userAsk evaluator's verdict on this turn. */
 export const askOutcome = assertionType({
   name: 'ask_outcome',
-  params: z.object({ outcome: z.enum(OUTCOMES) }),
+  params: z.object({ outcome: oneOrMany(OUTCOMES) }),
   check({ outcome }, scope) {
-    const expected = `the user ask judged ${outcome}`;
+    const expected = `the user ask judged ${outcome.join(' or ')}`;
     const ask = scope.ask;
     if (!ask) return { passed: false, expected, actual: 'the agent has no userAsk augment (add userAsk to agent.yaml augments)' };
     if (!ask.judged) return { passed: false, expected, actual: `no verdict for this turn${ask.error ? ` (the evaluator failed: ${ask.error})` : ''}` };
-    return { passed: ask.outcome === outcome, expected, actual: `${ask.outcome ?? 'none'}${ask.reason ? `: ${shown(ask.reason)}` : ''}` };
+    return { passed: ask.outcome !== undefined && (outcome as readonly string[]).includes(ask.outcome), expected, actual: `${ask.outcome ?? 'none'}${ask.reason ? `: ${shown(ask.reason)}` : ''}` };
   },
 });
 

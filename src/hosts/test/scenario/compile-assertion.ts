@@ -3,7 +3,7 @@ import type { Diagnostic } from '../../../agent/types.js';
 import { schemaDiagnostics } from '../../../agent/schema-issues.js';
 import { didYouMean } from '../../../agent/suggest.js';
 import { formatFieldPath, locateField, type FieldPath, type YamlSource } from '../../../agent/yaml-source.js';
-import { assertionNames, findAssertionType, WRAPPER_TYPE } from '../assertions/registry.js';
+import { ASSERTION_TYPES, assertionNames, findAssertionType, WRAPPER_TYPE } from '../assertions/registry.js';
 import type { AssertionType, CheckContext, CheckResult } from '../assertions/types.js';
 import type { Scope } from '../assertions/scope.js';
 import { shown } from '../assertions/describe.js';
@@ -19,7 +19,9 @@ function at(source: YamlSource, path: FieldPath, message: string): Diagnostic {
 }
 
 function unknownType(source: YamlSource, path: FieldPath, name: string): Diagnostic {
-  return at(source, path, `"${name}" is not an assertion type auggy runs${didYouMean(name, assertionNames())}; use one of ${assertionNames().join(', ')}`);
+  const suggestion = didYouMean(name, assertionNames());
+  const choices = suggestion || `; use one of ${ASSERTION_TYPES.map((type) => type.name).join(', ')} (or ${WRAPPER_TYPE}, PromptKit's threshold wrapper)`;
+  return at(source, path, `"${name}" is not an assertion type auggy runs${choices}`);
 }
 
 /** One type with its params checked now, so a scenario never fails at run time for how it was written. */

@@ -1,26 +1,22 @@
 import { z } from 'zod';
-import { regexSource } from '../assertions/describe.js';
+import { regexSource, strictShape } from '../assertions/describe.js';
 
 /** PromptKit's `when`, as its schema defines it. */
-export const whenSchema = z
-  .object({
-    tool_called: z.string().min(1).optional(),
-    tool_called_pattern: regexSource.optional(),
-    any_tool_called: z.boolean().optional(),
-    min_tool_calls: z.number().int().min(0).optional(),
-  })
-  .strict();
+export const whenSchema = strictShape({
+  tool_called: z.string().min(1).optional(),
+  tool_called_pattern: regexSource.optional(),
+  any_tool_called: z.boolean().optional(),
+  min_tool_calls: z.number().int().min(0).optional(),
+});
 
 /** One entry of `assertions:` before its type's params are checked. */
-export const assertionEntrySchema = z
-  .object({
-    type: z.string().trim().min(1),
-    params: z.record(z.string(), z.unknown()).nullish(),
-    message: z.string().optional(),
-    when: whenSchema.optional(),
-    pass_threshold: z.number().min(0).max(1).optional(),
-  })
-  .strict();
+export const assertionEntrySchema = strictShape({
+  type: z.string().trim().min(1),
+  params: z.record(z.string(), z.unknown()).nullish(),
+  message: z.string().optional(),
+  when: whenSchema.optional(),
+  pass_threshold: z.number().min(0).max(1).optional(),
+});
 export type AssertionEntry = z.infer<typeof assertionEntrySchema>;
 
 const answerSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]);
@@ -29,14 +25,18 @@ const answerSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.uni
 export const personSchema = z.union(
   [
     z.literal('away'),
-    z
-      .object({
-        answers: z.record(z.string(), answerSchema).optional(),
-        approve: z.array(z.string().min(1)).optional(),
-      })
-      .strict(),
+    strictShape({
+      answers: z.record(z.string(), answerSchema).optional(),
+      approve: z.array(z.string().min(1)).optional(),
+    }),
   ],
-  { error: 'must be away, or a mapping with answers: {field: value} and/or approve: [tool]' },
+  {
+    error: (issue) => {
+      // Within the mapping form, say what is wrong with it rather than repeat both forms.
+      const inner = issue.code === 'invalid_union' ? issue.errors.flat().find((found) => found.code === 'unrecognized_keys') : undefined;
+      return inner?.message ?? 'must be away, or a mapping with answers: {field: value} and/or approve: [tool]';
+    },
+  },
 );
 
 const textPartSchema = z.object({ type: z.string(), text: z.string().optional() });
