@@ -79,8 +79,10 @@ export function compileAssertion(raw: unknown, path: FieldPath, source: YamlSour
   if ('diagnostics' in compiled) return { diagnostics: compiled.diagnostics };
   const position = locateField(source, path);
   const shownName = name === WRAPPER_TYPE ? `${WRAPPER_TYPE}(${shown((params as { eval_type: string }).eval_type).slice(1, -1)})` : name;
+  // PromptKit's own examples write the message inside params; either place is read.
+  const said = message ?? (typeof params?.message === 'string' ? params.message : undefined);
   return {
-    assertion: { type: shownName, line: position?.line, column: position?.column, message, when, passThreshold, run: compiled.check },
+    assertion: { type: shownName, line: position?.line, column: position?.column, message: said, when, passThreshold, run: compiled.check },
     diagnostics: [],
   };
 }

@@ -108,7 +108,7 @@ export function loadScenario(path: string, file: string): LoadedScenario {
       file,
       name: scenarioName(document.data, file),
       description: document.data.spec.description?.trim(),
-      line: locateField(source, ['spec'])?.line,
+      line: locateField(source, ['metadata', 'name'])?.line ?? 1,
       trials: document.data.spec.trials,
       turns,
       conversationAssertions,
