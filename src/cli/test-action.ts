@@ -60,17 +60,12 @@ export async function testCommand(dir: string, files: string[], options: TestOpt
   // Text lines go to stdout unless a machine report takes stdout for itself.
   const textToStdout = options.reporter === 'text' || outputPath !== undefined;
   const style = { colour: process.stdout.isTTY === true && !process.env.NO_COLOR };
-  const printer: SuiteListener = {
-    scenarioFinished: (finished) => {
-      if (textToStdout) process.stdout.write(`${scenarioLines(finished, style).join('\n')}\n`);
-    },
-  };
   const listener: SuiteListener = {
     scenarioStarted: (...args) => progress?.scenarioStarted(...args),
     turnStarted: (turn) => progress?.turnStarted(turn),
     scenarioFinished: (finished) => {
       progress?.scenarioFinished();
-      printer.scenarioFinished?.(finished);
+      if (textToStdout) process.stdout.write(`${scenarioLines(finished, style).join('\n')}\n`);
     },
   };
 

@@ -4,6 +4,7 @@ import type { TurnResult } from '../../../kernel/turn-loop.js';
 import { questionOf } from '../../../augments/questions/index.js';
 import { EVALUATION_EVENT, type EvaluationEventValue } from '../../../augments/user-ask/judge-turn.js';
 import { renderTranscript } from '../../../augments/user-ask/render-transcript.js';
+import { approvalFor } from './scenario-person.js';
 import type { ObservedAsk, ObservedBoardLine, ObservedQuestion, ObservedWorkflow, Scope } from '../assertions/scope.js';
 
 const REQUEST_INPUT = 'request_input';
@@ -57,8 +58,9 @@ function questionsOf(events: readonly KernelEvent[], result: TurnResult | undefi
   }
   for (const event of events) {
     const question = questionOf(event);
-    // A field re-asked after a refused answer is the same question; it is counted once.
-    if (question && !question.error) questions.push({ text: question.question, field: question.field, source: 'questionnaire' });
+    // A field re-asked after a refused answer is the same question; it is counted once. An
+    // approval is the person's yes to a tool, not a question the agent asked.
+    if (question && !question.error && approvalFor(question) === undefined) questions.push({ text: question.question, field: question.field, source: 'questionnaire' });
   }
   return questions;
 }

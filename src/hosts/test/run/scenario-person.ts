@@ -16,6 +16,15 @@ export function answerText(value: ScriptedAnswer): string {
   return String(value);
 }
 
+/**
+ * The tool a question asks approval for. Tools that need the person's yes (the mcp augment's
+ * confirmTools) ask it as a one-field questionnaire marked with an approval purpose.
+ */
+export function approvalFor(question: PresentedQuestion): string | undefined {
+  const purpose = (question as { purpose?: { kind?: unknown; toolName?: unknown } }).purpose;
+  return purpose?.kind === 'approval' && typeof purpose.toolName === 'string' ? purpose.toolName : undefined;
+}
+
 function globMatcher(pattern: string): RegExp {
   return new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
 }
@@ -34,6 +43,8 @@ export function scenarioPerson(script: PersonScript): ScenarioPerson {
     present: () => true,
     approves: (toolName) => approvals.some((pattern) => pattern.test(toolName)),
     async ask(question: PresentedQuestion): Promise<PersonReply> {
+      const tool = approvalFor(question);
+      if (tool !== undefined) return { kind: 'answer', text: approvals.some((pattern) => pattern.test(tool)) ? 'yes' : 'no' };
       const answer = script.answers[question.field];
       if (answer !== undefined) return { kind: 'answer', text: answerText(answer) };
       if (!unscripted.includes(question.field)) unscripted.push(question.field);
