@@ -28,7 +28,10 @@ describe('the scripted person of a scenario', () => {
     const signal = new AbortController().signal;
     expect(await person.ask(question('size', { default: 'm' }), signal)).toEqual({ kind: 'answer', text: '-' });
     expect(await person.ask(question('name'), signal)).toEqual({ kind: 'declined' });
-    expect(person.unscripted).toEqual(['size', 'name']);
+    expect(person.unscripted).toEqual([
+      { field: 'size', took: 'default' },
+      { field: 'name', took: 'declined' },
+    ]);
   });
 
   it('answers an approval question yes for a tool it approves and no otherwise', async () => {

@@ -75,7 +75,7 @@ async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: 
   }
   const scope = turnScope({ events, result, snapshot: conversation.snapshot(), transcript: conversation.transcript() });
   const assertions = await evaluateAll(turn.assertions, scope, { complete: conversation.complete, signal: options.signal });
-  const notes = person.unscripted.map((field) => `the scripted person had no answer for field ${field}`);
+  const notes = person.unscripted.map(({ field, took }) => `the scripted person had no answer for field ${field}, so it ${took === 'default' ? 'took the default' : 'declined it'}`);
   return {
     report: { index: turn.index, line: turn.line, content: turn.content, status: result?.status, message: result?.message, durationMs: Date.now() - started, problems, notes, assertions },
     scope,

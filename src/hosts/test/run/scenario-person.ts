@@ -5,8 +5,8 @@ import type { PersonScript, ScriptedAnswer } from '../scenario/types.js';
 export interface ScenarioPerson extends PersonChannel {
   /** Whether the scenario approves this tool call (`approve:` names or globs like `mcp_ops_*`). */
   approves(toolName: string): boolean;
-  /** Questionnaire fields asked that the scenario gave no answer for, in order. */
-  readonly unscripted: string[];
+  /** Questionnaire fields asked that the scenario gave no answer for, in order, and what was done instead. */
+  readonly unscripted: { field: string; took: 'default' | 'declined' }[];
 }
 
 /** An answer as the person would type it: lists comma separated, booleans as yes/no. */
@@ -37,7 +37,7 @@ function globMatcher(pattern: string): RegExp {
 export function scenarioPerson(script: PersonScript): ScenarioPerson {
   if (script.kind === 'away') return { ...NOBODY, approves: () => false, unscripted: [] };
   const approvals = script.approve.map(globMatcher);
-  const unscripted: string[] = [];
+  const unscripted: ScenarioPerson['unscripted'] = [];
   return {
     unscripted,
     present: () => true,
@@ -47,8 +47,9 @@ export function scenarioPerson(script: PersonScript): ScenarioPerson {
       if (tool !== undefined) return { kind: 'answer', text: approvals.some((pattern) => pattern.test(tool)) ? 'yes' : 'no' };
       const answer = script.answers[question.field];
       if (answer !== undefined) return { kind: 'answer', text: answerText(answer) };
-      if (!unscripted.includes(question.field)) unscripted.push(question.field);
-      return question.default !== undefined ? { kind: 'answer', text: '-' } : { kind: 'declined' };
+      const took = question.default !== undefined ? 'default' : 'declined';
+      if (!unscripted.some((entry) => entry.field === question.field)) unscripted.push({ field: question.field, took });
+      return took === 'default' ? { kind: 'answer', text: '-' } : { kind: 'declined' };
     },
   };
 }
