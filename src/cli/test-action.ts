@@ -29,6 +29,36 @@ function prepareOutput(output: string | undefined): string | undefined {
   return path;
 }
 
+/** 128 + SIGTERM, as shells report a job stopped that way. */
+const SIGTERM_EXIT = 143;
+
+/**
+ * Ctrl+C, or SIGTERM from a CI job that timed out, stops the run after the current turn: its
+ * throwaway session is removed and what finished is reported. A second Ctrl+C does not wait.
+ */
+function stopOnSignals(controller: AbortController): { release(): void; terminated(): boolean } {
+  let interrupts = 0;
+  let terminated = false;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) controller.abort(new Error('interrupted'));
+    else process.exit(EXIT.canceled);
+  };
+  const onSigterm = () => {
+    terminated = true;
+    controller.abort(new Error('terminated'));
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
+  return {
+    release: () => {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
+    },
+    terminated: () => terminated,
+  };
+}
+
 /** `auggy test`: every scenario in a throwaway session, a line per result, the report, the exit code. */
 export async function testCommand(dir: string, files: string[], options: TestOptionValues): Promise<number> {
   const loaded = loadSuite(dir, files);
@@ -70,18 +100,12 @@ export async function testCommand(dir: string, files: string[], options: TestOpt
   };
 
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts === 1) controller.abort(new Error('interrupted'));
-    else process.exit(EXIT.canceled);
-  };
-  process.on('SIGINT', onSigint);
+  const interrupts = stopOnSignals(controller);
   let suite: SuiteReport;
   try {
     suite = await runSuite(target.agent.yaml.name, scenarios, { target, model, signal: controller.signal, warn, repeat: options.repeat, minPassRate: options.minPassRate, listener });
   } finally {
-    process.off('SIGINT', onSigint);
+    interrupts.release();
     progress?.stop();
   }
 
@@ -97,7 +121,7 @@ export async function testCommand(dir: string, files: string[], options: TestOpt
 
   if (suite.canceled) {
     process.stderr.write('auggy: canceled; the scenarios not finished are not reported\n');
-    return EXIT.canceled;
+    return interrupts.terminated() ? SIGTERM_EXIT : EXIT.canceled;
   }
   return suite.scenarios.every((finished) => finished.passed) ? EXIT.ok : EXIT.failed;
 }

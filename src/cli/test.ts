@@ -46,7 +46,8 @@ folder's own sessions are never touched. Scenario files are PromptKit Scenario f
 (kind: Scenario, spec.turns[] with role, content and assertions[] of {type, params}).
 
 Exit codes: 0 every scenario passed, 1 one failed, 2 a bad scenario file (file:line) or
-usage error (nothing was run), 130 canceled.
+usage error (nothing was run), 130 canceled with Ctrl+C, 143 stopped by SIGTERM
+(a CI timeout); a canceled run removes its throwaway session and reports what finished.
 
 Examples:
   auggy test examples/demo

@@ -142,6 +142,21 @@ describe('auggy test reports failures and bad files with their exit codes', () =
     expect(server.requests[0].body.messages.at(-1)).toMatchObject({ role: 'user', content: 'hi' });
   });
 
+  it('SIGTERM (a CI job that timed out) stops the run mid-turn, removes its session and exits 143', async () => {
+    const dir = makeAgentFolder({ engine: 'engine:\n  provider: scripted\n  model: slow\n  script: ./script.yaml\n', files: { 'script.yaml': 'chunkDelayMs: 1000\nrules:\n  - steps:\n      - text: "a slow reply that takes a long while"\n' } });
+    writeFiles(dir, { 'tests/slow.scenario.yaml': scenario('slow', '    - content: hi') });
+    const tmp = tempDir('auggy-tmp-');
+    const child = auggyTest([dir], tmp);
+    // The throwaway session's folder appears once the scenario has started.
+    while (readdirSync(tmp).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill('SIGTERM');
+    const run = await child;
+    expect(run.exitCode).toBe(143);
+    expect(run.stderr).toContain('auggy: canceled; the scenarios not finished are not reported');
+    expect(run.stdout).toMatch(/^scenarios: 0 passed, 0 failed, 1 not run \(canceled\) \(1 total, /m);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
   it('prints no progress line when stderr is not a terminal', async () => {
     const run = await auggyTest(['examples/support']);
     expect(run.stderr).toBe('');
