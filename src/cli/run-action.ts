@@ -35,7 +35,7 @@ export async function runCommand(dir: string, message: string | undefined, optio
       throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
     }
   }
-  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl }, warnOnStderr);
+  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, warnOnStderr);
   const choice = { sessionId: options.session, continueLatest: options.continue };
   if (!options.print) {
     const { startTui } = await import('../hosts/tui/start-tui.js');
