@@ -130,6 +130,13 @@ describe('auggy test reports failures and bad files with their exit codes', () =
     expect(run.stdout).toMatch(/^scenarios: 1 passed, 0 failed \(1 total/m);
   });
 
+  it('takes a scenario file in place of dir, and runs it against the agent folder that holds it', async () => {
+    const run = await auggyTest(['examples/demo/tests/board.scenario.yaml']);
+    expect(run.stdout).toMatch(/^PASS {2}board lines from both sides {2}\(examples\/demo\/tests\/board\.scenario\.yaml, 1 turn, /m);
+    expect(run.stdout).toMatch(/^scenarios: 1 passed, 0 failed \(1 total/m);
+    expect(run.exitCode).toBe(0);
+  });
+
   it("runs on --model and --base-url instead of the agent's engine", async () => {
     const server = await startChatServer(() => ({ text: 'Hello from the loopback model.' }));
     servers.push(server);

@@ -6,7 +6,6 @@ import { formatFieldPath, locateField, type FieldPath, type YamlSource } from '.
 import { ASSERTION_TYPES, assertionNames, findAssertionType, WRAPPER_TYPE } from '../assertions/registry.js';
 import type { AssertionType, CheckContext, CheckResult } from '../assertions/types.js';
 import type { Scope } from '../assertions/scope.js';
-import { shown } from '../assertions/describe.js';
 import { assertionEntrySchema } from './scenario-schema.js';
 import type { CompiledAssertion } from './types.js';
 
@@ -78,7 +77,7 @@ export function compileAssertion(raw: unknown, path: FieldPath, source: YamlSour
   }
   if ('diagnostics' in compiled) return { diagnostics: compiled.diagnostics };
   const position = locateField(source, path);
-  const shownName = name === WRAPPER_TYPE ? `${WRAPPER_TYPE}(${shown((params as { eval_type: string }).eval_type).slice(1, -1)})` : name;
+  const shownName = name === WRAPPER_TYPE ? `${WRAPPER_TYPE}(${String(params?.eval_type)})` : name;
   // PromptKit's own examples write the message inside params; either place is read.
   const said = message ?? (typeof params?.message === 'string' ? params.message : undefined);
   return {
