@@ -7,6 +7,7 @@ import { registerAdmin } from './admin.js';
 import { registerServe } from './serve.js';
 import { registerMcp } from './mcp.js';
 import { registerSessions } from './sessions.js';
+import { registerTest } from './test.js';
 
 /**
  * Every command registers its options and help here; the work itself is imported lazily
@@ -20,4 +21,5 @@ export function registerCommands(program: Command, setExitCode: SetExitCode): vo
   registerServe(program, setExitCode);
   registerSessions(program, setExitCode);
   registerMcp(program, setExitCode);
+  registerTest(program, setExitCode);
 }
