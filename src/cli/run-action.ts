@@ -1,7 +1,9 @@
 import { EXIT, UsageError } from './exit-codes.js';
+import { integerOption } from './integer-option.js';
 import type { RunOptionValues } from './run.js';
 import { loadRunnableAgent, openConversation } from '../hosts/open-conversation.js';
 import type { Conversation } from '../kernel/conversation.js';
+import { SessionError } from '../session/session.js';
 
 function warnOnStderr(message: string): void {
   process.stderr.write(`auggy: warning: ${message}\n`);
@@ -35,6 +37,7 @@ export async function runCommand(dir: string, message: string | undefined, optio
       throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
     }
   }
+  const maxMessageChars = integerOption('--max-message-chars', options.maxMessageChars, 1);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl }, warnOnStderr);
   const choice = { sessionId: options.session, continueLatest: options.continue };
   if (!options.print) {
@@ -43,32 +46,41 @@ export async function runCommand(dir: string, message: string | undefined, optio
   }
 
   const { readMessage } = await import('../hosts/print/read-message.js');
-  const { runPrintTurn } = await import('../hosts/print/print-host.js');
-  const text = await readMessage(message);
+  const { runPrintTurn, Interrupted } = await import('../hosts/print/print-host.js');
+  const text = await readMessage(message, maxMessageChars);
   const conversation = await openConversation(target, choice, warnOnStderr);
-  await applyHostInputs(conversation, options);
   const controller = new AbortController();
   let interrupts = 0;
-  const onSigint = () => {
+  // SIGTERM (CI stopping a job on timeout) ends the turn as Ctrl+C does: canceled and saved.
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
     interrupts++;
-    // The first Ctrl+C cancels the turn cleanly; a second one does not wait.
-    if (interrupts === 1) controller.abort(new Error('interrupted'));
-    else process.exit(EXIT.canceled);
+    // The first signal cancels the turn cleanly; a second one does not wait.
+    if (interrupts === 1) controller.abort(new Interrupted(signal));
+    else process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.canceled);
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
-    return await runPrintTurn({
-      conversation,
-      message: text,
-      format: options.output,
-      signal: controller.signal,
-      writers: {
-        out: (chunk) => process.stdout.write(chunk),
-        err: (chunk) => process.stderr.write(chunk),
-        colour: process.stderr.isTTY === true && !process.env.NO_COLOR,
-      },
+    // One writer per session: the lease covers the flags and the turn, and is refused at once when another auggy holds it.
+    return await conversation.asWriter(async () => {
+      await applyHostInputs(conversation, options);
+      return runPrintTurn({
+        conversation,
+        message: text,
+        format: options.output,
+        signal: controller.signal,
+        writers: {
+          out: (chunk) => process.stdout.write(chunk),
+          err: (chunk) => process.stderr.write(chunk),
+          colour: process.stderr.isTTY === true && !process.env.NO_COLOR,
+        },
+      });
     });
+  } catch (error) {
+    if (error instanceof SessionError) throw new UsageError(error.message);
+    throw error;
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { SetExitCode } from './commands.js';
 import { addModelOptions, type ModelOptionValues } from './model-options.js';
+import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
 
 export interface RunOptionValues extends ModelOptionValues {
   print?: boolean;
@@ -9,6 +10,7 @@ export interface RunOptionValues extends ModelOptionValues {
   continue?: boolean;
   event?: string;
   board: string[];
+  maxMessageChars: string;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -26,13 +28,15 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('-s, --session <id>', 'resume this session')
     .option('-c, --continue', 'resume the most recent session')
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
-    .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, []);
+    .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, [])
+    .option('--max-message-chars <n>', 'with --print: refuse a longer message before anything is sent', String(DEFAULT_MAX_MESSAGE_CHARS));
   addModelOptions(command);
   command.addHelpText(
     'after',
     `
 Exit codes with --print: 0 completed, 3 input-required (the agent asked a question),
-1 failed or budget-exhausted, 2 usage or configuration error, 130 canceled.
+1 failed or budget-exhausted, 2 usage or configuration error (also: the session is in use by
+another auggy), 130 canceled by Ctrl+C, 143 stopped by SIGTERM (the partial reply is saved).
 
 Examples:
   auggy run examples/demo

@@ -45,6 +45,8 @@ export class Conversation {
   private currentTurnId: string | undefined;
   private writeError: string | undefined;
   private running = false;
+  /** How many asWriter calls are inside the session's writer lease right now. */
+  private writerDepth = 0;
   readonly complete: CompleteFn;
 
   private constructor(options: ConversationOptions) {
@@ -169,10 +171,54 @@ export class Conversation {
     return this.model;
   }
 
-  /** Runs one turn for the person's message. Never throws for provider or tool trouble. */
+  /**
+   * Runs `work` as the session's one writer across processes: the lease is taken first (a
+   * SessionBusyError, before anything is written, when another auggy holds it) and given back
+   * after. Nested calls share the lease, so a host can hold it around flags and the turn.
+   */
+  async asWriter<T>(work: () => Promise<T>): Promise<T> {
+    if (this.writerDepth > 0) {
+      this.writerDepth++;
+      try {
+        return await work();
+      } finally {
+        this.writerDepth--;
+      }
+    }
+    const lease = await this.session.acquireWriter();
+    this.writerDepth = 1;
+    try {
+      lease.notices.forEach((notice) => this.warn(notice));
+      // Another process took turns here since this conversation read the log: start from what it wrote.
+      if (lease.changedElsewhere) this.reloadTranscript();
+      return await work();
+    } finally {
+      this.writerDepth = 0;
+      await lease.release();
+    }
+  }
+
+  private reloadTranscript(): void {
+    const { entries, warnings } = this.session.entries();
+    warnings.forEach((warning) => this.warn(warning));
+    this.messages = transcriptFromEntries(entries);
+  }
+
+  /**
+   * Runs one turn for the person's message, as the session's writer. Never throws for provider
+   * or tool trouble; throws SessionBusyError, before anything runs, when another auggy writes the session.
+   */
   async runTurn(text: string, options: { signal?: AbortSignal; person?: PersonChannel } = {}): Promise<TurnResult & { runId: string }> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
+    try {
+      return await this.asWriter(() => this.runTurnAsWriter(text, options));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runTurnAsWriter(text: string, options: { signal?: AbortSignal; person?: PersonChannel }): Promise<TurnResult & { runId: string }> {
     const runId = newRunId();
     this.currentTurnId = runId;
     this.writeError = undefined;
@@ -234,7 +280,6 @@ export class Conversation {
       }
       return { ...result, runId };
     } finally {
-      this.running = false;
       this.currentTurnId = undefined;
     }
   }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Conversation } from '../../kernel/conversation.js';
+import { SessionBusyError, SessionError } from '../../session/session.js';
 import type { TurnOutcome } from '../../kernel/events.js';
 import { HttpError, readJsonBody } from './http-io.js';
 import { parseRunInput, type RunRequest } from './run-input.js';
@@ -13,8 +14,8 @@ export interface RunRouteContext {
   headers: Record<string, string>;
   /** One line on stderr per finished run, for whoever operates the server. */
   log(line: string): void;
-  /** True once shutdown began: no new run may start. */
-  closing(): boolean;
+  /** Once shutdown began, the 503 a new run gets (with Retry-After); undefined before. */
+  closingRefusal(): HttpError | undefined;
 }
 
 function describe(error: unknown): string {
@@ -58,7 +59,8 @@ async function streamTurn(conversation: Conversation, request: RunRequest, strea
 export async function handleRun(req: IncomingMessage, res: ServerResponse, context: RunRouteContext): Promise<void> {
   const request = parseRunInput(await readJsonBody(req), context.maxMessageChars);
   // Checked again after the body arrived: shutdown may have begun while it was uploading.
-  if (context.closing()) throw new HttpError(503, 'the server is shutting down', { connection: 'close' });
+  const closing = context.closingRefusal();
+  if (closing) throw closing;
   const claim = context.threads.claim(request.threadId);
   if (!claim) throw new HttpError(409, `a run is already in progress on thread ${request.threadId}; wait for its RUN_FINISHED and send again`);
 
@@ -74,10 +76,20 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
       claim.run.controller.abort(new Error('the client disconnected'));
     });
     const conversation = await openThread(context, request.threadId);
-    stream.open(context.headers);
-    outcome = await streamTurn(conversation, request, stream, claim.run.controller.signal);
-    await stream.finish(outcome);
-    context.threads.keep(request.threadId, conversation);
+    try {
+      // The thread's session has one writer across processes: a --print on it now means 409, before the stream opens.
+      await conversation.asWriter(async () => {
+        stream.open(context.headers);
+        outcome = await streamTurn(conversation, request, stream, claim.run.controller.signal);
+        await stream.finish(outcome);
+      });
+    } catch (error) {
+      if (error instanceof SessionBusyError) throw new HttpError(409, error.message, context.headers);
+      if (error instanceof SessionError) throw new HttpError(500, `the session for thread ${request.threadId} could not be written: ${error.message}`, context.headers);
+      throw error;
+    } finally {
+      context.threads.keep(request.threadId, conversation);
+    }
   } finally {
     claim.release();
     if (outcome) {
