@@ -14,15 +14,16 @@ function kindOf(stats: Stats): string {
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
   if (stats.isDirectory()) return 'a folder';
   if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
+  return 'a special file';
 }
 
-function sizeText(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+function bytesText(bytes: number): string {
+  return `${bytes.toLocaleString('en-US')} bytes`;
 }
 
 function tooLarge(bytes: number, limit: number): FileRead {
-  return { ok: false, problem: 'too-large', message: `is ${sizeText(bytes)}, over the ${sizeText(limit)} a file of the agent folder may be; make it smaller` };
+  const limitText = limit === MAX_AGENT_FILE_BYTES ? `${bytesText(limit)} (1 MiB)` : bytesText(limit);
+  return { ok: false, problem: 'too-large', message: `is ${bytesText(bytes)}, more than the ${limitText} a file of the agent folder may hold; make it smaller` };
 }
 
 /**

@@ -78,10 +78,10 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
     const conversation = await openThread(context, request.threadId);
     try {
       // The thread's session has one writer across processes: a --print on it now means 409, before the stream opens.
-      await conversation.asWriter(async () => {
+      // The lease is given back before the terminal event goes out: a client that reads it may go on at once.
+      outcome = await conversation.asWriter(async () => {
         stream.open(context.headers);
-        outcome = await streamTurn(conversation, request, stream, claim.run.controller.signal);
-        await stream.finish(outcome);
+        return streamTurn(conversation, request, stream, claim.run.controller.signal);
       });
     } catch (error) {
       if (error instanceof SessionBusyError) throw new HttpError(409, error.message, context.headers);
@@ -90,6 +90,7 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
     } finally {
       context.threads.keep(request.threadId, conversation);
     }
+    await stream.finish(outcome);
   } finally {
     claim.release();
     if (outcome) {
