@@ -7,38 +7,54 @@ export interface ProcessIdentity {
   /** Milliseconds since the epoch when the process started: a pid reused later has another. */
   startedAt: number;
   host: string;
+  /**
+   * Where the kernel says so (Linux /proc): the start in clock ticks since boot and the boot's
+   * id. Unlike wall-clock times these do not move when the clock is set, so they are compared exactly.
+   */
+  startTicks?: number;
+  bootId?: string;
 }
 
-/** Linux reports process start times in clock ticks; USER_HZ is 100 on every architecture it runs on. */
-const CLOCK_TICKS_PER_SECOND = 100;
-/** /proc's boot time has a resolution of one second, and clocks drift: start times this close are the same process. */
+/** Without /proc, start times come from wall clocks, which drift a little: this close counts as the same. */
 const SAME_START_TOLERANCE_MS = 5000;
 
-export function currentProcess(): ProcessIdentity {
-  return { pid: process.pid, startedAt: Math.round(Date.now() - process.uptime() * 1000), host: hostname() };
-}
-
-/** When a process started, from /proc; undefined where there is no /proc (macOS, Windows) or no such process. */
-function procStartTime(pid: number): number | undefined {
+function readText(path: string): string | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces; fields after it are plain.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const startTicks = Number(fields[19]);
-    const bootLine = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
-    if (!bootLine || !Number.isFinite(startTicks)) return undefined;
-    return Number(bootLine[1]) * 1000 + (startTicks / CLOCK_TICKS_PER_SECOND) * 1000;
+    return readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
 }
 
+/** A process's start in clock ticks since boot, from /proc; undefined without /proc or without the process. */
+function startTicksOf(pid: number): number | undefined {
+  const stat = readText(`/proc/${pid}/stat`);
+  if (stat === undefined) return undefined;
+  // The command name (field 2) is in parentheses and may hold spaces; field 22, the start time, comes after it.
+  const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  return Number.isFinite(ticks) ? ticks : undefined;
+}
+
+function bootId(): string | undefined {
+  return readText('/proc/sys/kernel/random/boot_id')?.trim();
+}
+
+export function currentProcess(): ProcessIdentity {
+  return {
+    pid: process.pid,
+    startedAt: Math.round(Date.now() - process.uptime() * 1000),
+    host: hostname(),
+    startTicks: startTicksOf(process.pid),
+    bootId: bootId(),
+  };
+}
+
+/** Whether a process with this pid exists (EPERM: it does, but belongs to another user). */
 export function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    // EPERM: it exists but belongs to another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
@@ -49,10 +65,15 @@ export function pidExists(pid: number): boolean {
  */
 export function isStillRunning(holder: ProcessIdentity, self: ProcessIdentity = currentProcess()): boolean {
   if (holder.host !== self.host) return true;
-  const sameStart = (startedAt: number) => Math.abs(startedAt - holder.startedAt) <= SAME_START_TOLERANCE_MS;
-  // Our own pid with another start time is an earlier process that had the same pid (a restarted container).
-  if (holder.pid === self.pid) return sameStart(self.startedAt);
+  const kernelKnows = holder.startTicks !== undefined && holder.bootId !== undefined && self.bootId !== undefined;
+  // A lock from before the last reboot names a process that cannot be running now.
+  if (kernelKnows && holder.bootId !== self.bootId) return false;
+  if (holder.pid === self.pid) {
+    // Our own pid with another start is an earlier process that had the same pid (a restarted container).
+    return kernelKnows ? holder.startTicks === self.startTicks : Math.abs(holder.startedAt - self.startedAt) <= SAME_START_TOLERANCE_MS;
+  }
   if (!pidExists(holder.pid)) return false;
-  const started = procStartTime(holder.pid);
-  return started === undefined || sameStart(started);
+  if (!kernelKnows) return true;
+  const ticks = startTicksOf(holder.pid);
+  return ticks === undefined || ticks === holder.startTicks;
 }

@@ -51,19 +51,24 @@ describe('one writer per session', () => {
     await lease.release();
   });
 
-  it('our own pid with another start time is an earlier process that had the pid (a restarted container): taken over', async () => {
+  it('our own pid with another start is an earlier process that had the pid (a restarted container): taken over', async () => {
     const { session, lockFile } = newSession();
-    writeLock(lockFile, { pid: process.pid, startedAt: currentProcess().startedAt - 3_600_000 });
+    const self = currentProcess();
+    writeLock(lockFile, { pid: process.pid, startedAt: self.startedAt - 3_600_000, startTicks: (self.startTicks ?? 1000) - 500, bootId: self.bootId });
     const lease = await session.acquireWriter();
     expect(lease.notices).toEqual([expect.stringMatching(/no longer running; it was taken over/)]);
     await lease.release();
   });
 
-  it('a running process with another start time than the lock says is a reused pid: taken over', () => {
+  it('a running pid that started at another moment than the lock says is a reused pid; a lock from before a reboot is dead', (context) => {
     const self = currentProcess();
-    // The parent (vitest) runs, but it did not start at this time.
-    expect(isStillRunning({ pid: process.ppid, startedAt: 1_000, host: self.host }, self)).toBe(false);
-    expect(isStillRunning({ pid: process.ppid, startedAt: 1_000, host: 'another-machine' }, self)).toBe(true);
+    context.skip(self.startTicks === undefined || self.bootId === undefined, 'no /proc here: only whether the pid exists can be checked');
+    // The parent (vitest) runs, but it did not start at tick 1.
+    expect(isStillRunning({ pid: process.ppid, startedAt: self.startedAt, host: self.host, startTicks: 1, bootId: self.bootId }, self)).toBe(false);
+    expect(isStillRunning({ ...self, bootId: 'an-earlier-boot' }, self)).toBe(false);
+    expect(isStillRunning({ ...self, startTicks: 1, host: 'another-machine' }, self)).toBe(true);
+    // The wall clock may be set after a process started; the kernel's start ticks do not move.
+    expect(isStillRunning({ ...self, startedAt: self.startedAt - 3_600_000 }, self)).toBe(true);
     expect(isStillRunning(self, self)).toBe(true);
   });
 
