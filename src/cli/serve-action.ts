@@ -90,7 +90,7 @@ function untilStopSignal(): Promise<NodeJS.Signals> {
 /** `auggy serve`: the agent over HTTP as AG-UI until SIGTERM or SIGINT; exits 0 after a clean stop. */
 export async function serveCommand(dir: string, options: ServeOptionValues): Promise<number> {
   const settings = settingsFrom(options);
-  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl }, (message) => log(`warning: ${message}`));
+  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, (message) => log(`warning: ${message}`));
   const server = createAguiServer({
     target,
     token: settings.token,
