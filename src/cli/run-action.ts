@@ -1,7 +1,13 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { EXIT, UsageError } from './exit-codes.js';
 import { integerOption } from './integer-option.js';
+import { invokedAs } from './invoked-as.js';
+import { resolveRunArgs } from './run-args.js';
 import type { RunOptionValues } from './run.js';
-import { loadRunnableAgent, openConversation } from '../hosts/open-conversation.js';
+import { agentSessions, sessionListText } from './sessions/sessions-action.js';
+import { loadRunnableAgent, openConversation, type SessionChoice } from '../hosts/open-conversation.js';
+import { retypeCommand, type RetypeContext } from '../hosts/retype-command.js';
 import type { Conversation } from '../kernel/conversation.js';
 import { SessionError } from '../session/session.js';
 
@@ -25,24 +31,62 @@ async function applyHostInputs(conversation: Conversation, options: RunOptionVal
   }
 }
 
+/** --session, --resume ID and --continue each name one session; two of them contradict. */
+function sessionChoice(options: RunOptionValues): SessionChoice & { pick: boolean } {
+  const resumeId = typeof options.resume === 'string' ? options.resume : undefined;
+  const given = [options.session !== undefined && '--session', options.resume !== undefined && '--resume', options.continue && '--continue'].filter(Boolean);
+  if (given.length > 1) throw new UsageError(`use one of ${given.join(' and ')}, not both: each picks the session`);
+  return { sessionId: options.session ?? resumeId, continueLatest: options.continue, pick: options.resume === true };
+}
+
+/** The model flags of this run, for commands printed to be typed again. */
+function modelFlags(options: RunOptionValues): string[] {
+  return [
+    ...(options.model !== undefined ? ['--model', options.model] : []),
+    ...(options.baseUrl !== undefined ? ['--base-url', options.baseUrl] : []),
+    ...(options.timeout !== undefined ? ['--timeout', String(options.timeout)] : []),
+  ];
+}
+
 /** `auggy run`: --print runs one turn; otherwise the TUI opens on a terminal. */
-export async function runCommand(dir: string, message: string | undefined, options: RunOptionValues): Promise<number> {
-  if (options.session !== undefined && options.continue) throw new UsageError('use either --session or --continue, not both');
-  if (!options.print) {
+export async function runCommand(first: string | undefined, second: string | undefined, options: RunOptionValues): Promise<number> {
+  const print = options.print === true;
+  const { dir, message, messageFromSoleArgument } = resolveRunArgs(first, second, print);
+  const choice = sessionChoice(options);
+  const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  if (!print) {
     if (options.event !== undefined || options.board.length > 0) {
       throw new UsageError('--event and --board are taken with --print; in the chat use /workflow event and /board set');
     }
     if (message !== undefined) throw new UsageError(`a message ("${message}") is only taken with --print; for a chat run: auggy run ${dir}`);
-    if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
-    }
+  }
+  if (messageFromSoleArgument && !existsSync(resolve(dir, 'agent.yaml'))) {
+    throw new UsageError(
+      `${resolve(dir)} has no agent.yaml, and "${message}" was read as the message because no folder has that name; ` +
+        'run this inside an agent folder, or name the folder first: auggy run <dir> --print "message"',
+    );
+  }
+  if (choice.pick && print) {
+    throw new UsageError('with --print, --resume takes the session id (--resume <id>); auggy sessions lists them');
+  }
+  const retype: RetypeContext = { program: invokedAs(), agentDir: resolve(dir), cwd: process.cwd(), modelFlags: modelFlags(options) };
+  if (choice.pick && !terminal) {
+    // Nobody to pick: the list is the answer, with how to resume one.
+    const { summaries } = agentSessions(dir);
+    process.stdout.write(sessionListText(summaries, `${retypeCommand(retype, ['--resume'])} <id>`));
+    return EXIT.ok;
+  }
+  if (!print && !terminal) {
+    throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
   }
   const maxMessageChars = integerOption('--max-message-chars', options.maxMessageChars, 1);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, warnOnStderr);
-  const choice = { sessionId: options.session, continueLatest: options.continue };
-  if (!options.print) {
+  if (!print) {
     const { startTui } = await import('../hosts/tui/start-tui.js');
-    return startTui(target, choice);
+    return startTui(target, choice, {
+      retype,
+      sessions: choice.pick ? agentSessions(dir).summaries : undefined,
+    });
   }
 
   const { readMessage } = await import('../hosts/print/read-message.js');
@@ -67,8 +111,9 @@ export async function runCommand(dir: string, message: string | undefined, optio
       return runPrintTurn({
         conversation,
         message: text,
-        format: options.output,
+        format: options.outputFormat ?? options.output,
         signal: controller.signal,
+        answerCommand: (sessionId) => `${retypeCommand(retype, ['--print', '--session', sessionId])} "<answer>"`,
         writers: {
           out: (chunk) => process.stdout.write(chunk),
           err: (chunk) => process.stderr.write(chunk),

@@ -8,6 +8,7 @@ import { FileWriterLock } from './lock-file.js';
 import { ensureRealFolders, readFileNoFollow, refuseLinksIn } from './real-paths.js';
 import { SessionError, describeWriteError } from './session-error.js';
 import { SessionBusyError, type WriterLease } from './writer-lock.js';
+import { sessionHasMessage } from './session-summary.js';
 
 export { SessionError } from './session-error.js';
 export { SessionBusyError, type WriterLease, type WriterLock } from './writer-lock.js';
@@ -187,7 +188,7 @@ export interface OpenSessionOptions {
   agentId?: string;
   /** Resume this session (must exist unless createIfMissing). */
   sessionId?: string;
-  /** Resume the newest session; starts a new one when there is none. */
+  /** Resume the newest session anything was said in; starts a new one when there is none. */
   continueLatest?: boolean;
   /** serve: a client's thread id names a session that may not exist yet. */
   createIfMissing?: boolean;
@@ -213,7 +214,8 @@ export function openSession(options: OpenSessionOptions): SessionHandle {
   }
   // Checked before anything is listed or created: a linked .auggy/sessions is refused outright.
   ensureRealFolders(options.agentDir, ['.auggy', 'sessions'], { create: false });
-  if (id === undefined && options.continueLatest) id = listSessions(options.agentDir)[0];
+  // A chat opened and quit leaves a session with nothing in it: nothing to continue there.
+  if (id === undefined && options.continueLatest) id = listSessions(options.agentDir).find((candidate) => sessionHasMessage(join(root, candidate, 'events.jsonl')));
   if (id !== undefined) {
     const dir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: false });
     if (existsSync(dir)) refuseLinksIn(dir, `.auggy/sessions/${id}`);

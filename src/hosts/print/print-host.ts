@@ -1,6 +1,7 @@
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
 import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
 import type { Conversation } from '../../kernel/conversation.js';
+import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
 import { summarize, systemLineText, textEventWriter, type OutputFormat, type Writers } from './print-output.js';
 
 /** Why the signal aborted: the person's Ctrl+C, or a SIGTERM (CI stopping a job on timeout). */
@@ -16,14 +17,22 @@ export interface PrintOptions {
   format: OutputFormat;
   writers: Writers;
   signal: AbortSignal;
+  /** The command that answers the session's question, as the person types it from here. */
+  answerCommand(sessionId: string): string;
 }
 
 /** Runs one turn without a TUI and reports it in the chosen format; resolves to the exit code. */
 export async function runPrintTurn(options: PrintOptions): Promise<number> {
   const { conversation, writers: w, format } = options;
   const text = textEventWriter(w);
+  const narrate = createQuestionNarrator();
   const unsubscribe = conversation.subscribe((event) => {
-    if (format === 'stream-json') w.out(`${JSON.stringify(event)}\n`);
+    if (format === 'stream-json') {
+      w.out(`${JSON.stringify(event)}\n`);
+      // A question also reads as an assistant message, for consumers that only show text.
+      const narrated = narrate(event);
+      if (narrated !== undefined) for (const extra of textMessageEvents(narrated)) w.out(`${JSON.stringify(extra)}\n`);
+    }
     if (format === 'text') text.onEvent(event);
     // System lines (user ask evaluations, workflow moves) reach stderr whatever the output format.
     else if (event.type === 'CUSTOM' && event.name === SYSTEM_LINE_EVENT) w.err(`${systemLineText(event.value)}\n`);
@@ -42,16 +51,16 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
     if (!text.endsWithNewline()) w.out('\n');
     switch (result.status) {
       case 'input-required':
-        w.err(`waiting for your reply: answer with  auggy run --print --session ${conversation.session.id} "<answer>"\n`);
+        text.err(`waiting for your reply: answer with  ${options.answerCommand(conversation.session.id)}\n`);
         break;
       case 'failed':
-        w.err(`auggy: turn failed: ${result.message ?? 'unknown error'}\n`);
+        text.err(`auggy: turn failed: ${result.message ?? 'unknown error'}\n`);
         break;
       case 'budget-exhausted':
-        w.err(`auggy: ${result.message ?? 'the turn ran out of inference rounds'}\n`);
+        text.err(`auggy: ${result.message ?? 'the turn ran out of inference rounds'}\n`);
         break;
       case 'canceled':
-        if (stoppedBy !== 'SIGTERM') w.err(`auggy: canceled (session ${conversation.session.id} is saved)\n`);
+        if (stoppedBy !== 'SIGTERM') text.err(`auggy: ${result.message ?? 'canceled'} (session ${conversation.session.id} is saved)\n`);
         break;
       case 'completed':
         break;

@@ -1,4 +1,6 @@
+import type { SessionSummary } from '../../session/session-summary.js';
 import { openConversation, type AgentTarget, type SessionChoice } from '../open-conversation.js';
+import type { RetypeContext } from '../retype-command.js';
 import { createWarningFeed } from './warning-feed.js';
 
 /**
@@ -25,11 +27,30 @@ export async function loadInteractiveInk(): Promise<void> {
   }
 }
 
+export interface TuiOptions {
+  /** How the person types auggy again from here, for the resume hints. */
+  retype: RetypeContext;
+  /** `--resume` without an id: these sessions are offered to pick from before the chat opens. */
+  sessions?: SessionSummary[];
+}
+
 /** `auggy run` on a terminal: the chat. Resolves to the exit code (0 when the person quits). */
-export async function startTui(target: AgentTarget, choice: SessionChoice): Promise<number> {
-  const warnings = createWarningFeed();
-  const conversation = await openConversation(target, choice, warnings.warn);
+export async function startTui(target: AgentTarget, choice: SessionChoice, options: TuiOptions): Promise<number> {
+  const streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
   await loadInteractiveInk();
+  let sessionChoice = choice;
+  if (options.sessions) {
+    if (options.sessions.length === 0) {
+      process.stdout.write('no sessions to resume here yet: nothing has been said to this agent in this folder\n');
+      return 0;
+    }
+    const { pickSession } = await import('./session-picker.js');
+    const picked = await pickSession(options.sessions, streams);
+    if (picked === undefined) return 0;
+    sessionChoice = { sessionId: picked };
+  }
+  const warnings = createWarningFeed();
+  const conversation = await openConversation(target, sessionChoice, warnings.warn);
   const { runChat } = await import('./run-chat.js');
-  return runChat({ conversation, warnings, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  return runChat({ conversation, warnings, retype: options.retype, ...streams });
 }
