@@ -53,8 +53,9 @@ describe('nothing under .auggy is written through a link', () => {
     expect(result.exitCode).toBe(2);
     expect(oneLine(result.stderr)).toMatch(new RegExp(`^auggy: \\.auggy/sessions/${sessionId}/events\\.jsonl is a symbolic link .*replace it with a real file$`));
     expect(readFileSync(target, 'utf8')).toBe('my notes\n');
-    // --continue finds the same session and refuses it the same way.
-    expect((await auggyPrint(dir, chat.url, 'hello again', '--continue')).exitCode).toBe(2);
+    // --continue passes over it (no message can be read there) and writes nothing through the link.
+    const continued = await auggyPrint(dir, chat.url, 'hello again', '--continue', '--output', 'json');
+    expect((JSON.parse(continued.stdout) as { sessionId: string }).sessionId).not.toBe(sessionId);
     expect(readFileSync(target, 'utf8')).toBe('my notes\n');
   });
 });
