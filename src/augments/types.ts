@@ -36,11 +36,26 @@ export interface SettledToolCall {
   isError: boolean;
 }
 
-/** What an augment may decide once a batch has settled: end the turn, or start a fresh round budget. */
+/** What an augment may decide once a batch has settled: end the turn now, or after a closing round. */
 export interface BatchDecision {
   terminate?: TurnOutcome;
-  /** Reset the per-round inference counter (a workflow entered a state that keeps the floor). */
-  newRound?: boolean;
+  /**
+   * End the turn with `outcome`, but not with nothing said: when the turn has no text yet, one
+   * more round runs without tools (a terminal workflow state speaks), and if that says nothing
+   * too, `fallback` is the reply.
+   */
+  close?: ClosingRound;
+}
+
+export interface ClosingRound {
+  outcome: TurnOutcome;
+  fallback: string;
+}
+
+/** How many model rounds one turn may take, and who said so, for the budget-exhausted message. */
+export interface RoundLimit {
+  rounds: number;
+  source: string;
 }
 
 /** What a hook running inside a turn can reach: the person, the turn's signal, the event stream. */
@@ -114,6 +129,11 @@ export interface Augment {
   applyClientState?(state: Record<string, unknown>): Promise<void> | void;
   /** The conversation was cleared (`/clear`): drop what belongs to it. */
   onCleared?(): Promise<void> | void;
+  /**
+   * Raises the bound on model rounds per turn (settings.maxInferenceLoops); the highest asked for
+   * applies to the whole turn, across every state a workflow passes through.
+   */
+  roundLimit?(): RoundLimit | undefined;
   /** Fields this augment adds to `--output json` (e.g. `{ ask: {...} }`), merged at the top level. */
   snapshot?(): Record<string, unknown> | undefined;
 }

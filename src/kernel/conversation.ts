@@ -7,7 +7,8 @@ import { classifyModelError } from '../model/describe-error.js';
 import { maxTokensOf, type ModelSpec } from '../model/model-spec.js';
 import { newRunId } from '../session/ids.js';
 import { SessionError, openSession, type SessionHandle } from '../session/session.js';
-import { transcriptFromEntries } from '../session/transcript.js';
+import { openToolCalls, transcriptFromEntries, unansweredResults } from '../session/transcript.js';
+import type { KernelTool } from './tool.js';
 import { makeComplete } from './complete.js';
 import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -15,6 +16,29 @@ import type { PersonChannel } from './person.js';
 import { runTurnLoop, type TurnResult } from './turn-loop.js';
 
 export type EventListener = (event: KernelEvent) => void;
+
+export interface TurnOptions {
+  signal?: AbortSignal;
+  person?: PersonChannel;
+  /** Tools the client runs itself (AG-UI frontend tools), offered beside the agent's own. */
+  clientTools?: KernelTool[];
+  /** The client's id for the user message, kept so its history is recognised later. */
+  messageId?: string;
+}
+
+/** A client's result for a call the last turn left open. */
+export interface ClientToolResult {
+  toolCallId: string;
+  content: string;
+  isError?: boolean;
+  messageId?: string;
+}
+
+/** One message of a client's history, converted, with the client's id for it. */
+export interface AdoptedMessage {
+  id?: string;
+  message: ModelMessage;
+}
 
 export interface ConversationOptions {
   agent: LoadedAgent;
@@ -174,6 +198,16 @@ export class Conversation {
     for (const augment of this.augmentList) await augment.applyClientState?.(state);
   }
 
+  /** settings.maxInferenceLoops, unless an augment (a workflow's engine.budget) raises it for every turn. */
+  private roundLimit(): { maxInferenceLoops: number; roundLimitSource: string } {
+    let limit = { maxInferenceLoops: this.agent.yaml.settings.maxInferenceLoops, roundLimitSource: 'settings.maxInferenceLoops' };
+    for (const augment of this.augmentList) {
+      const raised = augment.roundLimit?.();
+      if (raised && raised.rounds > limit.maxInferenceLoops) limit = { maxInferenceLoops: raised.rounds, roundLimitSource: raised.source };
+    }
+    return limit;
+  }
+
   private loadModel() {
     this.model ??= createModel(this.modelSpec);
     return this.model;
@@ -212,30 +246,100 @@ export class Conversation {
     this.messages = transcriptFromEntries(entries);
   }
 
+  /** Tool calls the last turn left open for the client (frontend tools), awaiting their results. */
+  openToolCalls(): { toolCallId: string; toolName: string }[] {
+    return openToolCalls(this.messages).map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));
+  }
+
+  /** Appends a message to the transcript and keeps it in the session, under the turn that brought it. */
+  private record(message: ModelMessage, turnId: string, messageId?: string): void {
+    this.messages.push(message);
+    this.persist(() => this.session.append({ kind: 'message', turnId, message, ...(messageId !== undefined ? { messageId } : {}) }));
+  }
+
   /**
-   * Runs one turn for the person's message, as the session's writer. Never throws for provider
-   * or tool trouble; throws SessionBusyError, before anything runs, when another auggy writes the session.
+   * Takes a history the session does not hold (a client's, after a new server or a cleared
+   * folder) as this thread's transcript so far. Only a conversation with no transcript adopts.
    */
-  async runTurn(text: string, options: { signal?: AbortSignal; person?: PersonChannel } = {}): Promise<TurnResult & { runId: string }> {
+  adoptHistory(history: readonly AdoptedMessage[]): void {
+    const turnId = `adopted_${newRunId()}`;
+    for (const item of history) {
+      if (item.message.role === 'user' && typeof item.message.content === 'string') {
+        const text = item.message.content;
+        this.persist(() => this.session.append({ kind: 'user', turnId, text, at: new Date().toISOString(), ...(item.id !== undefined ? { messageId: item.id } : {}) }));
+        this.messages.push(item.message);
+      } else {
+        this.record(item.message, turnId, item.id);
+      }
+    }
+  }
+
+  /** Every message id the session knows: the client's for user messages, the stream's for replies and tool calls. */
+  knownMessageIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const entry of this.session.entries().entries) {
+      if ((entry.kind === 'user' || entry.kind === 'message') && entry.messageId !== undefined) ids.add(entry.messageId);
+      if (entry.kind === 'event') {
+        const { event } = entry;
+        if (event.type === 'TEXT_MESSAGE_START' || event.type === 'TOOL_CALL_RESULT') ids.add(event.messageId);
+        if (event.type === 'TOOL_CALL_START') ids.add(event.toolCallId);
+      }
+    }
+    return ids;
+  }
+
+  /** Runs one turn for the person's message. Never throws for provider or tool trouble. */
+  async runTurn(text: string, options: TurnOptions = {}): Promise<TurnResult & { runId: string }> {
+    return this.run(options, async (runId) => {
+      // A new message while calls wait for the client: those calls will get no result now.
+      const open = openToolCalls(this.messages);
+      if (open.length > 0) this.record(unansweredResults(open, 'The client sent a new message instead of this tool\'s result.'), runId);
+      const messageId = options.messageId;
+      this.persist(() => this.session.append({ kind: 'user', turnId: runId, text, at: new Date().toISOString(), ...(messageId !== undefined ? { messageId } : {}) }));
+      this.messages.push({ role: 'user', content: text });
+      for (const augment of this.augmentList) await augment.onUserMessage?.(text);
+    });
+  }
+
+  /**
+   * Continues the turn that left tool calls for the client, from their results: no user message
+   * is added (the last one is not replayed). Calls the client did not answer get a stand-in.
+   */
+  async resumeTurn(results: readonly ClientToolResult[], options: TurnOptions = {}): Promise<TurnResult & { runId: string }> {
+    return this.run(options, async (runId) => {
+      const open = openToolCalls(this.messages);
+      const given = new Map(results.map((r) => [r.toolCallId, r]));
+      const content = open.map((call) => {
+        const answer = given.get(call.toolCallId);
+        const output = answer ? (answer.isError ? { type: 'error-text' as const, value: answer.content } : { type: 'text' as const, value: answer.content }) : { type: 'error-text' as const, value: 'The client returned no result for this call.' };
+        return { type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output };
+      });
+      // The client holds these results already; they are kept (one entry each, under the client's
+      // message id), not streamed back to it.
+      content.forEach((part) => this.record({ role: 'tool', content: [part] }, runId, given.get(part.toolCallId)?.messageId));
+    });
+  }
+
+  private async run(options: TurnOptions, begin: (runId: string) => Promise<void>): Promise<TurnResult & { runId: string }> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
     try {
-      return await this.asWriter(() => this.runTurnAsWriter(text, options));
+      // One writer per session across processes: SessionBusyError here, before anything is written.
+      return await this.asWriter(() => this.runAsWriter(options, begin));
     } finally {
       this.running = false;
     }
   }
 
-  private async runTurnAsWriter(text: string, options: { signal?: AbortSignal; person?: PersonChannel }): Promise<TurnResult & { runId: string }> {
+  private async runAsWriter(options: TurnOptions, begin: (runId: string) => Promise<void>): Promise<TurnResult & { runId: string }> {
     const runId = newRunId();
     this.currentTurnId = runId;
     this.writeError = undefined;
     this.completionUsage = { inputTokens: 0, outputTokens: 0 };
     const signal = options.signal ?? new AbortController().signal;
+    const clientTools = options.clientTools ?? [];
     try {
-      this.persist(() => this.session.append({ kind: 'user', turnId: runId, text, at: new Date().toISOString() }));
-      this.messages.push({ role: 'user', content: text });
-      for (const augment of this.augmentList) await augment.onUserMessage?.(text);
+      await begin(runId);
 
       const built = await this.loadModel();
       let result: TurnResult;
@@ -249,7 +353,7 @@ export class Conversation {
           threadId: this.session.id,
           runId,
           messages: this.messages,
-          maxInferenceLoops: this.agent.yaml.settings.maxInferenceLoops,
+          ...this.roundLimit(),
           signal,
           person: options.person,
           emit: (event) => {
@@ -258,25 +362,24 @@ export class Conversation {
             const shared = event.type === 'RUN_STARTED' ? this.sharedState() : undefined;
             if (shared) this.emit({ type: 'STATE_SNAPSHOT', snapshot: shared });
           },
-          prepareRound: () => ({
-            system: buildSystemPrompt(this.agent.identity, this.agent.skills, this.augmentList),
-            tools: this.augmentList.reduce(
+          prepareRound: () => {
+            const own = this.augmentList.reduce(
               (tools, augment) => augment.filterTools?.(tools) ?? tools,
               this.augmentList.flatMap((augment) => augment.tools?.() ?? []),
-            ),
-          }),
+            );
+            // The client's tools sit beside the agent's own; a name the agent uses stays the agent's.
+            const extra = clientTools.filter((tool) => !own.some((mine) => mine.name === tool.name));
+            return { system: buildSystemPrompt(this.agent.identity, this.agent.skills, this.augmentList), tools: [...own, ...extra] };
+          },
           afterBatch: async (batch, context) => {
             let decision: Awaited<ReturnType<NonNullable<Augment['afterBatch']>>>;
             for (const augment of this.augmentList) {
               const next = await augment.afterBatch?.(batch, context);
-              if (next) decision = { terminate: decision?.terminate ?? next.terminate, newRound: decision?.newRound || next.newRound };
+              if (next) decision = { terminate: decision?.terminate ?? next.terminate, close: decision?.close ?? next.close };
             }
             return decision;
           },
-          onMessage: (message) => {
-            this.messages.push(message);
-            this.persist(() => this.session.append({ kind: 'message', turnId: runId, message }));
-          },
+          onMessage: (message) => this.record(message, runId),
           onRecord: (name, data) => this.persist(() => this.session.append({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() })),
           describeError: (error, context) => classifyModelError(error, this.modelSpec, context),
           maxOutputTokens: maxTokensOf(this.modelSpec),

@@ -98,6 +98,7 @@ export function renderAgentFolder(answers: CreateAnswers, id: string, templatesD
       name: scalar(answers.name),
       displayName: scalar(answers.displayName),
       purpose: scalar(answers.purpose),
+      creator: scalar(answers.creator),
       engine: engineLines(answers),
       augments: answers.augments.map((type) => `  - ${type}`).join('\n'),
     },
