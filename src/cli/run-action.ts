@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, UsageError } from '../hosts/exit-codes.js';
+import { integerOption } from './integer-option.js';
 import { invokedAs } from './invoked-as.js';
 import { resolveRunArgs } from './run-args.js';
 import { agentSessions, sessionListText } from './sessions/sessions-action.js';
@@ -22,7 +23,9 @@ export interface RunOptionValues extends ModelOptionValues {
   event?: string;
   board: string[];
   allowTool: string[];
+  maxMessageChars: string;
 }
+import { SessionError } from '../session/session.js';
 
 function warnOnStderr(message: string): void {
   process.stderr.write(`auggy: warning: ${message}\n`);
@@ -92,6 +95,7 @@ export async function runCommand(first: string | undefined, second: string | und
   if (!print && !terminal) {
     throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
   }
+  const maxMessageChars = integerOption('--max-message-chars', options.maxMessageChars, 1);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, warnOnStderr);
   // Everything the run starts (MCP servers) is stopped before auggy exits, however the run ends.
   const host = hostScopeFor(target.agent, options.allowTool);
@@ -104,41 +108,50 @@ export async function runCommand(first: string | undefined, second: string | und
         sessions: choice.pick ? agentSessions(dir).summaries : undefined,
       });
     }
-    return await printTurn(target, choice, message, options, retype);
+    return await printTurn(target, choice, message, options, retype, maxMessageChars);
   } finally {
     await host.close();
   }
 }
 
-async function printTurn(target: AgentTarget, choice: SessionChoice, message: string | undefined, options: RunOptionValues, retype: RetypeContext): Promise<number> {
+async function printTurn(target: AgentTarget, choice: SessionChoice, message: string | undefined, options: RunOptionValues, retype: RetypeContext, maxMessageChars: number): Promise<number> {
   const { readMessage } = await import('../hosts/print/read-message.js');
-  const { runPrintTurn } = await import('../hosts/print/print-host.js');
-  const text = await readMessage(message);
+  const { runPrintTurn, Interrupted } = await import('../hosts/print/print-host.js');
+  const text = await readMessage(message, maxMessageChars);
   const conversation = await openConversation(target, choice, warnOnStderr);
-  await applyHostInputs(conversation, options);
   const controller = new AbortController();
   let interrupts = 0;
-  const onSigint = () => {
+  // SIGTERM (CI stopping a job on timeout) ends the turn as Ctrl+C does: canceled and saved.
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
     interrupts++;
-    // The first Ctrl+C cancels the turn cleanly; a second one does not wait.
-    if (interrupts === 1) controller.abort(new Error('interrupted'));
-    else process.exit(EXIT.canceled);
+    // The first signal cancels the turn cleanly; a second one does not wait.
+    if (interrupts === 1) controller.abort(new Interrupted(signal));
+    else process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.canceled);
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
-    return await runPrintTurn({
-      conversation,
-      message: text,
-      format: options.outputFormat ?? options.output,
-      signal: controller.signal,
-      answerCommand: (sessionId) => `${retypeCommand(retype, ['--print', '--session', sessionId])} "<answer>"`,
-      writers: {
-        out: (chunk) => process.stdout.write(chunk),
-        err: (chunk) => process.stderr.write(chunk),
-        colour: process.stderr.isTTY === true && !process.env.NO_COLOR,
-      },
+    // One writer per session: the lease covers the flags and the turn, and is refused at once when another auggy holds it.
+    return await conversation.asWriter(async () => {
+      await applyHostInputs(conversation, options);
+      return runPrintTurn({
+        conversation,
+        message: text,
+        format: options.outputFormat ?? options.output,
+        signal: controller.signal,
+        answerCommand: (sessionId) => `${retypeCommand(retype, ['--print', '--session', sessionId])} "<answer>"`,
+        writers: {
+          out: (chunk) => process.stdout.write(chunk),
+          err: (chunk) => process.stderr.write(chunk),
+          colour: process.stderr.isTTY === true && !process.env.NO_COLOR,
+        },
+      });
     });
+  } catch (error) {
+    if (error instanceof SessionError) throw new UsageError(error.message);
+    throw error;
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

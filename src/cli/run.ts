@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { SetExitCode } from './set-exit-code.js';
 import type { RunOptionValues } from './run-action.js';
 import { addModelOptions } from './model-options.js';
+import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -21,7 +22,8 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('-c, --continue', 'resume the most recent session anything was said in')
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
     .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, [])
-    .option('--allow-tool <pattern>', 'mcp: let tools matching this run without asking the person, e.g. mcp_ops_* (repeatable)', collect, []);
+    .option('--allow-tool <pattern>', 'mcp: let tools matching this run without asking the person, e.g. mcp_ops_* (repeatable)', collect, [])
+    .option('--max-message-chars <n>', 'with --print: refuse a longer message before anything is sent', String(DEFAULT_MAX_MESSAGE_CHARS));
   addModelOptions(command);
   command.addHelpText(
     'after',
@@ -33,7 +35,8 @@ message, for the agent in the current folder. So inside an agent folder
 \`auggy run DIR -p "hello"\` runs it in DIR. With no message, or -, it is read from stdin.
 
 Exit codes with --print: 0 completed, 3 input-required (the agent asked a question),
-1 failed or budget-exhausted, 2 usage or configuration error, 130 canceled.
+1 failed or budget-exhausted, 2 usage or configuration error (also: the session is in use by
+another auggy), 130 canceled by Ctrl+C, 143 stopped by SIGTERM (the partial reply is saved).
 
 Examples:
   auggy run examples/demo

@@ -79,6 +79,8 @@ export class Conversation {
   private currentTurnId: string | undefined;
   private writeError: string | undefined;
   private running = false;
+  /** How many asWriter calls are inside the session's writer lease right now. */
+  private writerDepth = 0;
   private completionUsage = { inputTokens: 0, outputTokens: 0 };
   readonly complete: CompleteFn;
   readonly host: HostScope;
@@ -227,6 +229,39 @@ export class Conversation {
     return this.models(this.modelSpec);
   }
 
+  /**
+   * Runs `work` as the session's one writer across processes: the lease is taken first (a
+   * SessionBusyError, before anything is written, when another auggy holds it) and given back
+   * after. Nested calls share the lease, so a host can hold it around flags and the turn.
+   */
+  async asWriter<T>(work: () => Promise<T>): Promise<T> {
+    if (this.writerDepth > 0) {
+      this.writerDepth++;
+      try {
+        return await work();
+      } finally {
+        this.writerDepth--;
+      }
+    }
+    const lease = await this.session.acquireWriter();
+    this.writerDepth = 1;
+    try {
+      lease.notices.forEach((notice) => this.warn(notice));
+      // Another process took turns here since this conversation read the log: start from what it wrote.
+      if (lease.changedElsewhere) this.reloadTranscript();
+      return await work();
+    } finally {
+      this.writerDepth = 0;
+      await lease.release();
+    }
+  }
+
+  private reloadTranscript(): void {
+    const { entries, warnings } = this.session.entries();
+    warnings.forEach((warning) => this.warn(warning));
+    this.messages = transcriptFromEntries(entries);
+  }
+
   /** Tool calls the last turn left open for the client (frontend tools), awaiting their results. */
   openToolCalls(): { toolCallId: string; toolName: string }[] {
     return openToolCalls(this.messages).map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));
@@ -304,6 +339,15 @@ export class Conversation {
   private async run(options: TurnOptions, begin: (runId: string) => Promise<void>): Promise<TurnResult & { runId: string }> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
+    try {
+      // One writer per session across processes: SessionBusyError here, before anything is written.
+      return await this.asWriter(() => this.runAsWriter(options, begin));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runAsWriter(options: TurnOptions, begin: (runId: string) => Promise<void>): Promise<TurnResult & { runId: string }> {
     const runId = newRunId();
     this.currentTurnId = runId;
     this.writeError = undefined;
@@ -376,7 +420,6 @@ export class Conversation {
       return { ...result, runId };
     } finally {
       this.log.flush();
-      this.running = false;
       this.currentTurnId = undefined;
     }
   }

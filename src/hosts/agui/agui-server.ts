@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { buildAdminReport } from '../../augments/admin-report.js';
 import { createModelCache } from '../../model/model-cache.js';
 import { Conversation } from '../../kernel/conversation.js';
-import { openSession } from '../../session/session.js';
+import { FileWriterLock, openSession, sessionsRoot } from '../../session/session.js';
 import type { AgentTarget } from '../open-conversation.js';
 import { requireBearer } from './access.js';
 import { handleRun } from './handle-run.js';
 import { HttpError, sendError, sendJson } from './http-io.js';
+import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from './request-guards.js';
 import { ThreadRegistry } from './thread-registry.js';
 
 export interface AguiServerOptions {
@@ -15,8 +16,10 @@ export interface AguiServerOptions {
   /** Bearer token for /agent/run and /admin; undefined leaves them open (loopback only). */
   token?: string;
   maxMessageChars: number;
-  /** Origin allowed to call from a browser, or undefined for no CORS headers. */
-  corsOrigin?: string;
+  /** Browser origins allowed to call (`*` for any); none by default, so web pages elsewhere cannot. */
+  corsOrigins?: readonly string[];
+  /** Names besides the bound address and localhost that the Host header may carry. */
+  allowedHosts?: readonly string[];
   /** Operator-facing lines (one per run, warnings), without a trailing newline. */
   log(line: string): void;
 }
@@ -25,8 +28,8 @@ export interface AguiServer {
   /** Resolves to the bound address once listening; rejects on EADDRINUSE and the like. */
   listen(host: string, port: number): Promise<AddressInfo>;
   /**
-   * Stops accepting, lets in-flight runs finish for `graceMs`, cancels the rest (their clients
-   * still get RUN_FINISHED canceled), then closes every connection.
+   * Stops taking new runs (they get 503 with Retry-After), lets in-flight runs finish for
+   * `graceMs`, cancels the rest (their clients still get RUN_FINISHED canceled), then closes.
    */
   shutdown(graceMs: number): Promise<void>;
 }
@@ -39,6 +42,7 @@ function routeList(): string {
     .join(', ');
 }
 
+/** The headers that let a listed origin's page read the response. */
 function corsHeaders(origin: string | undefined): Record<string, string> {
   if (origin === undefined) return {};
   return { 'access-control-allow-origin': origin, vary: 'Origin' };
@@ -48,6 +52,8 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
   const { target } = options;
   // One model cache for every thread: each model is built (and a scripted model's file read) once.
   const models = createModelCache();
+  // One lock for every thread, so a --print (or another server) on the same folder is kept out of a running thread.
+  const locks = new FileWriterLock(sessionsRoot(target.agent.dir));
   const threads = new ThreadRegistry(async (threadId) => {
     const session = openSession({
       agentDir: target.agent.dir,
@@ -55,6 +61,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       agentId: target.agent.yaml.id,
       sessionId: threadId,
       createIfMissing: true,
+      locks,
     });
     return Conversation.open({
       agent: target.agent,
@@ -66,16 +73,30 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),
     });
   });
-  const headers = corsHeaders(options.corsOrigin);
-  let closing = false;
+  const guards: RequestGuards = {
+    bound: { address: '127.0.0.1', host: '127.0.0.1' },
+    allowedHosts: options.allowedHosts ?? [],
+    corsOrigins: normalOrigins(options.corsOrigins ?? []),
+  };
+  /** Set once SIGTERM arrived: when the grace period ends, so refusals can say when to come back. */
+  let closingUntil: number | undefined;
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  function closingRefusal(headers: Record<string, string>): HttpError | undefined {
+    if (closingUntil === undefined) return undefined;
+    const seconds = Math.max(1, Math.ceil((closingUntil - Date.now()) / 1000));
+    return new HttpError(503, 'the server is shutting down; try again shortly', { ...headers, 'retry-after': String(seconds), connection: 'close' });
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://auggy.invalid').pathname;
     const method = req.method ?? 'GET';
-    if (closing) throw new HttpError(503, 'the server is shutting down', { connection: 'close' });
-    if (method === 'OPTIONS' && options.corsOrigin !== undefined && ROUTES[path] !== undefined) {
+    const closing = closingRefusal(headers);
+    if (closing) throw closing;
+    if (method === 'OPTIONS' && ROUTES[path] !== undefined) {
+      // A preflight: the origin already passed, so say what the route takes.
       res.writeHead(204, {
         ...headers,
+        allow: `${ROUTES[path]}, OPTIONS`,
         'access-control-allow-methods': `${ROUTES[path]}, OPTIONS`,
         'access-control-allow-headers': 'authorization, content-type, accept',
         'access-control-max-age': '600',
@@ -96,13 +117,21 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
         return;
       case '/agent/run':
         requireBearer(req, options.token);
-        await handleRun(req, res, { threads, maxMessageChars: options.maxMessageChars, headers, log: options.log, closing: () => closing });
+        requireJsonBody(req);
+        await handleRun(req, res, { threads, maxMessageChars: options.maxMessageChars, headers, log: options.log, closingRefusal: () => closingRefusal(headers) });
         return;
     }
   }
 
   const server: Server = createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
+    let headers: Record<string, string> = {};
+    const served = (async () => {
+      // Who may call comes first: a rebound DNS name or a foreign page learns nothing else.
+      checkHost(req, guards);
+      headers = corsHeaders(checkOrigin(req, guards));
+      await route(req, res, headers);
+    })();
+    served.catch((error: unknown) => {
       if (error instanceof HttpError) {
         sendError(res, new HttpError(error.status, error.message, { ...headers, ...error.headers }));
         return;
@@ -119,15 +148,16 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
         server.once('error', reject);
         server.listen(port, host, () => {
           server.off('error', reject);
-          resolve(server.address() as AddressInfo);
+          const address = server.address() as AddressInfo;
+          guards.bound = { address: address.address, host };
+          resolve(address);
         });
       }),
     shutdown: async (graceMs) => {
-      closing = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      closingUntil = Date.now() + graceMs;
       const runs = threads.runs();
       if (runs.length > 0) {
+        // Still listening: a run sent now gets 503 with Retry-After, not a refused connection.
         options.log(`shutting down: ${runs.length} run(s) in flight, waiting up to ${graceMs} ms`);
         let timer: NodeJS.Timeout | undefined;
         const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
@@ -140,6 +170,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       } else {
         options.log('shutting down');
       }
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
     },

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Conversation } from '../../kernel/conversation.js';
+import { SessionBusyError, SessionError } from '../../session/session.js';
 import type { TurnOutcome } from '../../kernel/events.js';
 import { HttpError, readJsonBody } from './http-io.js';
 import { parseRunInput, type RunRequest } from './run-input.js';
@@ -15,8 +16,8 @@ export interface RunRouteContext {
   headers: Record<string, string>;
   /** One line on stderr per finished run, for whoever operates the server. */
   log(line: string): void;
-  /** True once shutdown began: no new run may start. */
-  closing(): boolean;
+  /** Once shutdown began, the 503 a new run gets (with Retry-After); undefined before. */
+  closingRefusal(): HttpError | undefined;
 }
 
 function describe(error: unknown): string {
@@ -86,7 +87,8 @@ async function streamTurn(conversation: Conversation, request: RunRequest, strea
 export async function handleRun(req: IncomingMessage, res: ServerResponse, context: RunRouteContext): Promise<void> {
   const request = parseRunInput(await readJsonBody(req), context.maxMessageChars);
   // Checked again after the body arrived: shutdown may have begun while it was uploading.
-  if (context.closing()) throw new HttpError(503, 'the server is shutting down', { connection: 'close' });
+  const closing = context.closingRefusal();
+  if (closing) throw closing;
   const claim = context.threads.claim(request.threadId);
   if (!claim) throw new HttpError(409, `a run is already in progress on thread ${request.threadId}; wait for its RUN_FINISHED and send again`);
 
@@ -102,13 +104,24 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
       claim.run.controller.abort(new Error('the client disconnected'));
     });
     const conversation = await openThread(context, request.threadId);
-    const adopted = reconcileHistory(conversation, request.history);
-    if (adopted > 0) context.log(`thread ${request.threadId}: adopted ${adopted} message(s) of the client's history`);
-    checkToolResults(conversation, request);
-    stream.open(context.headers);
-    outcome = await streamTurn(conversation, request, stream, claim.run.controller.signal);
+    try {
+      // The thread's session has one writer across processes: a --print on it now means 409, before the stream opens.
+      // The lease is given back before the terminal event goes out: a client that reads it may go on at once.
+      outcome = await conversation.asWriter(async () => {
+        const adopted = reconcileHistory(conversation, request.history);
+        if (adopted > 0) context.log(`thread ${request.threadId}: adopted ${adopted} message(s) of the client's history`);
+        checkToolResults(conversation, request);
+        stream.open(context.headers);
+        return streamTurn(conversation, request, stream, claim.run.controller.signal);
+      });
+    } catch (error) {
+      if (error instanceof SessionBusyError) throw new HttpError(409, error.message, context.headers);
+      if (error instanceof SessionError) throw new HttpError(500, `the session for thread ${request.threadId} could not be written: ${error.message}`, context.headers);
+      throw error;
+    } finally {
+      context.threads.keep(request.threadId, conversation);
+    }
     await stream.finish(outcome);
-    context.threads.keep(request.threadId, conversation);
   } finally {
     claim.release();
     if (outcome) {

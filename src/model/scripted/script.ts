@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { readBoundedFile } from '../../agent/read-agent-file.js';
 
 const scriptedToolCallSchema = z.object({
   name: z.string().min(1),
@@ -40,9 +40,11 @@ export type ScriptedStep = z.infer<typeof scriptedStepSchema>;
 export class ScriptError extends Error {}
 
 export function loadScript(path: string): Script {
+  const read = readBoundedFile(path);
+  if (!read.ok) throw new ScriptError(`the model script ${path} ${read.message}`);
   let raw: unknown;
   try {
-    raw = parse(readFileSync(path, 'utf8'));
+    raw = parse(read.text);
   } catch (error) {
     throw new ScriptError(`cannot read the model script ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }

@@ -85,6 +85,7 @@ describe('userAsk persistence in user_ask.json', () => {
         throw new SessionError('the disk is full');
       },
       removeState: () => undefined,
+      acquireWriter: async () => ({ notices: [], changedElsewhere: false, release: async () => undefined }),
     };
     const store = new UserAskStore(session, (message) => warnings.push(message));
     store.set('deploy', 'user');
