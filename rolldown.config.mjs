@@ -9,7 +9,8 @@ export default defineConfig({
   input: { main: 'dist/cli/main.js' },
   platform: 'node',
   // Optional add-ons that dependencies probe for (ink's devtools only under DEV=true) stay outside.
-  external: [/^pg-native$/, /^bufferutil$/, /^utf-8-validate$/, /^react-devtools-core$/],
+  // The MCP SDK stays a package of its own, imported only when an agent enables mcp.
+  external: [/^pg-native$/, /^bufferutil$/, /^utf-8-validate$/, /^react-devtools-core$/, /^@modelcontextprotocol\//],
   logLevel: 'warn',
   output: {
     dir: 'dist/bundle',

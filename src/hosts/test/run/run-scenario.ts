@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TurnStatus, KernelEvent } from '../../../kernel/events.js';
 import { Conversation } from '../../../kernel/conversation.js';
+import { createHostScope } from '../../../kernel/host-scope.js';
 import type { ModelBuilder } from '../../../model/model-cache.js';
 import { openSession } from '../../../session/session.js';
 import type { TurnResult } from '../../../kernel/turn-loop.js';
@@ -84,7 +85,9 @@ async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: 
 
 /**
  * One run of a scenario in a fresh session that lives in a temp folder outside the agent folder
- * and is removed afterwards: the folder's own sessions are never read or written.
+ * and is removed afterwards: the folder's own sessions are never read or written. Each run has a
+ * host scope of its own, closed however the run ends, so the MCP servers it started are stopped
+ * before the next run starts one afresh.
  */
 export async function runScenarioOnce(scenario: Scenario, options: RunOptions): Promise<RunReport> {
   const started = Date.now();
@@ -92,9 +95,10 @@ export async function runScenarioOnce(scenario: Scenario, options: RunOptions): 
   const { agent, modelSpec } = options.target;
   const turns: TurnReport[] = [];
   const scopes: Scope[] = [];
+  const host = createHostScope();
   try {
     const session = openSession({ agentDir: root, agentName: agent.yaml.name, agentId: agent.yaml.id });
-    const conversation = await Conversation.open({ agent, augmentTypes: options.target.augmentTypes, modelSpec, session, warn: options.warn, models: options.models });
+    const conversation = await Conversation.open({ agent, augmentTypes: options.target.augmentTypes, modelSpec, session, warn: options.warn, models: options.models, host });
     for (const turn of scenario.turns) {
       if (options.signal.aborted) break;
       options.onTurn?.(turn);
@@ -107,6 +111,7 @@ export async function runScenarioOnce(scenario: Scenario, options: RunOptions): 
     const passed = !canceled && turns.every((turn) => turn.problems.length === 0 && !turn.assertions.some(failsRun)) && !conversationOutcomes.some(failsRun);
     return { passed, canceled, durationMs: Date.now() - started, turns, conversation: conversationOutcomes };
   } finally {
+    await host.close();
     rmSync(root, { recursive: true, force: true });
   }
 }

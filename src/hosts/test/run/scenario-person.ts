@@ -21,8 +21,7 @@ export function answerText(value: ScriptedAnswer): string {
  * confirmTools) ask it as a one-field questionnaire marked with an approval purpose.
  */
 export function approvalFor(question: PresentedQuestion): string | undefined {
-  const purpose = (question as { purpose?: { kind?: unknown; toolName?: unknown } }).purpose;
-  return purpose?.kind === 'approval' && typeof purpose.toolName === 'string' ? purpose.toolName : undefined;
+  return question.purpose?.kind === 'approval' ? question.purpose.toolName : undefined;
 }
 
 function globMatcher(pattern: string): RegExp {
