@@ -6,7 +6,9 @@ import { createModel, type ModelBuild } from '../model/create-model.js';
 import { describeModelError } from '../model/describe-error.js';
 import type { ModelSpec } from '../model/model-spec.js';
 import { newRunId } from '../session/ids.js';
-import { SessionError, openSession, type SessionHandle } from '../session/session.js';
+import { folderStore } from '../session/folder-store.js';
+import { SessionError, type SessionHandle } from '../session/session.js';
+import type { SessionStore, WriterLease } from '../session/store.js';
 import { transcriptFromEntries } from '../session/transcript.js';
 import { makeComplete } from './complete.js';
 import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
@@ -27,6 +29,18 @@ export interface ConversationOptions {
    * it (and reads a scripted model's file) once, not once per conversation.
    */
   model?: Promise<ModelBuild>;
+  /** Where `/clear` opens the next session: the session's own store (the agent folder when absent). */
+  store?: SessionStore;
+}
+
+export interface RunTurnOptions {
+  signal?: AbortSignal;
+  person?: PersonChannel;
+  /**
+   * The session's writer, when the host took it before opening the session (serve, print); the
+   * turn takes one for itself otherwise, and lets go of it when it ends.
+   */
+  writer?: WriterLease;
 }
 
 /**
@@ -42,6 +56,7 @@ export class Conversation {
   private augmentList: Augment[] = [];
   private messages: ModelMessage[] = [];
   private model: Promise<ModelBuild> | undefined;
+  private readonly store: SessionStore | undefined;
   private currentTurnId: string | undefined;
   private writeError: string | undefined;
   private running = false;
@@ -53,6 +68,7 @@ export class Conversation {
     this.session = options.session;
     this.warn = options.warn;
     this.model = options.model;
+    this.store = options.store;
     this.complete = makeComplete(options.agent, options.modelSpec, () => this.loadModel());
   }
 
@@ -170,13 +186,26 @@ export class Conversation {
   }
 
   /** Runs one turn for the person's message. Never throws for provider or tool trouble. */
-  async runTurn(text: string, options: { signal?: AbortSignal; person?: PersonChannel } = {}): Promise<TurnResult & { runId: string }> {
+  async runTurn(text: string, options: RunTurnOptions = {}): Promise<TurnResult & { runId: string }> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
+    let ownWriter: WriterLease | undefined;
+    try {
+      if (!options.writer) {
+        // Throws SessionBusyError before anything is written when another process holds it.
+        ownWriter = await this.session.acquireWriter();
+        if (await this.session.refresh()) this.messages = transcriptFromEntries(this.session.entries().entries);
+      }
+    } catch (error) {
+      this.running = false;
+      throw error;
+    }
+    const writer = options.writer ?? ownWriter;
     const runId = newRunId();
     this.currentTurnId = runId;
     this.writeError = undefined;
-    const signal = options.signal ?? new AbortController().signal;
+    // A writer that loses its hold stops the turn rather than write beside the next one.
+    const signal = writer ? AbortSignal.any([options.signal ?? new AbortController().signal, writer.lost]) : (options.signal ?? new AbortController().signal);
     try {
       this.persist(() => this.session.append({ kind: 'user', turnId: runId, text, at: new Date().toISOString() }));
       this.messages.push({ role: 'user', content: text });
@@ -229,6 +258,14 @@ export class Conversation {
       for (const augment of this.augmentList) {
         await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: this.transcript(), signal });
       }
+      // A store that writes behind has saved the whole turn before the host reports how it ended.
+      try {
+        await this.session.flush();
+      } catch (error) {
+        this.persist(() => {
+          throw error;
+        });
+      }
       if (this.writeError !== undefined && result.status !== 'canceled') {
         result = { ...result, status: 'failed', message: `the session could not be saved: ${this.writeError}` };
       }
@@ -236,14 +273,17 @@ export class Conversation {
     } finally {
       this.running = false;
       this.currentTurnId = undefined;
+      await ownWriter?.release();
     }
   }
 
   /** `/clear`: the augments drop this conversation's state and a fresh session begins. */
   async clear(): Promise<Conversation> {
     for (const augment of this.augmentList) await augment.onCleared?.();
-    const session = openSession({ agentDir: this.agent.dir, agentName: this.agent.yaml.name, agentId: this.agent.yaml.id });
-    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, model: this.model });
+    const store = this.store ?? folderStore({ dir: this.agent.dir, name: this.agent.yaml.name, id: this.agent.yaml.id });
+    await this.session.close().catch(() => undefined);
+    const session = await store.open({});
+    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, model: this.model, store: this.store });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;
   }

@@ -3,22 +3,47 @@ import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
 import { isValidSessionId, newSessionId } from './ids.js';
+import { onceReleased, type WriterLease } from './store.js';
 
 export class SessionError extends Error {}
 
-/** An open session folder: the append-only event log plus small state files. */
+/**
+ * An open session: the append-only event log plus small state files. Reads and writes are
+ * synchronous for the kernel and augments; a store that talks to a server keeps what it loaded and
+ * writes behind, and `flush()` says when everything so far is saved.
+ */
 export interface SessionHandle {
   readonly id: string;
+  /**
+   * The session's folder in the agent folder store. A store without folders gives its location
+   * here (not a path); code meant for every store uses `location` and `setAsideState`.
+   */
   readonly dir: string;
   readonly resumed: boolean;
-  /** Appends one line; throws SessionError with a readable reason (disk full, ...) on failure. */
+  /** Where a person finds the whole session: a file, or the store and the session id. */
+  readonly location: string;
+  /** Appends one entry; throws SessionError with a readable reason (disk full, ...) on failure. */
   append(entry: SessionEntry): void;
   /** Every readable entry; a torn last line (crash mid-write) is skipped and reported. */
   entries(): { entries: SessionEntry[]; warnings: string[] };
   readState(name: string): { status: 'missing' } | { status: 'ok'; value: unknown } | { status: 'corrupt'; setAsideTo: string };
+  /** Replaces a state file. Parts another writer changed meanwhile, and this one did not, are kept. */
   writeState(name: string, value: unknown): void;
   removeState(name: string): void;
+  /** Keeps a state file that does not hold what it should aside for inspection; says where it went. */
+  setAsideState(name: string, reason: string): string;
+  /** Told the name of a state file another writer changed; returns the unsubscribe. */
+  watchState(listener: (name: string) => void): () => void;
+  /** Takes this session's one writer for a turn; SessionBusyError when someone else holds it. */
+  acquireWriter(): Promise<WriterLease>;
+  /** Reloads what another process wrote since this handle read it; true when the log grew. */
+  refresh(): Promise<boolean>;
+  /** Resolves once every write so far is saved; rejects with SessionError when one was not. */
+  flush(): Promise<void>;
+  /** Flushes and lets go of the handle. */
+  close(): Promise<void>;
 }
+
 
 export function sessionsRoot(agentDir: string): string {
   return join(agentDir, '.auggy', 'sessions');
@@ -37,7 +62,12 @@ class FolderSession implements SessionHandle {
     readonly id: string,
     readonly dir: string,
     readonly resumed: boolean,
+    private readonly watchers: StateWatchers = new StateWatchers(),
   ) {}
+
+  get location(): string {
+    return this.eventsFile;
+  }
 
   private get eventsFile(): string {
     return join(this.dir, 'events.jsonl');
@@ -86,10 +116,66 @@ class FolderSession implements SessionHandle {
     } catch (error) {
       throw new SessionError(describeWriteError(error, path));
     }
+    this.watchers.changed(this, name);
   }
 
   removeState(name: string): void {
     rmSync(join(this.dir, name), { force: true });
+    this.watchers.changed(this, name);
+  }
+
+  setAsideState(name: string, reason: string): string {
+    const path = join(this.dir, name);
+    const setAsideTo = `${path}.${reason}-${Date.now()}`;
+    renameSync(path, setAsideTo);
+    return setAsideTo;
+  }
+
+  watchState(listener: (name: string) => void): () => void {
+    return this.watchers.add(this, listener);
+  }
+
+  acquireWriter(): Promise<WriterLease> {
+    // One process serves an agent folder; within it the hosts keep one run per session.
+    return Promise.resolve({ sessionId: this.id, lost: new AbortController().signal, release: onceReleased(() => Promise.resolve()) });
+  }
+
+  refresh(): Promise<boolean> {
+    // Nothing is cached: every read goes to the files.
+    return Promise.resolve(false);
+  }
+
+  flush(): Promise<void> {
+    // Every write above is done before it returns.
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * The handles of one store on each session, so a state write through one reaches the others in
+ * this process at once (a board write from the client while a run holds the session).
+ */
+export class StateWatchers {
+  private readonly bySession = new Map<string, Set<{ handle: object; listener: (name: string) => void }>>();
+
+  add(handle: SessionHandle, listener: (name: string) => void): () => void {
+    const entry = { handle, listener };
+    const set = this.bySession.get(handle.id) ?? new Set();
+    set.add(entry);
+    this.bySession.set(handle.id, set);
+    return () => {
+      set.delete(entry);
+      if (set.size === 0) this.bySession.delete(handle.id);
+    };
+  }
+
+  /** Tells every other handle on the session that `name` changed. */
+  changed(by: SessionHandle, name: string): void {
+    for (const entry of this.bySession.get(by.id) ?? []) if (entry.handle !== by) entry.listener(name);
   }
 }
 
@@ -106,6 +192,8 @@ export function listSessions(agentDir: string): string[] {
 
 export interface OpenSessionOptions {
   agentDir: string;
+  /** Handles opened with the same watchers hear of each other's state writes. */
+  watchers?: StateWatchers;
   agentName: string;
   agentId?: string;
   /** Resume this session (must exist unless createIfMissing). */
@@ -125,7 +213,7 @@ export function openSession(options: OpenSessionOptions): SessionHandle {
   if (id === undefined && options.continueLatest) id = listSessions(options.agentDir)[0];
   if (id !== undefined) {
     const dir = join(root, id);
-    if (existsSync(join(dir, 'events.jsonl'))) return new FolderSession(id, dir, true);
+    if (existsSync(join(dir, 'events.jsonl'))) return new FolderSession(id, dir, true, options.watchers);
     if (!options.createIfMissing) {
       throw new SessionError(`no session "${id}" in ${root}; run without --session to start one`);
     }
@@ -150,5 +238,5 @@ function createSession(options: OpenSessionOptions, id: string): SessionHandle {
   } catch (error) {
     throw new SessionError(describeWriteError(error, join(dir, 'events.jsonl')));
   }
-  return new FolderSession(id, dir, false);
+  return new FolderSession(id, dir, false, options.watchers);
 }

@@ -1,5 +1,3 @@
-import { renameSync } from 'node:fs';
-import { join } from 'node:path';
 import { SessionError, type SessionHandle } from '../../session/session.js';
 import { applyEvaluation, askStateSchema, replaceAsk, type AskSource, type AskState, type Outcome } from './ask-state.js';
 
@@ -20,10 +18,8 @@ export function loadAskState(session: SessionHandle, warn: (message: string) => 
   }
   const parsed = askStateSchema.safeParse(read.value);
   if (!parsed.success) {
-    const path = join(session.dir, USER_ASK_FILE);
-    const setAsideTo = `${path}.invalid-${now.getTime()}`;
     try {
-      renameSync(path, setAsideTo);
+      const setAsideTo = session.setAsideState(USER_ASK_FILE, 'invalid');
       warn(`userAsk: ${USER_ASK_FILE} does not hold an ask (${parsed.error.issues[0]?.message ?? 'unexpected shape'}) and was set aside as ${setAsideTo}; no ask is tracked`);
     } catch {
       warn(`userAsk: ${USER_ASK_FILE} does not hold an ask and could not be set aside; no ask is tracked until it is replaced`);

@@ -85,6 +85,13 @@ describe('userAsk persistence in user_ask.json', () => {
         throw new SessionError('the disk is full');
       },
       removeState: () => undefined,
+      location: '/nonexistent/events.jsonl',
+      setAsideState: () => '/nonexistent/aside',
+      watchState: () => () => undefined,
+      acquireWriter: () => Promise.resolve({ sessionId: 's', lost: new AbortController().signal, release: () => Promise.resolve() }),
+      refresh: () => Promise.resolve(false),
+      flush: () => Promise.resolve(),
+      close: () => Promise.resolve(),
     };
     const store = new UserAskStore(session, (message) => warnings.push(message));
     store.set('deploy', 'user');

@@ -1,0 +1,25 @@
+import { SessionError, StateWatchers, listSessions, openSession, sessionsRoot } from './session.js';
+import { observerView, type SessionStore, type StoreAgent, type StoreOpenOptions, type WriterLease } from './store.js';
+
+/** The embedded default: every session a folder under `<agent>/.auggy/sessions/`. */
+export function folderStore(agent: StoreAgent): SessionStore {
+  const watchers = new StateWatchers();
+  return {
+    location: sessionsRoot(agent.dir),
+    shared: false,
+    open(options: StoreOpenOptions) {
+      try {
+        const handle = openSession({ agentDir: agent.dir, agentName: agent.name, agentId: agent.id, watchers, ...options });
+        return Promise.resolve(options.observer ? observerView(handle) : handle);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new SessionError(String(error)));
+      }
+    },
+    list: () => Promise.resolve(listSessions(agent.dir)),
+    acquireWriter(sessionId: string): Promise<WriterLease> {
+      // One process serves an agent folder, and its hosts keep one run per session.
+      return Promise.resolve({ sessionId, lost: new AbortController().signal, release: () => Promise.resolve() });
+    },
+    close: () => Promise.resolve(),
+  };
+}

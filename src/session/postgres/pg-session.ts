@@ -1,0 +1,288 @@
+import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import type { Pool } from 'pg';
+import type { SessionEntry, SessionHeader } from '../entries.js';
+import { mergeState } from '../merge-state.js';
+import { SessionError, type SessionHandle } from '../session.js';
+import type { WriterLease } from '../store.js';
+import { describeStoreError } from './describe-error.js';
+
+/** What a handle needs from its store. */
+export interface PgSessionContext {
+  pool: Pool;
+  url: string;
+  agentKey: string;
+  /** This process's lease owner prefix: appends are refused while any other owner holds the session. */
+  processOwner: string;
+  location(sessionId: string): string;
+  acquireWriter(sessionId: string): Promise<WriterLease>;
+  /** Called when the handle closes, so the store stops telling it of changes. */
+  forget(handle: PgSession): void;
+  /** The channel other processes' handles hear state changes on. */
+  channel: string;
+}
+
+export interface LoadedSession {
+  header: SessionHeader;
+  entries: SessionEntry[];
+  lastEventId: string;
+  states: Map<string, unknown>;
+}
+
+type WriteOp =
+  | { kind: 'append'; entry: SessionEntry }
+  | { kind: 'state'; name: string; base: unknown; value: unknown }
+  | { kind: 'remove'; name: string }
+  | { kind: 'rename'; from: string; to: string };
+
+const APPEND = `
+  WITH added AS (
+    INSERT INTO auggy_events (agent_key, session_id, entry)
+    SELECT $1, $2, batch.entry FROM unnest($3::json[]) WITH ORDINALITY AS batch(entry, n)
+    WHERE NOT EXISTS (
+      SELECT 1 FROM auggy_leases
+      WHERE agent_key = $1 AND session_id = $2 AND expires_at > now() AND split_part(owner, '#', 1) <> $4
+    )
+    ORDER BY batch.n
+    RETURNING id
+  )
+  UPDATE auggy_sessions SET updated_at = now()
+  WHERE agent_key = $1 AND id = $2 AND EXISTS (SELECT 1 FROM added)
+  RETURNING (SELECT count(*) FROM added)::int AS count, (SELECT max(id) FROM added)::text AS last`;
+
+/** Reads a session whole: its header, every entry in order, and its state files. */
+export async function loadSession(pool: Pool, agentKey: string, sessionId: string): Promise<LoadedSession | undefined> {
+  const head = await pool.query<{ header: SessionHeader }>('SELECT header FROM auggy_sessions WHERE agent_key = $1 AND id = $2', [agentKey, sessionId]);
+  const header = head.rows[0]?.header;
+  if (!header) return undefined;
+  const events = await pool.query<{ id: string; entry: SessionEntry }>(
+    'SELECT id::text AS id, entry FROM auggy_events WHERE agent_key = $1 AND session_id = $2 ORDER BY id',
+    [agentKey, sessionId],
+  );
+  const states = await pool.query<{ name: string; value: unknown }>('SELECT name, value FROM auggy_state WHERE agent_key = $1 AND session_id = $2', [
+    agentKey,
+    sessionId,
+  ]);
+  return {
+    header,
+    entries: [header, ...events.rows.map((row) => row.entry)],
+    lastEventId: events.rows[events.rows.length - 1]?.id ?? '0',
+    states: new Map(states.rows.map((row) => [row.name, row.value])),
+  };
+}
+
+/**
+ * A session in PostgreSQL, as the kernel and augments see every session: synchronous reads from
+ * what was loaded, and writes that are kept here at once and saved behind, in order (entries in
+ * batches, each state file in its own transaction). A failed save is reported by the next write
+ * and by `flush()`, which a turn awaits before it reports how it ended.
+ */
+export class PgSession implements SessionHandle {
+  readonly location: string;
+  readonly dir: string;
+  /** Tells this handle's own notifications apart from other writers'. */
+  readonly token = randomBytes(6).toString('hex');
+  private entryCache: SessionEntry[];
+  private states: Map<string, unknown>;
+  private lastEventId: string;
+  private readonly ops: WriteOp[] = [];
+  private draining: Promise<void> | undefined;
+  private failure: SessionError | undefined;
+  private readonly watchers = new Set<(name: string) => void>();
+
+  constructor(
+    private readonly context: PgSessionContext,
+    readonly id: string,
+    readonly resumed: boolean,
+    loaded: LoadedSession,
+  ) {
+    this.location = context.location(id);
+    this.dir = this.location;
+    this.entryCache = loaded.entries;
+    this.states = loaded.states;
+    this.lastEventId = loaded.lastEventId;
+  }
+
+  append(entry: SessionEntry): void {
+    this.check();
+    this.entryCache.push(entry);
+    this.enqueue({ kind: 'append', entry });
+  }
+
+  entries(): { entries: SessionEntry[]; warnings: string[] } {
+    return { entries: [...this.entryCache], warnings: [] };
+  }
+
+  readState(name: string): ReturnType<SessionHandle['readState']> {
+    if (!this.states.has(name)) return { status: 'missing' };
+    // A copy: a caller changing what it read must not change what is saved.
+    return { status: 'ok', value: structuredClone(this.states.get(name)) };
+  }
+
+  writeState(name: string, value: unknown): void {
+    this.check();
+    const base = this.states.get(name);
+    const copy = structuredClone(value);
+    this.states.set(name, copy);
+    this.enqueue({ kind: 'state', name, base, value: copy });
+  }
+
+  removeState(name: string): void {
+    this.check();
+    this.states.delete(name);
+    this.enqueue({ kind: 'remove', name });
+  }
+
+  setAsideState(name: string, reason: string): string {
+    this.check();
+    const to = `${name}.${reason}-${Date.now()}`;
+    const value = this.states.get(name);
+    this.states.delete(name);
+    if (value !== undefined) this.states.set(to, value);
+    this.enqueue({ kind: 'rename', from: name, to });
+    return `${this.location}, state ${to}`;
+  }
+
+  watchState(listener: (name: string) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  acquireWriter(): Promise<WriterLease> {
+    return this.context.acquireWriter(this.id);
+  }
+
+  async refresh(): Promise<boolean> {
+    await this.flush();
+    const { pool, agentKey } = this.context;
+    const latest = await pool.query<{ last: string | null }>('SELECT max(id)::text AS last FROM auggy_events WHERE agent_key = $1 AND session_id = $2', [
+      agentKey,
+      this.id,
+    ]);
+    if ((latest.rows[0]?.last ?? '0') === this.lastEventId) return false;
+    const loaded = await loadSession(pool, agentKey, this.id);
+    if (!loaded) return false;
+    this.entryCache = loaded.entries;
+    this.states = loaded.states;
+    this.lastEventId = loaded.lastEventId;
+    return true;
+  }
+
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+    if (this.failure) throw this.failure;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      this.context.forget(this);
+    }
+  }
+
+  /** Another process changed a state file of this session: read it again and say so. */
+  async stateChangedElsewhere(name: string): Promise<void> {
+    // A write of ours to the same file is on its way; it merges theirs in and tells the watchers.
+    if (this.ops.some((op) => 'name' in op && op.name === name)) return;
+    const { rows } = await this.context.pool.query<{ value: unknown }>(
+      'SELECT value FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3',
+      [this.context.agentKey, this.id, name],
+    );
+    const value = rows[0]?.value;
+    if (isDeepStrictEqual(value, this.states.get(name))) return;
+    if (value === undefined) this.states.delete(name);
+    else this.states.set(name, value);
+    this.tell(name);
+  }
+
+  private tell(name: string): void {
+    for (const watcher of this.watchers) watcher(name);
+  }
+
+  private check(): void {
+    if (this.failure) throw this.failure;
+  }
+
+  private enqueue(op: WriteOp): void {
+    this.ops.push(op);
+    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+  }
+
+  private async drain(): Promise<void> {
+    // Let the writes of this tick gather, so a burst of events is one statement.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.ops.length > 0 && !this.failure) {
+      try {
+        const op = this.ops[0];
+        if (op.kind === 'append') {
+          const batch: SessionEntry[] = [];
+          while (this.ops[0]?.kind === 'append') batch.push((this.ops.shift() as Extract<WriteOp, { kind: 'append' }>).entry);
+          await this.saveEntries(batch);
+        } else {
+          await this.saveState(op);
+          this.ops.shift();
+        }
+      } catch (error) {
+        this.failure = error instanceof SessionError ? error : new SessionError(describeStoreError(error, this.context.url));
+        this.ops.length = 0;
+      }
+    }
+  }
+
+  private async saveEntries(batch: SessionEntry[]): Promise<void> {
+    const { pool, agentKey, processOwner } = this.context;
+    const result = await pool.query<{ count: number; last: string }>(APPEND, [agentKey, this.id, batch.map((entry) => JSON.stringify(entry)), processOwner]);
+    const row = result.rows[0];
+    if (!row || row.count !== batch.length) {
+      throw new SessionError(`another auggy holds session ${this.id} now, so what this one wrote after that was not saved`);
+    }
+    this.lastEventId = row.last;
+  }
+
+  private async saveState(op: Exclude<WriteOp, { kind: 'append' }>): Promise<void> {
+    const { pool, agentKey, channel } = this.context;
+    const client = await pool.connect();
+    let merged: unknown;
+    try {
+      await client.query('BEGIN');
+      const name = op.kind === 'rename' ? op.from : op.name;
+      // One writer at a time per state file, across every replica, for the read-merge-write.
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${agentKey}/${this.id}/${name}`]);
+      if (op.kind === 'state') {
+        const current = await client.query<{ value: unknown }>('SELECT value FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3', [
+          agentKey,
+          this.id,
+          name,
+        ]);
+        merged = mergeState(op.base, op.value, current.rows[0]?.value);
+        await client.query(
+          `INSERT INTO auggy_state (agent_key, session_id, name, value) VALUES ($1, $2, $3, $4::json)
+           ON CONFLICT (agent_key, session_id, name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+          [agentKey, this.id, name, JSON.stringify(merged)],
+        );
+      } else if (op.kind === 'remove') {
+        await client.query('DELETE FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3', [agentKey, this.id, name]);
+      } else {
+        await client.query('UPDATE auggy_state SET name = $4, updated_at = now() WHERE agent_key = $1 AND session_id = $2 AND name = $3', [
+          agentKey,
+          this.id,
+          op.from,
+          op.to,
+        ]);
+      }
+      await client.query('SELECT pg_notify($1, $2)', [channel, JSON.stringify({ a: agentKey, s: this.id, n: name, h: this.token })]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+    // Another writer's part came in with the merge: take it, unless a newer write of ours follows.
+    if (op.kind === 'state' && !isDeepStrictEqual(merged, op.value) && !this.ops.slice(1).some((next) => 'name' in next && next.name === op.name)) {
+      this.states.set(op.name, merged);
+      this.tell(op.name);
+    }
+  }
+}
