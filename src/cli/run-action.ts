@@ -1,7 +1,9 @@
 import { EXIT, UsageError } from './exit-codes.js';
 import type { RunOptionValues } from './run.js';
-import { loadRunnableAgent, openConversation } from '../hosts/open-conversation.js';
+import { loadRunnableAgent, openAgentStore, openWritingConversation } from '../hosts/open-conversation.js';
+import { storeChoiceFrom } from './store-option.js';
 import type { Conversation } from '../kernel/conversation.js';
+import type { WriterLease } from '../session/store.js';
 
 function warnOnStderr(message: string): void {
   process.stderr.write(`auggy: warning: ${message}\n`);
@@ -35,18 +37,33 @@ export async function runCommand(dir: string, message: string | undefined, optio
       throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
     }
   }
+  const storeChoice = storeChoiceFrom(options);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl }, warnOnStderr);
   const choice = { sessionId: options.session, continueLatest: options.continue };
   if (!options.print) {
     const { startTui } = await import('../hosts/tui/start-tui.js');
-    return startTui(target, choice);
+    return startTui(target, choice, storeChoice);
   }
 
   const { readMessage } = await import('../hosts/print/read-message.js');
-  const { runPrintTurn } = await import('../hosts/print/print-host.js');
   const text = await readMessage(message);
-  const conversation = await openConversation(target, choice, warnOnStderr);
-  await applyHostInputs(conversation, options);
+  const store = await openAgentStore(target, storeChoice, warnOnStderr);
+  try {
+    const { conversation, writer } = await openWritingConversation(target, choice, warnOnStderr, store);
+    try {
+      await applyHostInputs(conversation, options);
+      return await printTurn(conversation, text, options, writer);
+    } finally {
+      await writer.release();
+      await conversation.session.close().catch(() => undefined);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function printTurn(conversation: Conversation, text: string, options: RunOptionValues, writer: WriterLease): Promise<number> {
+  const { runPrintTurn } = await import('../hosts/print/print-host.js');
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -62,6 +79,7 @@ export async function runCommand(dir: string, message: string | undefined, optio
       message: text,
       format: options.output,
       signal: controller.signal,
+      writer,
       writers: {
         out: (chunk) => process.stdout.write(chunk),
         err: (chunk) => process.stderr.write(chunk),

@@ -1,8 +1,9 @@
 import { Option, type Command } from 'commander';
 import type { SetExitCode } from './commands.js';
 import { addModelOptions, type ModelOptionValues } from './model-options.js';
+import { addStoreOption, type StoreOptionValues } from './store-option.js';
 
-export interface RunOptionValues extends ModelOptionValues {
+export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
   print?: boolean;
   output: 'text' | 'json' | 'stream-json';
   session?: string;
@@ -28,6 +29,7 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
     .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, []);
   addModelOptions(command);
+  addStoreOption(command);
   command.addHelpText(
     'after',
     `

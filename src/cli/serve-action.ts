@@ -1,6 +1,7 @@
 import { EXIT, UsageError } from './exit-codes.js';
 import type { ServeOptionValues } from './serve.js';
-import { loadRunnableAgent } from '../hosts/open-conversation.js';
+import { loadRunnableAgent, openAgentStore } from '../hosts/open-conversation.js';
+import { storeChoiceFrom } from './store-option.js';
 import { isLoopbackHost } from '../hosts/agui/access.js';
 import { createAguiServer } from '../hosts/agui/agui-server.js';
 
@@ -72,9 +73,13 @@ function untilStopSignal(): Promise<NodeJS.Signals> {
 /** `auggy serve`: the agent over HTTP as AG-UI until SIGTERM or SIGINT; exits 0 after a clean stop. */
 export async function serveCommand(dir: string, options: ServeOptionValues): Promise<number> {
   const settings = settingsFrom(options);
+  const storeChoice = storeChoiceFrom(options);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl }, (message) => log(`warning: ${message}`));
+  // Connected and migrated before listening: a replica that cannot reach its store never takes traffic.
+  const store = await openAgentStore(target, storeChoice, log);
   const server = createAguiServer({
     target,
+    store,
     token: settings.token,
     maxMessageChars: settings.maxMessageChars,
     corsOrigin: options.corsOrigin,
@@ -85,6 +90,7 @@ export async function serveCommand(dir: string, options: ServeOptionValues): Pro
   try {
     address = await server.listen(settings.host, settings.port);
   } catch (error) {
+    await store.close();
     throw new UsageError(describeListenError(error, settings));
   }
   // Scripts and tests read this line to learn the port (--port 0 picks one).
@@ -92,5 +98,6 @@ export async function serveCommand(dir: string, options: ServeOptionValues): Pro
   const signal = await stopped;
   log(`${signal} received`);
   await server.shutdown(settings.graceMs);
+  await store.close();
   return EXIT.ok;
 }

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import type { SetExitCode } from './commands.js';
 import { addModelOptions, type ModelOptionValues } from './model-options.js';
+import { addStoreOption, type StoreOptionValues } from './store-option.js';
 
-export interface ServeOptionValues extends ModelOptionValues {
+export interface ServeOptionValues extends ModelOptionValues, StoreOptionValues {
   host: string;
   port: string;
   token?: string;
@@ -23,6 +24,7 @@ export function registerServe(program: Command, setExitCode: SetExitCode): void 
     .option('--grace-ms <ms>', 'on SIGTERM, how long in-flight runs may finish before they are canceled', '5000')
     .option('--cors-origin <origin>', 'allow browser pages from this origin (or *) to call the server');
   addModelOptions(command);
+  addStoreOption(command);
   command.addHelpText(
     'after',
     `

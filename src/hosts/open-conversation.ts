@@ -5,7 +5,10 @@ import { loadAgent } from '../agent/load-agent.js';
 import { formatDiagnostic, type LoadedAgent } from '../agent/types.js';
 import { Conversation } from '../kernel/conversation.js';
 import { ModelSpecError, resolveModelSpec, type ModelOverrides, type ModelSpec } from '../model/model-spec.js';
-import { SessionError, openSession } from '../session/session.js';
+import { folderStore } from '../session/folder-store.js';
+import { openSessionStore, type StoreChoice } from '../session/open-store.js';
+import { SessionError } from '../session/session.js';
+import { SessionBusyError, type SessionStore, type WriterLease } from '../session/store.js';
 
 export interface AgentTarget {
   agent: LoadedAgent;
@@ -39,18 +42,53 @@ export interface SessionChoice {
   continueLatest?: boolean;
 }
 
-export async function openConversation(target: AgentTarget, choice: SessionChoice, warn: (message: string) => void): Promise<Conversation> {
+/** `--store`: where this agent's sessions live; a store that cannot be used is a UsageError. */
+export async function openAgentStore(target: AgentTarget, choice: Omit<StoreChoice, 'log'>, log: (message: string) => void): Promise<SessionStore> {
+  const agent = target.agent;
   try {
-    const session = openSession({
-      agentDir: target.agent.dir,
-      agentName: target.agent.yaml.name,
-      agentId: target.agent.yaml.id,
-      sessionId: choice.sessionId,
-      continueLatest: choice.continueLatest,
-    });
-    return await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn });
+    return await openSessionStore({ dir: agent.dir, name: agent.yaml.name, id: agent.yaml.id }, { ...choice, log });
   } catch (error) {
     if (error instanceof SessionError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The TUI's conversation: each turn takes the session's writer for itself. */
+export async function openConversation(target: AgentTarget, choice: SessionChoice, warn: (message: string) => void, store?: SessionStore): Promise<Conversation> {
+  const sessions = store ?? folderStore({ dir: target.agent.dir, name: target.agent.yaml.name, id: target.agent.yaml.id });
+  try {
+    const session = await sessions.open({ sessionId: choice.sessionId, continueLatest: choice.continueLatest });
+    return await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn, store: sessions });
+  } catch (error) {
+    if (error instanceof SessionError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * `--print`: the session's writer is taken before the session is read, so what the turn starts
+ * from is what the last writer left (another replica may have written the thread a moment ago).
+ * A session another auggy is writing is refused at once (exit 2).
+ */
+export async function openWritingConversation(
+  target: AgentTarget,
+  choice: SessionChoice,
+  warn: (message: string) => void,
+  store: SessionStore,
+): Promise<{ conversation: Conversation; writer: WriterLease }> {
+  let writer: WriterLease | undefined;
+  try {
+    let sessionId = choice.sessionId;
+    if (sessionId === undefined && choice.continueLatest) sessionId = (await store.list())[0];
+    if (sessionId !== undefined) writer = await store.acquireWriter(sessionId);
+    const session = await store.open({ sessionId });
+    // A new session's id is known to nobody else until now.
+    writer ??= await store.acquireWriter(session.id);
+    const conversation = await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn, store });
+    return { conversation, writer };
+  } catch (error) {
+    await writer?.release();
+    if (error instanceof SessionError || error instanceof SessionBusyError) throw new UsageError(error.message);
     throw error;
   }
 }

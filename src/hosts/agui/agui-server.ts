@@ -3,15 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { buildAdminReport } from '../../augments/admin-report.js';
 import { createModel, type ModelBuild } from '../../model/create-model.js';
 import { Conversation } from '../../kernel/conversation.js';
-import { openSession } from '../../session/session.js';
+import type { SessionStore } from '../../session/store.js';
 import type { AgentTarget } from '../open-conversation.js';
 import { requireBearer } from './access.js';
+import { handleBoard } from './handle-board.js';
 import { handleRun } from './handle-run.js';
 import { HttpError, sendError, sendJson } from './http-io.js';
 import { ThreadRegistry } from './thread-registry.js';
 
 export interface AguiServerOptions {
   target: AgentTarget;
+  /** Where threads live: the agent folder, or a database other replicas share. */
+  store: SessionStore;
   /** Bearer token for /agent/run and /admin; undefined leaves them open (loopback only). */
   token?: string;
   maxMessageChars: number;
@@ -31,7 +34,7 @@ export interface AguiServer {
   shutdown(graceMs: number): Promise<void>;
 }
 
-const ROUTES: Record<string, string> = { '/agent/run': 'POST', '/health': 'GET', '/admin': 'GET' };
+const ROUTES: Record<string, string> = { '/agent/run': 'POST', '/agent/board': 'POST', '/health': 'GET', '/admin': 'GET' };
 
 function routeList(): string {
   return Object.entries(ROUTES)
@@ -45,26 +48,25 @@ function corsHeaders(origin: string | undefined): Record<string, string> {
 }
 
 export function createAguiServer(options: AguiServerOptions): AguiServer {
-  const { target } = options;
+  const { target, store } = options;
   // One model for every thread: it is built (and a scripted model's file read) once.
   let model: Promise<ModelBuild> | undefined;
-  const threads = new ThreadRegistry(async (threadId) => {
-    const session = openSession({
-      agentDir: target.agent.dir,
-      agentName: target.agent.yaml.name,
-      agentId: target.agent.yaml.id,
-      sessionId: threadId,
-      createIfMissing: true,
-    });
-    model ??= createModel(target.modelSpec);
-    return Conversation.open({
-      agent: target.agent,
-      modelSpec: target.modelSpec,
-      session,
-      model,
-      warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),
-    });
-  });
+  const threads = new ThreadRegistry(
+    async (threadId) => {
+      const session = await store.open({ sessionId: threadId, createIfMissing: true });
+      model ??= createModel(target.modelSpec);
+      return Conversation.open({
+        agent: target.agent,
+        modelSpec: target.modelSpec,
+        session,
+        model,
+        store,
+        warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),
+      });
+    },
+    store.shared ? 0 : undefined,
+  );
+  const beside = { target, store, threads, log: options.log };
   const headers = corsHeaders(options.corsOrigin);
   let closing = false;
 
@@ -95,7 +97,11 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
         return;
       case '/agent/run':
         requireBearer(req, options.token);
-        await handleRun(req, res, { threads, maxMessageChars: options.maxMessageChars, headers, log: options.log, closing: () => closing });
+        await handleRun(req, res, { ...beside, maxMessageChars: options.maxMessageChars, headers, closing: () => closing });
+        return;
+      case '/agent/board':
+        requireBearer(req, options.token);
+        await handleBoard(req, res, { ...beside, headers });
         return;
     }
   }

@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Conversation } from '../../kernel/conversation.js';
 import type { TurnOutcome } from '../../kernel/events.js';
+import { SessionBusyError, type WriterLease } from '../../session/store.js';
+import { besideRun, type BesideRunContext } from './beside-run.js';
 import { HttpError, readJsonBody } from './http-io.js';
 import { parseRunInput, type RunRequest } from './run-input.js';
 import { RunStream } from './run-stream.js';
 import type { ThreadRegistry } from './thread-registry.js';
 
-export interface RunRouteContext {
+export interface RunRouteContext extends BesideRunContext {
   threads: ThreadRegistry;
   maxMessageChars: number;
   /** Headers every response carries (CORS). */
@@ -37,11 +39,11 @@ async function openThread(context: RunRouteContext, threadId: string): Promise<C
 }
 
 /** Runs the turn, streaming its events; resolves to how it ended. Never throws. */
-async function streamTurn(conversation: Conversation, request: RunRequest, stream: RunStream, signal: AbortSignal): Promise<TurnOutcome> {
+async function streamTurn(conversation: Conversation, request: RunRequest, stream: RunStream, signal: AbortSignal, writer: WriterLease): Promise<TurnOutcome> {
   const unsubscribe = conversation.subscribe((event) => stream.forward(event));
   try {
     if (request.state) await conversation.applyClientState(request.state);
-    const result = await conversation.runTurn(request.text, { signal });
+    const result = await conversation.runTurn(request.text, { signal, writer });
     return { status: result.status, message: result.message };
   } catch (error) {
     // An augment or the session failing outside the kernel's own error handling.
@@ -49,6 +51,19 @@ async function streamTurn(conversation: Conversation, request: RunRequest, strea
   } finally {
     unsubscribe();
   }
+}
+
+/**
+ * A second run on a busy thread is refused (409), but the state it carries is the person's board
+ * write and does not wait: it is applied beside the run in flight, which sees it next round.
+ */
+async function refuseBusy(context: RunRouteContext, request: RunRequest): Promise<HttpError> {
+  const busy = `a run is already in progress on thread ${request.threadId}; wait for its RUN_FINISHED and send again`;
+  const state = request.state;
+  if (!state) return new HttpError(409, busy);
+  const { notes } = await besideRun(context, request.threadId, { createIfMissing: true }, (conversation) => conversation.applyClientState(state));
+  const refused = notes.length > 0 ? ` (${notes.join('; ')})` : '';
+  return new HttpError(409, `${busy}; the state it carried was applied, and the run in flight sees it at its next round${refused}`);
 }
 
 /**
@@ -60,7 +75,16 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
   // Checked again after the body arrived: shutdown may have begun while it was uploading.
   if (context.closing()) throw new HttpError(503, 'the server is shutting down', { connection: 'close' });
   const claim = context.threads.claim(request.threadId);
-  if (!claim) throw new HttpError(409, `a run is already in progress on thread ${request.threadId}; wait for its RUN_FINISHED and send again`);
+  if (!claim) throw await refuseBusy(context, request);
+  let writer: WriterLease;
+  try {
+    // Taken before the session is read, so the run starts from what the last writer left.
+    writer = await context.store.acquireWriter(request.threadId);
+  } catch (error) {
+    claim.release();
+    if (error instanceof SessionBusyError) throw await refuseBusy(context, request);
+    throw new HttpError(503, `the session store cannot be used right now: ${describe(error)}`, { 'retry-after': '1' });
+  }
 
   const started = Date.now();
   let outcome: TurnOutcome | undefined;
@@ -74,11 +98,15 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
       claim.run.controller.abort(new Error('the client disconnected'));
     });
     const conversation = await openThread(context, request.threadId);
+    claim.run.conversation = conversation;
     stream.open(context.headers);
-    outcome = await streamTurn(conversation, request, stream, claim.run.controller.signal);
+    outcome = await streamTurn(conversation, request, stream, claim.run.controller.signal, writer);
+    // Let go before the client hears the end: its next message may land on another replica at once.
+    await writer.release();
     await stream.finish(outcome);
     context.threads.keep(request.threadId, conversation);
   } finally {
+    await writer.release();
     claim.release();
     if (outcome) {
       const why = clientGone ? ' (the client disconnected)' : outcome.message && outcome.status !== 'input-required' ? `: ${outcome.message}` : '';

@@ -1,6 +1,7 @@
 import { exitCodeForStatus } from '../../cli/exit-codes.js';
 import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
 import type { Conversation } from '../../kernel/conversation.js';
+import type { WriterLease } from '../../session/store.js';
 import { summarize, systemLineText, textEventWriter, type OutputFormat, type Writers } from './print-output.js';
 
 export interface PrintOptions {
@@ -9,6 +10,8 @@ export interface PrintOptions {
   format: OutputFormat;
   writers: Writers;
   signal: AbortSignal;
+  /** The session's writer, taken by the host before it opened the session. */
+  writer?: WriterLease;
 }
 
 /** Runs one turn without a TUI and reports it in the chosen format; resolves to the exit code. */
@@ -23,7 +26,7 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
   });
   let result;
   try {
-    result = await conversation.runTurn(options.message, { signal: options.signal });
+    result = await conversation.runTurn(options.message, { signal: options.signal, writer: options.writer });
   } finally {
     unsubscribe();
   }

@@ -1,4 +1,5 @@
-import { openConversation, type AgentTarget, type SessionChoice } from '../open-conversation.js';
+import type { StoreChoice } from '../../session/open-store.js';
+import { openAgentStore, openConversation, type AgentTarget, type SessionChoice } from '../open-conversation.js';
 import { createWarningFeed } from './warning-feed.js';
 
 /**
@@ -26,10 +27,15 @@ export async function loadInteractiveInk(): Promise<void> {
 }
 
 /** `auggy run` on a terminal: the chat. Resolves to the exit code (0 when the person quits). */
-export async function startTui(target: AgentTarget, choice: SessionChoice): Promise<number> {
+export async function startTui(target: AgentTarget, choice: SessionChoice, storeChoice: Omit<StoreChoice, 'log'> = {}): Promise<number> {
   const warnings = createWarningFeed();
-  const conversation = await openConversation(target, choice, warnings.warn);
-  await loadInteractiveInk();
-  const { runChat } = await import('./run-chat.js');
-  return runChat({ conversation, warnings, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  const store = await openAgentStore(target, storeChoice, warnings.warn);
+  try {
+    const conversation = await openConversation(target, choice, warnings.warn, store);
+    await loadInteractiveInk();
+    const { runChat } = await import('./run-chat.js');
+    return await runChat({ conversation, warnings, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  } finally {
+    await store.close();
+  }
 }

@@ -56,7 +56,7 @@ export async function loadSession(pool: Pool, agentKey: string, sessionId: strin
   const header = head.rows[0]?.header;
   if (!header) return undefined;
   const events = await pool.query<{ id: string; entry: SessionEntry }>(
-    'SELECT id::text AS id, entry FROM auggy_events WHERE agent_key = $1 AND session_id = $2 ORDER BY id',
+    'SELECT e.id::text AS id, e.entry FROM auggy_events e WHERE e.agent_key = $1 AND e.session_id = $2 ORDER BY e.id',
     [agentKey, sessionId],
   );
   const states = await pool.query<{ name: string; value: unknown }>('SELECT name, value FROM auggy_state WHERE agent_key = $1 AND session_id = $2', [
@@ -89,6 +89,7 @@ export class PgSession implements SessionHandle {
   private draining: Promise<void> | undefined;
   private failure: SessionError | undefined;
   private readonly watchers = new Set<(name: string) => void>();
+  private readonly recheck = new Set<string>();
 
   constructor(
     private readonly context: PgSessionContext,
@@ -183,8 +184,12 @@ export class PgSession implements SessionHandle {
 
   /** Another process changed a state file of this session: read it again and say so. */
   async stateChangedElsewhere(name: string): Promise<void> {
-    // A write of ours to the same file is on its way; it merges theirs in and tells the watchers.
-    if (this.ops.some((op) => 'name' in op && op.name === name)) return;
+    // A write of ours to the same file is on its way: read again once it is saved, since its
+    // merge may or may not have seen this change.
+    if (this.ops.some((op) => 'name' in op && op.name === name)) {
+      this.recheck.add(name);
+      return;
+    }
     const { rows } = await this.context.pool.query<{ value: unknown }>(
       'SELECT value FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3',
       [this.context.agentKey, this.id, name],
@@ -222,6 +227,8 @@ export class PgSession implements SessionHandle {
         } else {
           await this.saveState(op);
           this.ops.shift();
+          const name = op.kind === 'rename' ? op.from : op.name;
+          if (this.recheck.delete(name)) await this.stateChangedElsewhere(name);
         }
       } catch (error) {
         this.failure = error instanceof SessionError ? error : new SessionError(describeStoreError(error, this.context.url));
