@@ -247,49 +247,81 @@ export class PgSession implements SessionHandle {
     this.lastEventId = row.last;
   }
 
+  private notifyArgs(name: string): [string, string] {
+    return [this.context.channel, JSON.stringify({ a: this.context.agentKey, s: this.id, n: name, h: this.token })];
+  }
+
+  /**
+   * One statement in the usual case: the file is still what this handle last read, so it is
+   * replaced (compare-and-set) and the other replicas told, on commit. Otherwise the slow path
+   * merges under the row's lock.
+   */
   private async saveState(op: Exclude<WriteOp, { kind: 'append' }>): Promise<void> {
-    const { pool, agentKey, channel } = this.context;
+    const { pool, agentKey } = this.context;
+    const key = [agentKey, this.id];
+    if (op.kind === 'remove' || op.kind === 'rename') {
+      const sql =
+        op.kind === 'remove'
+          ? 'WITH changed AS (DELETE FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3 RETURNING 1) SELECT pg_notify($4, $5)'
+          : 'WITH changed AS (UPDATE auggy_state SET name = $6, updated_at = now() WHERE agent_key = $1 AND session_id = $2 AND name = $3 RETURNING 1) SELECT pg_notify($4, $5)';
+      const name = op.kind === 'remove' ? op.name : op.from;
+      await pool.query(sql, [...key, name, ...this.notifyArgs(name), ...(op.kind === 'rename' ? [op.to] : [])]);
+      return;
+    }
+    const value = JSON.stringify(op.value);
+    const fast =
+      op.base === undefined
+        ? await pool.query(
+            `WITH changed AS (INSERT INTO auggy_state (agent_key, session_id, name, value) VALUES ($1, $2, $3, $4::json) ON CONFLICT DO NOTHING RETURNING 1)
+             SELECT pg_notify($5, $6) FROM changed`,
+            [...key, op.name, value, ...this.notifyArgs(op.name)],
+          )
+        : await pool.query(
+            `WITH changed AS (
+               UPDATE auggy_state SET value = $4::json, updated_at = now()
+               WHERE agent_key = $1 AND session_id = $2 AND name = $3 AND value::text = $7 RETURNING 1)
+             SELECT pg_notify($5, $6) FROM changed`,
+            [...key, op.name, value, ...this.notifyArgs(op.name), JSON.stringify(op.base)],
+          );
+    if (fast.rowCount === 1) return;
+    const merged = await this.mergeUnderLock(op);
+    // Another writer's part came in with the merge: take it, unless a newer write of ours follows.
+    if (!isDeepStrictEqual(merged, op.value) && !this.ops.slice(1).some((next) => 'name' in next && next.name === op.name)) {
+      this.states.set(op.name, merged);
+      this.tell(op.name);
+    }
+  }
+
+  /** The file changed since this handle read it: lock its row, merge, write, tell, in one transaction. */
+  private async mergeUnderLock(op: Extract<WriteOp, { kind: 'state' }>): Promise<unknown> {
+    const { pool, agentKey } = this.context;
+    const key = [agentKey, this.id, op.name];
     const client = await pool.connect();
-    let merged: unknown;
     try {
       await client.query('BEGIN');
-      const name = op.kind === 'rename' ? op.from : op.name;
-      // One writer at a time per state file, across every replica, for the read-merge-write.
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${agentKey}/${this.id}/${name}`]);
-      if (op.kind === 'state') {
-        const current = await client.query<{ value: unknown }>('SELECT value FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3', [
-          agentKey,
-          this.id,
-          name,
-        ]);
-        merged = mergeState(op.base, op.value, current.rows[0]?.value);
-        await client.query(
-          `INSERT INTO auggy_state (agent_key, session_id, name, value) VALUES ($1, $2, $3, $4::json)
-           ON CONFLICT (agent_key, session_id, name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-          [agentKey, this.id, name, JSON.stringify(merged)],
-        );
-      } else if (op.kind === 'remove') {
-        await client.query('DELETE FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3', [agentKey, this.id, name]);
-      } else {
-        await client.query('UPDATE auggy_state SET name = $4, updated_at = now() WHERE agent_key = $1 AND session_id = $2 AND name = $3', [
-          agentKey,
-          this.id,
-          op.from,
-          op.to,
-        ]);
-      }
-      await client.query('SELECT pg_notify($1, $2)', [channel, JSON.stringify({ a: agentKey, s: this.id, n: name, h: this.token })]);
+      // A row that is not there yet is created inside the transaction, so it is locked all the same.
+      const inserted = await client.query(
+        "INSERT INTO auggy_state (agent_key, session_id, name, value) VALUES ($1, $2, $3, 'null'::json) ON CONFLICT DO NOTHING RETURNING 1",
+        key,
+      );
+      const current =
+        inserted.rowCount === 1
+          ? undefined
+          : (await client.query<{ value: unknown }>('SELECT value FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3 FOR UPDATE', key))
+              .rows[0]?.value;
+      const merged = mergeState(op.base, op.value, current);
+      await client.query('UPDATE auggy_state SET value = $4::json, updated_at = now() WHERE agent_key = $1 AND session_id = $2 AND name = $3', [
+        ...key,
+        JSON.stringify(merged),
+      ]);
+      await client.query('SELECT pg_notify($1, $2)', this.notifyArgs(op.name));
       await client.query('COMMIT');
+      return merged;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
       client.release();
-    }
-    // Another writer's part came in with the merge: take it, unless a newer write of ours follows.
-    if (op.kind === 'state' && !isDeepStrictEqual(merged, op.value) && !this.ops.slice(1).some((next) => 'name' in next && next.name === op.name)) {
-      this.states.set(op.name, merged);
-      this.tell(op.name);
     }
   }
 }

@@ -7,7 +7,7 @@ import { SessionError } from '../session.js';
 import { SessionBusyError, observerView, type SessionStore, type StoreAgent, type StoreOpenOptions } from '../store.js';
 import { describeStoreError } from './describe-error.js';
 import { DEFAULT_LEASE_MS, Leases } from './leases.js';
-import { PgSession, loadSession, type PgSessionContext } from './pg-session.js';
+import { PgSession, loadSession, type LoadedSession, type PgSessionContext } from './pg-session.js';
 import { migrate } from './schema.js';
 import { StateFeed } from './state-feed.js';
 import { redactStoreUrl } from './store-url.js';
@@ -21,6 +21,10 @@ export interface PgStoreOptions {
   /** How long a writer lease outlives its last renewal; 30 s unless a test wants less. */
   leaseMs?: number;
   log(message: string): void;
+}
+
+function emptySession(header: SessionHeader): LoadedSession {
+  return { header, entries: [header], lastEventId: '0', states: new Map() };
 }
 
 /** Sessions of one agent share a database with other agents' by this key: its id, else its name. */
@@ -41,7 +45,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const processOwner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const config = { connectionString: url, application_name: 'auggy', connectionTimeoutMillis: 10_000 };
-  const pool: Pool = new pg.Pool({ ...config, max: 10, allowExitOnIdle: true });
+  // Under a burst, runs queue for a connection longer than one takes to open: wait for a free one.
+  const pool: Pool = new pg.Pool({ ...config, connectionTimeoutMillis: 120_000, max: 16, allowExitOnIdle: true });
   // An idle connection the server drops must not end the process; the next query reconnects.
   pool.on('error', (error) => log(`session store: ${describeStoreError(error, url)}`));
 
@@ -94,7 +99,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
     return rows[0]?.id;
   }
 
-  async function create(id: string): Promise<boolean> {
+  /** The header when this call created the session, undefined when it existed already. */
+  async function create(id: string): Promise<SessionHeader | undefined> {
     const header: SessionHeader = { kind: 'header', version: 1, sessionId: id, agentId: agent.id, agentName: agent.name, createdAt: new Date().toISOString() };
     const result = await pool.query('INSERT INTO auggy_sessions (agent_key, id, agent_name, header) VALUES ($1, $2, $3, $4::json) ON CONFLICT DO NOTHING', [
       agentKey,
@@ -102,7 +108,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
       agent.name,
       JSON.stringify(header),
     ]);
-    return result.rowCount === 1;
+    return result.rowCount === 1 ? header : undefined;
   }
 
   async function open(options: StoreOpenOptions): Promise<PgSession> {
@@ -111,19 +117,20 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
       throw new SessionError(`"${id}" is not a session id (letters, digits, - and _ only, at most 128 characters)`);
     }
     if (id === undefined && options.continueLatest) id = await newest();
-    let created = false;
+    let created: SessionHeader | undefined;
     if (id === undefined) {
       id = newSessionId();
       created = await create(id);
     }
-    let loaded = await loadSession(pool, agentKey, id);
+    let loaded = created ? emptySession(created) : await loadSession(pool, agentKey, id);
     if (!loaded) {
       if (!options.createIfMissing) throw new SessionError(`no session "${id}" in ${where}; run without --session to start one`);
       created = await create(id);
-      loaded = await loadSession(pool, agentKey, id);
+      // Created by someone else a moment ago: read what is there.
+      loaded = created ? emptySession(created) : await loadSession(pool, agentKey, id);
       if (!loaded) throw new SessionError(`session "${id}" could not be created in ${where}`);
     }
-    const handle = new PgSession(context, id, !created, loaded);
+    const handle = new PgSession(context, id, created === undefined, loaded);
     const set = handles.get(id) ?? new Set();
     set.add(handle);
     handles.set(id, set);
