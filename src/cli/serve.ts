@@ -31,6 +31,8 @@ export function registerServe(program: Command, setExitCode: SetExitCode): void 
 Routes:
   POST /agent/run   AG-UI RunAgentInput in, a Server-Sent Events stream of AG-UI events out;
                     threadId names the session, so the next message on a thread continues it
+  POST /agent/board {"threadId", "lines": {"<line>": "<text>"}}: the person's board lines, written
+                    at once, even while a run is in flight on the thread (its next round reads them)
   GET  /health      {"status":"healthy"}
   GET  /admin       the auggy admin report as JSON
 
@@ -40,7 +42,8 @@ SIGTERM stops accepting, lets in-flight runs finish for --grace-ms, cancels the 
 Examples:
   auggy serve examples/demo
   auggy serve examples/demo --port 0
-  AUGGY_TOKEN=secret auggy serve . --host 0.0.0.0`,
+  AUGGY_TOKEN=secret auggy serve . --host 0.0.0.0
+  AUGGY_TOKEN=secret auggy serve . --host 0.0.0.0 --store postgres://auggy@db:5432/auggy   (one of several replicas)`,
   );
   command.action(async (dir: string, options: ServeOptionValues) => {
     const { serveCommand } = await import('./serve-action.js');
