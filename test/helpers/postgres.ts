@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 /** A throwaway PostgreSQL cluster of the test's own, on 127.0.0.1 and a free port. */
 export interface PgCluster {
@@ -97,6 +98,32 @@ export async function startPostgres(): Promise<PgCluster> {
     async stop() {
       await run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One cluster for a whole test file (started before its tests, removed after) and a fresh, empty
+ * database for each test that asks: `const pg = usePostgres(); ... await pg.freshDatabase()`.
+ */
+export function usePostgres(): { cluster(): PgCluster; freshDatabase(): Promise<{ url: string; database: string }> } {
+  let cluster: PgCluster | undefined;
+  let count = 0;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  }, 180_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  const started = () => {
+    if (!cluster) throw new Error('the PostgreSQL cluster is not started yet (usePostgres() at the top of the file, used inside tests)');
+    return cluster;
+  };
+  return {
+    cluster: started,
+    async freshDatabase() {
+      const database = `test_${++count}`;
+      return { url: await started().createDatabase(database), database };
     },
   };
 }

@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPgStore } from '../../src/session/postgres/pg-store.js';
 import { SCHEMA_VERSION } from '../../src/session/postgres/schema.js';
 import { SessionBusyError, type SessionStore } from '../../src/session/store.js';
-import { startPostgres, type PgCluster } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 
-let cluster: PgCluster;
-let databases = 0;
-
-beforeAll(async () => {
-  cluster = await startPostgres();
-}, 180_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const pg = usePostgres();
 
 const agent = { dir: '/nonexistent/agent', name: 'fixture', id: 'aug1_store-test' };
 
 async function freshDatabase(): Promise<string> {
-  return cluster.createDatabase(`store_${++databases}`);
+  return (await pg.freshDatabase()).url;
+}
+
+function query<T extends Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  return pg.cluster().query<T>(url.split('/').pop() ?? '', sql, params);
 }
 
 function open(url: string, leaseMs?: number): Promise<SessionStore> {
@@ -42,10 +38,10 @@ describe('the PostgreSQL session store', () => {
     await first.close();
     const second = await open(url);
     await second.close();
-    const versions = await cluster.query<{ version: number }>(url.split('/').pop() ?? '', 'SELECT version FROM auggy_schema_migrations ORDER BY version');
+    const versions = await query<{ version: number }>(url, 'SELECT version FROM auggy_schema_migrations ORDER BY version');
     expect(versions.map((row) => row.version)).toEqual([SCHEMA_VERSION]);
-    const tables = await cluster.query<{ name: string }>(
-      url.split('/').pop() ?? '',
+    const tables = await query<{ name: string }>(
+      url,
       "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
     expect(tables.map((row) => row.name)).toEqual(['auggy_events', 'auggy_leases', 'auggy_schema_migrations', 'auggy_sessions', 'auggy_state']);
@@ -55,7 +51,7 @@ describe('the PostgreSQL session store', () => {
     const url = await freshDatabase();
     const stores = await Promise.all([open(url), open(url), open(url), open(url)]);
     await Promise.all(stores.map((store) => store.close()));
-    const versions = await cluster.query<{ version: number }>(url.split('/').pop() ?? '', 'SELECT version FROM auggy_schema_migrations');
+    const versions = await query<{ version: number }>(url, 'SELECT version FROM auggy_schema_migrations');
     expect(versions).toHaveLength(1);
   });
 
@@ -128,8 +124,8 @@ describe('the PostgreSQL session store', () => {
     const second = await b.acquireWriter(session.id);
     await second.release();
     // A writer that died: its row stays until the expiry passes, then the next writer takes it.
-    await cluster.query(
-      url.split('/').pop() ?? '',
+    await query(
+      url,
       "INSERT INTO auggy_leases VALUES ($1, $2, 'gone:1:x#1', 1, 'gone', now(), now() + interval '500 milliseconds') ON CONFLICT (agent_key, session_id) DO UPDATE SET owner = EXCLUDED.owner, pid = 1, host = 'gone', expires_at = EXCLUDED.expires_at",
       [agent.id, session.id],
     );

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,17 +8,10 @@ import { HttpAgent } from '@ag-ui/client';
 import { auggyPrint } from '../helpers/auggy-cli.js';
 import { boardFolder } from '../helpers/board-fixture.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
-import { startPostgres, type PgCluster } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 
-let cluster: PgCluster;
-let databases = 0;
-beforeAll(async () => {
-  cluster = await startPostgres();
-}, 180_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const pg = usePostgres();
 
 let chat: ChatServer | undefined;
 let serve: ServeProcess | undefined;
@@ -30,10 +23,7 @@ afterEach(async () => {
   chat = undefined;
 });
 
-async function freshStore(): Promise<{ url: string; database: string }> {
-  const database = `print_${++databases}`;
-  return { url: await cluster.createDatabase(database), database };
-}
+const freshStore = () => pg.freshDatabase();
 
 describe('auggy run --print --store', () => {
   it('keeps the session in the database, not the folder, and resumes it from there', async () => {
@@ -51,7 +41,7 @@ describe('auggy run --print --store', () => {
     expect(String(second.stdout)).toContain('Second answer.');
     const sent = chat.requests[1].body.messages.filter((message) => message.role !== 'system').map((message) => message.content);
     expect(sent).toEqual(['remember the number 7', 'First answer.', 'what was the number?']);
-    const board = await cluster.query<{ value: { lines: Record<string, { text: string }> } }>(database, "SELECT value FROM auggy_state WHERE name = 'board.json'");
+    const board = await pg.cluster().query<{ value: { lines: Record<string, { text: string }> } }>(database, "SELECT value FROM auggy_state WHERE name = 'board.json'");
     expect(board[0].value.lines.queue.text).toBe('ship it');
     expect(existsSync(join(dir, '.auggy', 'sessions'))).toBe(false);
   });
@@ -97,11 +87,11 @@ describe('auggy run --print --store', () => {
     expect(String(wrongKind.stderr).trim()).toBe(
       'auggy: --store takes a postgres://user@host:port/database URL (got "mysql://db/x"); leave it out to keep sessions in the agent folder',
     );
-    const nobody = await auggyPrint(dir, 'http://127.0.0.1:9/v1', '--store', `postgres://auggy:secret@127.0.0.1:${cluster.port + 1}/none`, 'hi');
+    const nobody = await auggyPrint(dir, 'http://127.0.0.1:9/v1', '--store', `postgres://auggy:secret@127.0.0.1:${pg.cluster().port + 1}/none`, 'hi');
     expect(nobody.exitCode).toBe(2);
     expect(String(nobody.stderr).trim()).toMatch(/^auggy: the session store postgres:\/\/auggy:\*\*\*@127\.0\.0\.1:\d+\/none refused the connection; check that PostgreSQL is running/);
     expect(String(nobody.stderr)).not.toContain('secret');
-    const noDatabase = await auggyPrint(dir, 'http://127.0.0.1:9/v1', '--store', cluster.url('missing_db'), 'hi');
+    const noDatabase = await auggyPrint(dir, 'http://127.0.0.1:9/v1', '--store', pg.cluster().url('missing_db'), 'hi');
     expect(noDatabase.exitCode).toBe(2);
     expect(String(noDatabase.stderr).trim()).toMatch(/has no such database .*create it first/);
     expect(existsSync(join(dir, '.auggy'))).toBe(false);

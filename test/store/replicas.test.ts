@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,17 +7,10 @@ import { HttpAgent, type BaseEvent, type Message } from '@ag-ui/client';
 import { postRun, runInput, validateEach } from '../helpers/agui-events.js';
 import { boardFolder, systemPrompt } from '../helpers/board-fixture.js';
 import { startChatServer, type ChatReply, type ChatServer } from '../helpers/chat-server.js';
-import { startPostgres, type PgCluster } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 
-let cluster: PgCluster;
-let databases = 0;
-beforeAll(async () => {
-  cluster = await startPostgres();
-}, 180_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const pg = usePostgres();
 
 let running: ServeProcess[] = [];
 let chats: ChatServer[] = [];
@@ -48,8 +41,7 @@ interface Replicas {
 
 /** Two `auggy serve` processes on one fresh database, their model one loopback server. */
 async function startReplicas(replies: (index: number) => ChatReply, env: Record<string, string> = {}): Promise<Replicas> {
-  const database = `replicas_${++databases}`;
-  const url = await cluster.createDatabase(database);
+  const { url, database } = await pg.freshDatabase();
   const chat = await startChatServer((_request, index) => replies(index));
   chats.push(chat);
   const dirs = twoCopies();
@@ -102,7 +94,7 @@ function nothingInFolders(dirs: readonly string[]): void {
 }
 
 async function userTexts(database: string, threadId: string): Promise<string[]> {
-  const rows = await cluster.query<{ text: string }>(
+  const rows = await pg.cluster().query<{ text: string }>(
     database,
     "SELECT entry->>'text' AS text FROM auggy_events WHERE session_id = $1 AND entry->>'kind' = 'user' ORDER BY id",
     [threadId],
@@ -136,7 +128,7 @@ describe('two serve replicas on one PostgreSQL store', () => {
     expect(sent[4].content).toBe('api-west');
     expect(await userTexts(database, threadId)).toEqual(['deploy the api', 'api-west']);
     nothingInFolders(dirs);
-    const migrations = await cluster.query(database, 'SELECT version FROM auggy_schema_migrations');
+    const migrations = await pg.cluster().query(database, 'SELECT version FROM auggy_schema_migrations');
     expect(migrations).toHaveLength(1);
   });
 
