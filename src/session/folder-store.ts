@@ -1,3 +1,4 @@
+import { acquireFolderWriter } from './folder-writer.js';
 import { SessionError, StateWatchers, listSessions, openSession, sessionsRoot } from './session.js';
 import { observerView, type SessionStore, type StoreAgent, type StoreOpenOptions, type WriterLease } from './store.js';
 
@@ -17,8 +18,7 @@ export function folderStore(agent: StoreAgent): SessionStore {
     },
     list: () => Promise.resolve(listSessions(agent.dir)),
     acquireWriter(sessionId: string): Promise<WriterLease> {
-      // One process serves an agent folder, and its hosts keep one run per session.
-      return Promise.resolve({ sessionId, lost: new AbortController().signal, release: () => Promise.resolve() });
+      return acquireFolderWriter(sessionId);
     },
     close: () => Promise.resolve(),
   };

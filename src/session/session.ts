@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
 import { isValidSessionId, newSessionId } from './ids.js';
-import { onceReleased, type WriterLease } from './store.js';
+import { acquireFolderWriter } from './folder-writer.js';
+import type { WriterLease } from './store.js';
 
 export class SessionError extends Error {}
 
@@ -136,8 +137,7 @@ class FolderSession implements SessionHandle {
   }
 
   acquireWriter(): Promise<WriterLease> {
-    // One process serves an agent folder; within it the hosts keep one run per session.
-    return Promise.resolve({ sessionId: this.id, lost: new AbortController().signal, release: onceReleased(() => Promise.resolve()) });
+    return acquireFolderWriter(this.id);
   }
 
   refresh(): Promise<boolean> {

@@ -63,12 +63,6 @@ export interface SessionStore {
   close(): Promise<void>;
 }
 
-/** A lease that is released once; later calls are no-ops. */
-export function onceReleased(release: () => Promise<void>): () => Promise<void> {
-  let released: Promise<void> | undefined;
-  return () => (released ??= release());
-}
-
 /**
  * A handle for someone who is not the session's writer: state writes go through (merged with
  * the writer's), entries it would append are dropped, because the log is the writer's alone.
