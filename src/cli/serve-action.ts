@@ -95,6 +95,7 @@ export async function serveCommand(dir: string, options: ServeOptionValues): Pro
   }
   // Scripts and tests read this line to learn the port (--port 0 picks one).
   process.stdout.write(`auggy serve: listening on http://${urlHost(address.address)}:${address.port}\n`);
+  if (store.shared) log(`sessions in ${store.location} (shared with any other replica on it)`);
   const signal = await stopped;
   log(`${signal} received`);
   await server.shutdown(settings.graceMs);

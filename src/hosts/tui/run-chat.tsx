@@ -15,6 +15,8 @@ export interface RunChatOptions {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
+  /** Added to the resume hint when the session is not in the agent folder (`--store <url>`). */
+  resumeFlags?: string;
 }
 
 /** `auggy run <dir> --session <id>`, with the folder as the person would type it from here. */
@@ -48,7 +50,7 @@ export function openingItems(conversation: Conversation, shown = RESUME_SHOWN_IT
 }
 
 /** Draws the chat until the person quits; restores the terminal whatever happens. */
-export async function runChat({ conversation, warnings, stdin, stdout, stderr }: RunChatOptions): Promise<number> {
+export async function runChat({ conversation, warnings, stdin, stdout, stderr, resumeFlags = '' }: RunChatOptions): Promise<number> {
   const agentDir = conversation.agent.dir;
   const historyFile = inputHistoryPath(agentDir);
   let historyWarned = false;
@@ -58,7 +60,7 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr }:
     historyWarned ||= error !== undefined;
   };
   let lastSession = conversation.session.id;
-  const resumeHint = (sessionId: string) => resumeCommand(agentDir, sessionId);
+  const resumeHint = (sessionId: string) => `${resumeCommand(agentDir, sessionId)}${resumeFlags}`;
 
   stdout.write(BRACKETED_PASTE_ON);
   const restore = () => stdout.write(BRACKETED_PASTE_OFF);

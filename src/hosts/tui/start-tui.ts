@@ -34,7 +34,8 @@ export async function startTui(target: AgentTarget, choice: SessionChoice, store
     const conversation = await openConversation(target, choice, warnings.warn, store);
     await loadInteractiveInk();
     const { runChat } = await import('./run-chat.js');
-    return await runChat({ conversation, warnings, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    const resumeFlags = store.shared ? ` --store ${store.location}` : '';
+    return await runChat({ conversation, warnings, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, resumeFlags });
   } finally {
     await store.close();
   }
