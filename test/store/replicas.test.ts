@@ -155,10 +155,14 @@ describe('two serve replicas on one PostgreSQL store', () => {
       AUGGY_STORE_LEASE_MS: '1500',
     });
     const threadId = `thread-${randomUUID()}`;
-    void clientRun(agentFor(a, threadId), 'begin on a');
+    // A plain request: its stream is cut when the replica dies, and nothing may be left unhandled.
+    const doomed = postRun(a.url, runInput(threadId, 'begin on a'))
+      .then((response) => response.text())
+      .catch(() => 'cut off');
     await chat.held();
     a.signal('SIGKILL');
     await a.exited;
+    await doomed;
 
     // Until the lease runs out the thread is still a's; after, b runs it.
     const statuses: number[] = [];
