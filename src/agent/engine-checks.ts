@@ -40,6 +40,10 @@ export function checkEngine(input: EngineCheckInput): Diagnostic[] {
     }
   }
 
+  if (engine.baseURL && !/^https?:\/\/[^/]/i.test(engine.baseURL)) {
+    diagnostics.push(at('error', 'engine.baseURL', `"${engine.baseURL}" is not an http(s) URL; write it like http://127.0.0.1:8000/v1`));
+  }
+
   if (engine.provider === 'openai-compatible' && !engine.baseURL) {
     diagnostics.push(at('warning', 'engine', 'openai-compatible has no baseURL, so every run needs --base-url or AUGGY_BASE_URL; add baseURL: http://127.0.0.1:8000/v1 under engine'));
   }

@@ -10,6 +10,10 @@ export const engineSchema = z.looseObject({
   baseURL: z.string().url().optional(),
   apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
   script: z.string().min(1).optional(),
+  /** The most tokens one reply may have; sent on every call so a model that never stops cannot fill its context. */
+  maxTokens: z.number().int().min(1).max(1_000_000).optional(),
+  /** Seconds without a byte from the model server (before the first or between two) before the call fails. */
+  timeoutSeconds: z.number().positive().max(86_400).optional(),
 });
 export type EngineConfig = z.infer<typeof engineSchema>;
 

@@ -67,7 +67,13 @@ export type CompleteFn = (request: {
   /** `provider:model`; the agent's own model when absent. */
   model?: string;
   signal?: AbortSignal;
-}) => Promise<{ ok: true; text: string } | { ok: false; error: string }>;
+}) => Promise<({ ok: true; text: string } | { ok: false; error: string }) & { usage?: CompletionUsage }>;
+
+/** Tokens a completion spent; the host counts them in the turn's usage. */
+export interface CompletionUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
 
 /** Per-session instance of an augment. Every hook is optional: an augment adds only what it needs. */
 export interface Augment {

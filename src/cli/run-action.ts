@@ -38,7 +38,7 @@ export async function runCommand(dir: string, message: string | undefined, optio
     }
   }
   const storeChoice = storeChoiceFrom(options);
-  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl }, warnOnStderr);
+  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, warnOnStderr);
   const choice = { sessionId: options.session, continueLatest: options.continue };
   if (!options.print) {
     const { startTui } = await import('../hosts/tui/start-tui.js');

@@ -74,7 +74,7 @@ function untilStopSignal(): Promise<NodeJS.Signals> {
 export async function serveCommand(dir: string, options: ServeOptionValues): Promise<number> {
   const settings = settingsFrom(options);
   const storeChoice = storeChoiceFrom(options);
-  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl }, (message) => log(`warning: ${message}`));
+  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, (message) => log(`warning: ${message}`));
   // Connected and migrated before listening: a replica that cannot reach its store never takes traffic.
   const store = await openAgentStore(target, storeChoice, log);
   const server = createAguiServer({

@@ -3,31 +3,54 @@ import type { LoadedAgent } from '../agent/types.js';
 import type { CompleteFn } from '../augments/types.js';
 import { createModel, type ModelBuild } from '../model/create-model.js';
 import { describeModelError } from '../model/describe-error.js';
-import { resolveModelSpec, type ModelSpec } from '../model/model-spec.js';
+import { maxTokensOf, resolveModelSpec, type ModelSpec } from '../model/model-spec.js';
+
+/** An evaluator answers in a line of JSON; a model that rambles past this is cut off, not waited for. */
+export const COMPLETION_MAX_TOKENS = 1024;
+
+async function spentTokens(usage: PromiseLike<{ inputTokens?: number; outputTokens?: number }>): Promise<{ inputTokens: number; outputTokens: number }> {
+  try {
+    const spent = await usage;
+    return { inputTokens: spent.inputTokens ?? 0, outputTokens: spent.outputTokens ?? 0 };
+  } catch {
+    // A call that failed before any usage arrived spent nothing we can count.
+    return { inputTokens: 0, outputTokens: 0 };
+  }
+}
 
 /** A tool-less completion for augments (evaluators): the agent's model unless another is named. */
 export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, agentModel: () => Promise<ModelBuild>): CompleteFn {
   return async ({ system, prompt, model, signal }) => {
     let spec = agentSpec;
     try {
-      if (model) spec = resolveModelSpec(agent, { model, baseURL: agentSpec.provider === model.split(':')[0] ? agentSpec.baseURL : undefined }, {});
+      if (model) spec = resolveModelSpec(agent, { model, baseURL: agentSpec.provider === model.split(':')[0] ? agentSpec.baseURL : undefined, timeoutSeconds: agentSpec.timeoutSeconds }, {});
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
     // The agent's own model is already built; only another named model is built here.
     const built = spec === agentSpec ? await agentModel() : await createModel(spec);
     if (!built.ok) return { ok: false, error: built.error };
+    let failure: unknown;
     try {
       // Streamed like every turn, so any server that can run the agent can also judge it.
-      let failure: unknown;
-      const reply = streamText({ model: built.model, system, prompt, abortSignal: signal, maxRetries: 2, onError: ({ error }) => {
+      const reply = streamText({
+        model: built.model,
+        system,
+        prompt,
+        abortSignal: signal,
+        maxRetries: 2,
+        maxOutputTokens: Math.min(COMPLETION_MAX_TOKENS, maxTokensOf(spec)),
+        onError: ({ error }) => {
           failure = error;
-        } });
+        },
+      });
       const text = await reply.text;
-      if (failure !== undefined) return { ok: false, error: describeModelError(failure, spec) };
-      return { ok: true, text };
+      const usage = await spentTokens(reply.totalUsage);
+      if (failure !== undefined) return { ok: false, error: describeModelError(failure, spec, { receivedChars: text.length }), usage };
+      return { ok: true, text, usage };
     } catch (error) {
-      return { ok: false, error: describeModelError(error, spec) };
+      // The stream's own error says more than the "no output" the SDK throws after it.
+      return { ok: false, error: describeModelError(failure ?? error, spec) };
     }
   };
 }

@@ -3,8 +3,8 @@ import type { LoadedAgent } from '../agent/types.js';
 import { findAugmentFactory } from '../augments/registry.js';
 import type { Augment, CompleteFn, HostInputResult, SlashCommand } from '../augments/types.js';
 import { createModel, type ModelBuild } from '../model/create-model.js';
-import { describeModelError } from '../model/describe-error.js';
-import type { ModelSpec } from '../model/model-spec.js';
+import { classifyModelError } from '../model/describe-error.js';
+import { maxTokensOf, type ModelSpec } from '../model/model-spec.js';
 import { newRunId } from '../session/ids.js';
 import { folderStore } from '../session/folder-store.js';
 import { SessionError, type SessionHandle } from '../session/session.js';
@@ -60,6 +60,7 @@ export class Conversation {
   private currentTurnId: string | undefined;
   private writeError: string | undefined;
   private running = false;
+  private completionUsage = { inputTokens: 0, outputTokens: 0 };
   readonly complete: CompleteFn;
 
   private constructor(options: ConversationOptions) {
@@ -69,7 +70,14 @@ export class Conversation {
     this.warn = options.warn;
     this.model = options.model;
     this.store = options.store;
-    this.complete = makeComplete(options.agent, options.modelSpec, () => this.loadModel());
+    const complete = makeComplete(options.agent, options.modelSpec, () => this.loadModel());
+    // Evaluators spend tokens for the turn they judge; the turn's usage says so.
+    this.complete = async (request) => {
+      const reply = await complete(request);
+      this.completionUsage.inputTokens += reply.usage?.inputTokens ?? 0;
+      this.completionUsage.outputTokens += reply.usage?.outputTokens ?? 0;
+      return reply;
+    };
   }
 
   /** Opens a conversation on a session: rebuilds the transcript and starts each augment for it. */
@@ -204,6 +212,7 @@ export class Conversation {
     const runId = newRunId();
     this.currentTurnId = runId;
     this.writeError = undefined;
+    this.completionUsage = { inputTokens: 0, outputTokens: 0 };
     // A writer that loses its hold stops the turn rather than write beside the next one.
     const signal = writer ? AbortSignal.any([options.signal ?? new AbortController().signal, writer.lost]) : (options.signal ?? new AbortController().signal);
     try {
@@ -215,8 +224,8 @@ export class Conversation {
       let result: TurnResult;
       if (!built.ok) {
         this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
-        this.emit({ type: 'RUN_ERROR', message: built.error, code: 'failed' });
-        result = { status: 'failed', message: built.error, text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } };
+        this.emit({ type: 'RUN_ERROR', message: built.error, code: 'model_config' });
+        result = { status: 'failed', message: built.error, code: 'model_config', text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'error' };
       } else {
         result = await runTurnLoop({
           model: built.model,
@@ -252,7 +261,8 @@ export class Conversation {
             this.persist(() => this.session.append({ kind: 'message', turnId: runId, message }));
           },
           onRecord: (name, data) => this.persist(() => this.session.append({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() })),
-          describeError: (error) => describeModelError(error, this.modelSpec),
+          describeError: (error, context) => classifyModelError(error, this.modelSpec, context),
+          maxOutputTokens: maxTokensOf(this.modelSpec),
         });
       }
       for (const augment of this.augmentList) {
@@ -266,8 +276,15 @@ export class Conversation {
           throw error;
         });
       }
+      result = {
+        ...result,
+        usage: {
+          inputTokens: result.usage.inputTokens + this.completionUsage.inputTokens,
+          outputTokens: result.usage.outputTokens + this.completionUsage.outputTokens,
+        },
+      };
       if (this.writeError !== undefined && result.status !== 'canceled') {
-        result = { ...result, status: 'failed', message: `the session could not be saved: ${this.writeError}` };
+        result = { ...result, status: 'failed', code: 'session_error', message: `the session could not be saved: ${this.writeError}` };
       }
       return { ...result, runId };
     } finally {

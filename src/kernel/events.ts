@@ -1,12 +1,22 @@
+import type { ModelFailureCode } from '../model/describe-error.js';
+
 /**
  * The kernel's event stream. Names and fields follow AG-UI's events one for one, so the
  * serve host encodes them without translation; the TUI and print hosts read the same stream.
  */
 export type TurnStatus = 'completed' | 'input-required' | 'failed' | 'canceled' | 'budget-exhausted';
 
+/**
+ * The kind of a failed or cut-short turn (serve's RUN_ERROR.code): what went wrong, never where.
+ * The model's kinds come from model/describe-error; the rest are the turn's own.
+ */
+export type FailureCode = ModelFailureCode | 'empty_reply' | 'budget_exhausted' | 'model_config' | 'session_error' | 'internal_error' | 'failed';
+
 export interface TurnOutcome {
   status: TurnStatus;
   message?: string;
+  /** Set when the turn failed or ran out of budget. */
+  code?: FailureCode;
 }
 
 export type JsonPatchOperation =
@@ -24,7 +34,7 @@ export type KernelEvent =
   | { type: 'TOOL_CALL_END'; toolCallId: string }
   | { type: 'TOOL_CALL_RESULT'; messageId: string; toolCallId: string; content: string; isError?: boolean }
   | { type: 'RUN_FINISHED'; threadId: string; runId: string; result: TurnOutcome }
-  | { type: 'RUN_ERROR'; message: string; code?: string }
+  | { type: 'RUN_ERROR'; message: string; code?: FailureCode }
   /** Augment events (user ask evaluations, workflow transitions, questions) travel as CUSTOM. */
   | { type: 'CUSTOM'; name: string; value: unknown }
   | { type: 'STATE_SNAPSHOT'; snapshot: Record<string, unknown> }

@@ -1,9 +1,10 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
-import { z } from 'zod';
+import { InvalidResponseDataError, type LanguageModelV3 } from '@ai-sdk/provider';
+import { jsonSchema, streamText, tool, type FinishReason, type ModelMessage, type ToolSet } from 'ai';
+import { StreamCutOffError } from '../model/describe-error.js';
 import { randomBytes } from 'node:crypto';
 import type { EmitEvent } from './events.js';
 import type { KernelTool } from './tool.js';
+import { wireSchema } from './wire-schema.js';
 
 export interface RequestedToolCall {
   toolCallId: string;
@@ -22,6 +23,10 @@ export interface StepOutcome {
   text: string;
   toolCalls: RequestedToolCall[];
   usage: StepUsage;
+  /** Why the model stopped: `stop`, `length` (the output limit), `tool-calls`, `content-filter`, `error`, `other`. */
+  finishReason: FinishReason;
+  /** Characters of reply that arrived (text and tool-call arguments), for saying where a cut fell. */
+  receivedChars: number;
   error?: unknown;
   aborted: boolean;
 }
@@ -34,13 +39,8 @@ export interface ModelStepRequest {
   signal: AbortSignal;
   emit: EmitEvent;
   maxRetries: number;
-}
-
-/** The provider's stream ended before the model said it had finished. */
-export class StreamCutOffError extends Error {
-  constructor() {
-    super('stream terminated before the model finished');
-  }
+  /** The reply's output limit, sent on every call. */
+  maxOutputTokens?: number;
 }
 
 export function newMessageId(): string {
@@ -50,17 +50,21 @@ export function newMessageId(): string {
 function toToolSet(tools: KernelTool[]): ToolSet {
   const set: ToolSet = {};
   for (const kernelTool of tools) {
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(kernelTool.inputSchema, { io: 'input' }) as Record<string, unknown>;
     // No `validate`: the kernel checks input itself so a bad call becomes a correctable tool error.
-    set[kernelTool.name] = tool({ description: kernelTool.description, inputSchema: jsonSchema(schema) });
+    set[kernelTool.name] = tool({ description: kernelTool.description, inputSchema: jsonSchema(wireSchema(kernelTool.inputSchema)) });
   }
   return set;
+}
+
+/** The stream closed cleanly without the provider's finish chunk (Chat Completions servers). */
+function endedUnfinished(error: unknown): boolean {
+  return InvalidResponseDataError.isInstance(error) && /ended without a finish reason/i.test(error.message);
 }
 
 /** One inference: streams the model's reply into kernel events and collects its tool calls. */
 export async function runModelStep(request: ModelStepRequest): Promise<StepOutcome> {
   const { emit, signal } = request;
-  const outcome: StepOutcome = { text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, aborted: false };
+  const outcome: StepOutcome = { text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'other', receivedChars: 0, aborted: false };
   const openText = new Map<string, string>();
   const startedCalls = new Set<string>();
   const endedCalls = new Set<string>();
@@ -79,6 +83,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
       tools: toToolSet(request.tools),
       abortSignal: signal,
       maxRetries: request.maxRetries,
+      maxOutputTokens: request.maxOutputTokens,
       onError: () => {
         // Errors are read from the stream below and reported once, as the turn's failure.
       },
@@ -102,6 +107,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
             emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
           }
           outcome.text += part.text;
+          outcome.receivedChars += part.text.length;
           emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: part.text });
           break;
         }
@@ -116,6 +122,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
           emit({ type: 'TOOL_CALL_START', toolCallId: part.id, toolCallName: part.toolName, parentMessageId: lastTextMessage });
           break;
         case 'tool-input-delta':
+          outcome.receivedChars += part.delta.length;
           if (startedCalls.has(part.id) && part.delta !== '') emit({ type: 'TOOL_CALL_ARGS', toolCallId: part.id, delta: part.delta });
           break;
         case 'tool-input-end':
@@ -147,15 +154,18 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
           break;
         }
         case 'finish-step':
-          // A stream that stops without the provider's finish reason was cut off midway.
-          if (part.finishReason === 'error' || (part.finishReason === 'other' && part.rawFinishReason === undefined)) {
+          outcome.finishReason = part.finishReason;
+          // A stream that stops without the provider's finish reason was cut off midway; one that
+          // stops before saying anything at all is an empty reply, which the turn reports as such.
+          const unfinished = part.finishReason === 'other' && part.rawFinishReason === undefined;
+          if (part.finishReason === 'error' || (unfinished && (outcome.receivedChars > 0 || outcome.toolCalls.length > 0))) {
             outcome.error ??= new StreamCutOffError();
           }
           outcome.usage.inputTokens += part.usage.inputTokens ?? 0;
           outcome.usage.outputTokens += part.usage.outputTokens ?? 0;
           break;
         case 'error':
-          outcome.error = part.error;
+          outcome.error = endedUnfinished(part.error) ? new StreamCutOffError() : part.error;
           break;
         case 'abort':
           outcome.aborted = true;
@@ -169,6 +179,12 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
     else outcome.error = error;
   }
   if (signal.aborted) outcome.aborted = true;
+  if (outcome.error instanceof StreamCutOffError && outcome.receivedChars === 0 && outcome.toolCalls.length === 0) {
+    // The stream ended in order but said nothing at all: an empty reply, not a cut one.
+    outcome.error = undefined;
+    outcome.finishReason = 'other';
+  }
+  if (outcome.error !== undefined) outcome.finishReason = 'error';
   closeOpenText();
   // A tool call that started streaming but never completed is dropped; close it for the listeners.
   for (const id of startedCalls) {

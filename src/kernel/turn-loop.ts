@@ -1,8 +1,8 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { ModelMessage } from 'ai';
+import type { FinishReason, ModelMessage } from 'ai';
 import type { BatchDecision, SettledToolCall, TurnHookContext } from '../augments/types.js';
 import { NOBODY, type PersonChannel } from './person.js';
-import type { EmitEvent, TurnOutcome, TurnStatus } from './events.js';
+import { systemLineEvent, type EmitEvent, type FailureCode, type TurnOutcome, type TurnStatus } from './events.js';
 import { newMessageId, runModelStep, type StepOutcome, type StepUsage } from './model-step.js';
 import { runToolBatch, terminationOf, type SettledCall } from './tool-batch.js';
 import type { KernelTool } from './tool.js';
@@ -23,7 +23,14 @@ export interface TurnResult {
   text: string;
   toolCalls: ToolCallSummary[];
   usage: StepUsage;
+  /** Why the turn's last model step stopped (`error` when the turn failed before or during it). */
+  finishReason: FinishReason;
+  /** The kind of failure, when the turn failed or ran out of budget. */
+  code?: FailureCode;
 }
+
+/** A model failure as the kernel reports it; a bare string is a failure of unknown kind. */
+export type DescribedError = string | { code: FailureCode; message: string };
 
 /** What the model is offered at one inference round; rebuilt every round so augments can change it. */
 export interface RoundSetup {
@@ -47,8 +54,10 @@ export interface TurnLoopOptions {
   /** Called with each assistant/tool message as it is final, so the session keeps it. */
   onMessage(message: ModelMessage): void;
   onRecord?(name: string, data: Record<string, unknown>): void;
-  describeError(error: unknown): string;
+  describeError(error: unknown, context: { receivedChars: number }): DescribedError;
   maxRetries?: number;
+  /** The output limit sent with every call (engine.maxTokens). */
+  maxOutputTokens?: number;
 }
 
 function assistantMessage(step: StepOutcome): ModelMessage | undefined {
@@ -80,7 +89,7 @@ function toolMessage(settled: SettledCall[]): ModelMessage {
 export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult> {
   const { emit, signal } = options;
   const messages = [...options.messages];
-  const result: TurnResult = { status: 'completed', text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } };
+  const result: TurnResult = { status: 'completed', text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'other' };
   const keep = (message: ModelMessage) => {
     messages.push(message);
     options.onMessage(message);
@@ -88,7 +97,9 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
   const finish = (outcome: TurnOutcome): TurnResult => {
     result.status = outcome.status;
     result.message = outcome.message;
-    if (outcome.status === 'failed') emit({ type: 'RUN_ERROR', message: outcome.message ?? 'the turn failed', code: 'failed' });
+    const code = outcome.code ?? (outcome.status === 'failed' ? 'failed' : outcome.status === 'budget-exhausted' ? 'budget_exhausted' : undefined);
+    if (code) result.code = code;
+    if (outcome.status === 'failed') emit({ type: 'RUN_ERROR', message: outcome.message ?? 'the turn failed', code: code ?? 'failed' });
     else emit({ type: 'RUN_FINISHED', threadId: options.threadId, runId: options.runId, result: outcome });
     return result;
   };
@@ -113,7 +124,9 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
       signal,
       emit,
       maxRetries: options.maxRetries ?? 2,
+      maxOutputTokens: options.maxOutputTokens,
     });
+    result.finishReason = step.finishReason;
     result.usage.inputTokens += step.usage.inputTokens;
     result.usage.outputTokens += step.usage.outputTokens;
     // Rounds each say their part; the person reads them as one reply, in paragraphs.
@@ -123,7 +136,17 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
       // Keep what was said before the stop, without the tool calls that never ran.
       if (step.text) keep({ role: 'assistant', content: [{ type: 'text', text: step.text }] });
       if (step.aborted) return finish({ status: 'canceled', message: 'canceled while the model was answering' });
-      return finish({ status: 'failed', message: options.describeError(step.error) });
+      const described = options.describeError(step.error, { receivedChars: step.receivedChars });
+      return finish(typeof described === 'string' ? { status: 'failed', message: described } : { status: 'failed', ...described });
+    }
+    const limit = options.maxOutputTokens !== undefined ? ` (engine.maxTokens ${options.maxOutputTokens})` : '';
+    if (step.text === '' && step.toolCalls.length === 0 && result.text === '' && result.toolCalls.length === 0) {
+      // Nothing said and nothing done is no answer: a script must not read it as success.
+      const why = step.finishReason === 'length' ? `; it stopped at the output limit${limit} before saying anything` : '';
+      return finish({ status: 'failed', code: 'empty_reply', message: `the model returned an empty reply${why}` });
+    }
+    if (step.finishReason === 'length') {
+      emit(systemLineEvent(`the reply was cut at the output limit${limit}; raise engine.maxTokens for longer replies`));
     }
     const assistant = assistantMessage(step);
     if (assistant) keep(assistant);

@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { ModelSpec } from './model-spec.js';
+import { idleTimeoutFetch } from './idle-timeout.js';
+import { missingKeyProblem, timeoutSecondsOf, type ModelSpec } from './model-spec.js';
 
 export type ModelBuild = { ok: true; model: LanguageModelV3 } | { ok: false; error: string };
 
@@ -10,32 +11,20 @@ export type ModelBuild = { ok: true; model: LanguageModelV3 } | { ok: false; err
 export async function createModel(spec: ModelSpec): Promise<ModelBuild> {
   // The SDK logs compatibility warnings to the console, which would land in a script's output.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
-  const needsKey = spec.provider === 'anthropic' || spec.provider === 'openai' || spec.provider === 'openrouter';
-  if (needsKey && !spec.apiKey) {
-    return {
-      ok: false,
-      error: `${spec.apiKeyVariable} is not set, so the ${spec.provider} provider cannot be called; add it to the agent's .env or export it (AUGGY_API_KEY also works)`,
-    };
-  }
+  const missing = missingKeyProblem(spec);
+  if (missing) return { ok: false, error: missing };
+  if (spec.provider === 'scripted') return createScripted(spec);
+  // Every call to a server goes through the idle timer: a silent server fails the call, said fast.
+  const fetch = await idleTimeoutFetch(timeoutSecondsOf(spec));
   switch (spec.provider) {
-    case 'scripted': {
-      const { loadScript, ScriptError } = await import('./scripted/script.js');
-      const { createScriptedModel } = await import('./scripted/scripted-model.js');
-      try {
-        return { ok: true, model: createScriptedModel(loadScript(spec.scriptPath ?? ''), spec.model) };
-      } catch (error) {
-        if (error instanceof ScriptError) return { ok: false, error: error.message };
-        throw error;
-      }
-    }
     case 'anthropic': {
       const { createAnthropic } = await import('@ai-sdk/anthropic');
-      return { ok: true, model: createAnthropic({ apiKey: spec.apiKey, baseURL: spec.baseURL })(spec.model) };
+      return { ok: true, model: createAnthropic({ apiKey: spec.apiKey, baseURL: spec.baseURL, fetch })(spec.model) };
     }
     case 'openai': {
       const { createOpenAI } = await import('@ai-sdk/openai');
       // Chat Completions: the one wire format every OpenAI-compatible server also speaks.
-      return { ok: true, model: createOpenAI({ apiKey: spec.apiKey, baseURL: spec.baseURL }).chat(spec.model) };
+      return { ok: true, model: createOpenAI({ apiKey: spec.apiKey, baseURL: spec.baseURL, fetch }).chat(spec.model) };
     }
     case 'openrouter':
     case 'ollama':
@@ -46,8 +35,20 @@ export async function createModel(spec: ModelSpec): Promise<ModelBuild> {
         baseURL: spec.baseURL ?? '',
         apiKey: spec.apiKey,
         includeUsage: true,
+        fetch,
       });
       return { ok: true, model: provider.chatModel(spec.model) };
     }
+  }
+}
+
+async function createScripted(spec: ModelSpec): Promise<ModelBuild> {
+  const { loadScript, ScriptError } = await import('./scripted/script.js');
+  const { createScriptedModel } = await import('./scripted/scripted-model.js');
+  try {
+    return { ok: true, model: createScriptedModel(loadScript(spec.scriptPath ?? ''), spec.model) };
+  } catch (error) {
+    if (error instanceof ScriptError) return { ok: false, error: error.message };
+    throw error;
   }
 }

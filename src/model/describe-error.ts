@@ -1,6 +1,37 @@
 import { APICallError } from '@ai-sdk/provider';
 import { RetryError } from 'ai';
+import { isProviderTimeout } from './idle-timeout.js';
 import { describeModel, type ModelSpec } from './model-spec.js';
+
+/** What kind of trouble a model call met; hosts tell clients the kind (serve's RUN_ERROR.code). */
+export type ModelFailureCode =
+  | 'provider_timeout'
+  | 'provider_unreachable'
+  | 'provider_rate_limited'
+  | 'provider_auth'
+  | 'provider_rejected'
+  | 'provider_error'
+  | 'stream_cut';
+
+export interface ModelFailure {
+  code: ModelFailureCode;
+  /** One sentence for the person running auggy: what failed and what to do. May name the server. */
+  message: string;
+}
+
+export interface FailureContext {
+  /** How much of the reply (text and tool-call arguments) had arrived when it broke off. */
+  receivedChars?: number;
+}
+
+/** The provider's stream ended before the model said it had finished. */
+export class StreamCutOffError extends Error {
+  constructor() {
+    super('stream terminated before the model finished');
+  }
+}
+
+const QUOTED_CHARS = 200;
 
 function firstLine(text: string): string {
   return text.split('\n')[0].slice(0, 300);
@@ -17,45 +48,98 @@ function causeCode(error: unknown): string | undefined {
 }
 
 function where(spec: ModelSpec, url?: string): string {
-  return url ? new URL(url).origin : spec.baseURL ?? spec.provider;
+  try {
+    return url ? new URL(url).origin : spec.baseURL ?? spec.provider;
+  } catch {
+    return spec.baseURL ?? spec.provider;
+  }
 }
 
-function describeApiCallError(error: APICallError, spec: ModelSpec, attempts: number): string {
+/**
+ * The server's own words from an error body, in any of the shapes servers use: OpenAI's and
+ * llama.cpp's `{"error": {"message"}}`, older vLLM's `{"object": "error", "message"}`, Ollama's
+ * native `{"error": "..."}`, FastAPI's `{"detail": "..."}`, or plain text.
+ */
+export function serverMessage(body: string | undefined): string | undefined {
+  if (body === undefined || body.trim() === '') return undefined;
+  let text = body;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed === 'object' && parsed !== null) {
+      const record = parsed as Record<string, unknown>;
+      const error = record.error;
+      const nested = typeof error === 'object' && error !== null ? (error as Record<string, unknown>).message : undefined;
+      const found = [nested, error, record.message, record.detail].find((value) => typeof value === 'string' && value.trim() !== '');
+      if (typeof found === 'string') text = found;
+    }
+  } catch {
+    // Not JSON: the body is the message.
+  }
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > QUOTED_CHARS ? `${flat.slice(0, QUOTED_CHARS)}…` : flat;
+}
+
+function seconds(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
+function cutOff(spec: ModelSpec, context: FailureContext): ModelFailure {
+  const chars = context.receivedChars ?? 0;
+  return { code: 'stream_cut', message: `the reply from ${describeModel(spec)} was cut off after ${chars} character${chars === 1 ? '' : 's'}; try again` };
+}
+
+function unreachable(spec: ModelSpec, url: string | undefined, tries: string): ModelFailure {
+  return { code: 'provider_unreachable', message: `could not reach ${where(spec, url)}${tries}; is the server running and the base URL right?` };
+}
+
+function describeApiCallError(error: APICallError, spec: ModelSpec, attempts: number, context: FailureContext): ModelFailure {
   const model = describeModel(spec);
   const status = error.statusCode;
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-  if (status !== undefined && status >= 200 && status < 300) {
-    // The request was accepted, then the response broke off: the stream was cut midway.
-    return `the response stream from ${model} was cut off before it finished${tries}; try again`;
-  }
+  // The request was accepted, then the response broke off: the stream was cut midway.
+  if (status !== undefined && status >= 200 && status < 300) return cutOff(spec, context);
   if (status === 401 || status === 403) {
-    return `${where(spec, error.url)} refused the credentials for ${model} (HTTP ${status}); check ${spec.apiKeyVariable ?? 'the API key'}`;
+    return { code: 'provider_auth', message: `${where(spec, error.url)} refused the credentials for ${model} (HTTP ${status}); check ${spec.apiKeyVariable ?? 'the API key'}` };
   }
   if (status === 404) {
-    return `${where(spec, error.url)} does not know model ${spec.model} or the endpoint (HTTP 404); check --model, engine.model and the base URL`;
+    return { code: 'provider_rejected', message: `${where(spec, error.url)} does not know model ${spec.model} or the endpoint (HTTP 404); check --model, engine.model and the base URL` };
   }
-  if (status === 429) return `${model} is rate limited (HTTP 429)${tries}; wait a moment and try again`;
-  if (status !== undefined && status >= 500) return `${where(spec, error.url)} had a server error (HTTP ${status})${tries}; try again later`;
-  if (status !== undefined) return `${where(spec, error.url)} rejected the request (HTTP ${status}): ${firstLine(error.responseBody ?? error.message)}`;
+  if (status === 429) return { code: 'provider_rate_limited', message: `${model} is rate limited (HTTP 429)${tries}; wait a moment and try again` };
+  const said = serverMessage(error.responseBody) ?? (error.message && !/^(Internal Server Error|Bad Request)$/i.test(error.message) ? firstLine(error.message) : undefined);
+  if (status !== undefined && status >= 500) {
+    const quote = said ? `: "${said}"` : '; try again later';
+    return { code: 'provider_error', message: `${where(spec, error.url)} had a server error (HTTP ${status})${tries}${quote}` };
+  }
+  if (status !== undefined) return { code: 'provider_rejected', message: `${where(spec, error.url)} rejected the request (HTTP ${status}): ${said ?? 'no reason given'}` };
   const code = causeCode(error);
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /fetch failed|connect/i.test(error.message)) {
-    return `could not reach ${where(spec, error.url)}${tries}; is the server running and the base URL right?`;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT' || /fetch failed|connect/i.test(error.message)) {
+    return unreachable(spec, error.url, tries);
   }
-  return `the call to ${model} failed${tries}: ${firstLine(error.message)}`;
+  return { code: 'provider_error', message: `the call to ${model} failed${tries}: ${firstLine(error.message)}` };
+}
+
+/** What kind of failure a model call met, and one sentence saying what failed and what to do. */
+export function classifyModelError(error: unknown, spec: ModelSpec, context: FailureContext = {}): ModelFailure {
+  if (isProviderTimeout(error)) {
+    return {
+      code: 'provider_timeout',
+      message: `no response from ${describeModel(spec)} for ${seconds(error.seconds)} s; the server may be busy; raise engine.timeoutSeconds`,
+    };
+  }
+  if (RetryError.isInstance(error)) {
+    const last = error.lastError;
+    return APICallError.isInstance(last) ? describeApiCallError(last, spec, error.errors.length, context) : classifyModelError(last, spec, context);
+  }
+  if (APICallError.isInstance(error)) return describeApiCallError(error, spec, 1, context);
+  if (error instanceof StreamCutOffError) return cutOff(spec, context);
+  const code = causeCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'ECONNREFUSED') return unreachable(spec, undefined, '');
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || /terminated|socket|premature|aborted/i.test(message)) return cutOff(spec, context);
+  return { code: 'provider_error', message: `the call to ${describeModel(spec)} failed: ${firstLine(message)}` };
 }
 
 /** One sentence for a failed model call: what failed and what to do. */
-export function describeModelError(error: unknown, spec: ModelSpec): string {
-  if (RetryError.isInstance(error)) {
-    const last = error.lastError;
-    return APICallError.isInstance(last) ? describeApiCallError(last, spec, error.errors.length) : describeModelError(last, spec);
-  }
-  if (APICallError.isInstance(error)) return describeApiCallError(error, spec, 1);
-  const code = causeCode(error);
-  const message = error instanceof Error ? error.message : String(error);
-  if (code === 'ECONNREFUSED') return `could not reach ${where(spec)}; is the server running and the base URL right?`;
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || /terminated|socket|premature|aborted/i.test(message)) {
-    return `the response stream from ${describeModel(spec)} was cut off before it finished; try again`;
-  }
-  return `the call to ${describeModel(spec)} failed: ${firstLine(message)}`;
+export function describeModelError(error: unknown, spec: ModelSpec, context: FailureContext = {}): string {
+  return classifyModelError(error, spec, context).message;
 }

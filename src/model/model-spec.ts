@@ -3,6 +3,7 @@ import { PROVIDERS, type EngineConfig, type ProviderId } from '../agent/schema.j
 import type { LoadedAgent } from '../agent/types.js';
 import { providerKeyVariable } from '../agent/provider-keys.js';
 import { nearest } from '../agent/suggest.js';
+import { ollamaHostURL } from './ollama-host.js';
 
 /** Everything needed to build a model, after flags and environment overrides are applied. */
 export interface ModelSpec {
@@ -13,6 +14,10 @@ export interface ModelSpec {
   /** The variable the key came from (or should come from), for error messages. */
   apiKeyVariable?: string;
   scriptPath?: string;
+  /** Sent as the output limit of every call (engine.maxTokens); DEFAULT_MAX_TOKENS when absent. */
+  maxTokens?: number;
+  /** How long the server may send nothing before the call fails (engine.timeoutSeconds, --timeout). */
+  timeoutSeconds?: number;
 }
 
 export interface ModelOverrides {
@@ -20,11 +25,16 @@ export interface ModelOverrides {
   model?: string;
   /** --base-url */
   baseURL?: string;
+  /** --timeout, in seconds. */
+  timeoutSeconds?: number;
 }
 
 export class ModelSpecError extends Error {}
 
-const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+/** Enough for a long answer or a large tool call; the same limit auggy folders have long carried. */
+export const DEFAULT_MAX_TOKENS = 4096;
+/** A busy local server may take a while to start answering; a silent one should not hold a turn for long. */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
 
 /** Parses `provider:model` (the model part may itself contain colons, e.g. `ollama:llama3.2:1b`). */
 export function parseModelRef(ref: string, origin: string): { provider: ProviderId; model: string } {
@@ -39,11 +49,34 @@ export function parseModelRef(ref: string, origin: string): { provider: Provider
   return { provider: provider as ProviderId, model };
 }
 
-function providerBaseURL(provider: ProviderId, engine: EngineConfig, env: NodeJS.ProcessEnv): string | undefined {
-  if (engine.baseURL) return engine.baseURL;
-  if (provider === 'ollama') return `${(env.OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST).replace(/\/+$/, '')}/v1`;
-  if (provider === 'openrouter') return 'https://openrouter.ai/api/v1';
-  return undefined;
+interface BaseURLChoice {
+  url?: string;
+  /** The setting it came from, named when it is malformed. */
+  setting: string;
+}
+
+function chooseBaseURL(overrides: ModelOverrides, engine: EngineConfig, env: NodeJS.ProcessEnv): BaseURLChoice {
+  if (overrides.baseURL !== undefined) return { url: overrides.baseURL, setting: '--base-url' };
+  if (env.AUGGY_BASE_URL) return { url: env.AUGGY_BASE_URL, setting: 'AUGGY_BASE_URL' };
+  if (engine.baseURL) return { url: engine.baseURL, setting: 'engine.baseURL' };
+  if (engine.provider === 'ollama') return { url: `${ollamaHostURL(env.OLLAMA_HOST)}/v1`, setting: 'OLLAMA_HOST' };
+  if (engine.provider === 'openrouter') return { url: 'https://openrouter.ai/api/v1', setting: 'the openrouter default' };
+  return { setting: '--base-url' };
+}
+
+/** Refuses a base URL fetch could not use, naming the setting it came from. */
+function checkBaseURL({ url, setting }: BaseURLChoice): string | undefined {
+  if (url === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
+    throw new ModelSpecError(`${setting} "${url}" is not an http(s) URL; write it like http://127.0.0.1:8000/v1`);
+  }
+  return url.replace(/\/+$/, '');
 }
 
 /**
@@ -56,8 +89,10 @@ export function resolveModelSpec(agent: LoadedAgent, overrides: ModelOverrides, 
   const chosen = ref ? parseModelRef(ref, overrides.model ? '--model' : 'AUGGY_MODEL') : agent.engine;
   // An engine from another provider keeps only what still applies to the new one.
   const sameProvider = chosen.provider === agent.engine.provider;
-  const engine: EngineConfig = sameProvider ? { ...agent.engine, model: chosen.model } : { provider: chosen.provider, model: chosen.model };
-  const baseURL = overrides.baseURL ?? (env.AUGGY_BASE_URL || providerBaseURL(engine.provider, engine, env));
+  // The output limit and the timeout are the agent's own, whichever provider serves it.
+  const { maxTokens, timeoutSeconds } = agent.engine;
+  const engine: EngineConfig = sameProvider ? { ...agent.engine, model: chosen.model } : { provider: chosen.provider, model: chosen.model, maxTokens, timeoutSeconds };
+  const baseURL = engine.provider === 'scripted' ? undefined : checkBaseURL(chooseBaseURL(overrides, engine, env));
   if (engine.provider === 'openai-compatible' && !baseURL) {
     throw new ModelSpecError('the openai-compatible provider needs a base URL: set engine.baseURL in agent.yaml or pass --base-url');
   }
@@ -69,7 +104,34 @@ export function resolveModelSpec(agent: LoadedAgent, overrides: ModelOverrides, 
   if (engine.provider === 'scripted' && !scriptPath) {
     throw new ModelSpecError('the scripted provider needs engine.script (a rules file) in agent.yaml');
   }
-  return { provider: engine.provider, model: engine.model, baseURL, apiKey, apiKeyVariable, scriptPath };
+  const spec: ModelSpec = {
+    provider: engine.provider,
+    model: engine.model,
+    baseURL,
+    apiKey,
+    apiKeyVariable,
+    scriptPath,
+    maxTokens: engine.maxTokens ?? DEFAULT_MAX_TOKENS,
+    timeoutSeconds: overrides.timeoutSeconds ?? engine.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+  };
+  const missing = missingKeyProblem(spec);
+  if (missing) throw new ModelSpecError(missing);
+  return spec;
+}
+
+/** Hosted providers cannot be called without a key: said before anything runs. */
+export function missingKeyProblem(spec: ModelSpec): string | undefined {
+  const needsKey = spec.provider === 'anthropic' || spec.provider === 'openai' || spec.provider === 'openrouter';
+  if (!needsKey || spec.apiKey) return undefined;
+  return `${spec.apiKeyVariable} is not set, so the ${spec.provider} provider cannot be called; add it to the agent's .env or export it (AUGGY_API_KEY also works)`;
+}
+
+export function maxTokensOf(spec: ModelSpec): number {
+  return spec.maxTokens ?? DEFAULT_MAX_TOKENS;
+}
+
+export function timeoutSecondsOf(spec: ModelSpec): number {
+  return spec.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
 }
 
 export function describeModel(spec: ModelSpec): string {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { AUGGY_BIN, copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
@@ -121,10 +121,12 @@ describe('auggy run --print against a Chat Completions server', () => {
     expect(result.stderr).toMatch(/could not reach http:\/\/127\.0\.0\.1:9/);
   });
 
-  it('a missing provider key fails the turn naming the variable', async () => {
-    const result = await auggy(['run', makeAgentFolder(), '--print', 'hello', '--model', 'openai:gpt-5.4-mini']);
-    expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/OPENAI_API_KEY is not set/);
+  it('a missing provider key is a usage error naming the variable, and writes no session', async () => {
+    const dir = makeAgentFolder();
+    const result = await auggy(['run', dir, '--print', 'hello', '--model', 'openai:gpt-5.4-mini']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^auggy: OPENAI_API_KEY is not set, so the openai provider cannot be called/);
+    expect(existsSync(join(dir, '.auggy'))).toBe(false);
   });
 
   it('stream-json writes one event per line, ending with the result', async () => {

@@ -5,8 +5,8 @@ import { AUGGY_BIN } from './agent-fixture.js';
 const CLEAN_ENV = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '', NO_COLOR: '1' };
 
 /** The built binary with these arguments; resolves with its exit code and output, never rejects. */
-export function auggy(args: string[]) {
-  return execa('node', [AUGGY_BIN, ...args], { reject: false, env: CLEAN_ENV, extendEnv: true });
+export function auggy(args: string[], env: Record<string, string> = {}) {
+  return execa('node', [AUGGY_BIN, ...args], { reject: false, env: { ...CLEAN_ENV, ...env }, extendEnv: true });
 }
 
 /** `auggy run <dir> --print` against a loopback server, as --model openai-compatible:test --base-url. */

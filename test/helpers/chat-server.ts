@@ -13,6 +13,27 @@ export interface ChatReply {
   hold?: boolean;
   /** Pause before each chunk. */
   chunkDelayMs?: number;
+  /** Accept the request and never answer: no status line, no byte, until the client gives up. */
+  silent?: boolean;
+  /** Stream this many chunks, then send nothing more while keeping the connection open. */
+  stallAfterChunks?: number;
+  /** The finish_reason of the last choice chunk (`stop` or `tool_calls` by default). */
+  finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter';
+  /** Only `data: [DONE]`: a stream with no chunk at all. */
+  bare?: boolean;
+  /** With `status`: the server's own message in its error body. */
+  errorMessage?: string;
+  /**
+   * The body shape of an error, as each server writes it: llama.cpp's and OpenAI's
+   * `{"error": {"code", "message", "type"}}` (default), older vLLM's `{"object": "error", ...}`,
+   * Ollama's native `{"error": "..."}`, or plain text.
+   */
+  errorShape?: 'llama.cpp' | 'vllm' | 'ollama' | 'text';
+  /**
+   * Where usage goes: a chunk of its own with no choices after the finish chunk, as vLLM and the
+   * OpenAI API send it (default), or on the finish chunk itself, as llama-server does.
+   */
+  usageOn?: 'own-chunk' | 'finish-chunk';
 }
 
 export interface ReceivedRequest {
@@ -48,6 +69,24 @@ function chunk(delta: Record<string, unknown>, finishReason: string | null = nul
   return { id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback', choices: [{ index: 0, delta, finish_reason: finishReason }] };
 }
 
+const USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
+
+function errorBody(reply: ChatReply): { type: string; body: string } {
+  const status = reply.status ?? 500;
+  const message = reply.errorMessage ?? `loopback error ${status}`;
+  const type = status >= 500 ? 'server_error' : status === 401 ? 'authentication_error' : 'invalid_request_error';
+  switch (reply.errorShape ?? 'llama.cpp') {
+    case 'llama.cpp':
+      return { type: 'application/json', body: JSON.stringify({ error: { code: status, message, type } }) };
+    case 'vllm':
+      return { type: 'application/json', body: JSON.stringify({ object: 'error', message, type: 'BadRequestError', param: null, code: status }) };
+    case 'ollama':
+      return { type: 'application/json', body: JSON.stringify({ error: message }) };
+    case 'text':
+      return { type: 'text/plain', body: message };
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -69,12 +108,20 @@ export async function startChatServer(replies: ReplySource): Promise<ChatServer>
     requests.push(request);
     const reply = typeof replies === 'function' ? replies(request, index) : replies[index] ?? { text: 'no more replies scripted' };
     if (reply.status && reply.status !== 200) {
-      res.writeHead(reply.status, { 'content-type': 'application/json', 'retry-after-ms': '10' });
-      res.end(JSON.stringify({ error: { message: `loopback error ${reply.status}`, type: 'server_error' } }));
+      const { type, body } = errorBody(reply);
+      res.writeHead(reply.status, { 'content-type': type, 'retry-after-ms': '10' });
+      res.end(body);
       return;
     }
+    // The connection stays open, unanswered, until the client gives up or the server closes.
+    if (reply.silent) return;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
+    if (reply.bare) {
+      sse(res, '[DONE]');
+      res.end();
+      return;
+    }
     const chunks: unknown[] = [chunk({ role: 'assistant', content: '' })];
     for (const word of reply.text?.match(/\S+\s*|\s+/g) ?? []) chunks.push(chunk({ content: word }));
     (reply.toolCalls ?? []).forEach((call, i) => {
@@ -82,10 +129,12 @@ export async function startChatServer(replies: ReplySource): Promise<ChatServer>
       chunks.push(chunk({ tool_calls: [{ index: i, id: call.id ?? `call_${index}_${i}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
       chunks.push(chunk({ tool_calls: [{ index: i, function: { arguments: args } }] }));
     });
-    chunks.push(chunk({}, reply.toolCalls?.length ? 'tool_calls' : 'stop'));
-    chunks.push({ id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback', choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } });
+    const finish = chunk({}, reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop'));
+    if (reply.usageOn === 'finish-chunk') chunks.push({ ...finish, usage: USAGE });
+    else chunks.push(finish, { id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback', choices: [], usage: USAGE });
     let sent = 0;
     for (const c of chunks) {
+      if (reply.stallAfterChunks !== undefined && sent >= reply.stallAfterChunks) return;
       if (reply.dropAfterChunks !== undefined && sent >= reply.dropAfterChunks) {
         // Let the chunks so far reach the client, then cut the connection mid-stream.
         await sleep(50);

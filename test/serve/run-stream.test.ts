@@ -70,13 +70,15 @@ describe('RunStream keeps the AG-UI sequence whatever the kernel sends', () => {
 
   it('a failed turn is one RUN_ERROR; nothing is sent after the terminal event', async () => {
     const { res, stream } = open();
-    await stream.finish({ status: 'failed', message: 'the provider refused the credentials' });
+    await stream.finish({ status: 'failed', message: 'http://10.0.0.5:8000 refused the credentials (HTTP 401)', code: 'provider_auth' });
     stream.forward({ type: 'CUSTOM', name: 'late', value: 1 });
     await stream.finish({ status: 'completed' });
     const events = validateEach(res.events());
     checkRunSequence(events, ids);
     expect(events.map((e) => e.type)).toEqual(['RUN_STARTED', 'RUN_ERROR']);
-    expect(events[1]).toMatchObject({ message: 'the provider refused the credentials', code: 'failed' });
+    // The client learns the kind; the address stays in the operator's log.
+    expect(events[1]).toMatchObject({ code: 'provider_auth', message: expect.stringMatching(/refused the credentials/) });
+    expect(JSON.stringify(events[1])).not.toContain('10.0.0.5');
   });
 
   it('drops deltas and ends for messages that are not open, and maps tool results for AG-UI', async () => {

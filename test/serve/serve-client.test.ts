@@ -115,7 +115,7 @@ describe('auggy serve with the @ag-ui/client HttpAgent', () => {
     expect(record.errors).toHaveLength(1);
     expect(record.finished).toHaveLength(0);
     expect(record.events.filter((e) => e.type === 'RUN_FINISHED')).toHaveLength(0);
-    expect(record.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'failed' });
+    expect(record.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'provider_error' });
     expect(chat.requests).toHaveLength(3);
     // The operator's log line follows the stream's end.
     expect(await serve.waitForStderr(/run \S+ failed: /)).toMatch(/HTTP 500|server/i);
@@ -128,7 +128,9 @@ describe('auggy serve with the @ag-ui/client HttpAgent', () => {
     const record = await clientRun(agent, 'hello');
     checkRun(record, agent);
     expect(record.errors).toHaveLength(1);
-    expect(record.errors[0]).toMatchObject({ type: 'RUN_ERROR', message: expect.stringMatching(/HTTP 401/) });
+    expect(record.errors[0]).toMatchObject({ type: 'RUN_ERROR', code: 'provider_auth', message: expect.stringMatching(/refused the credentials/) });
+    expect(JSON.stringify(record.errors[0])).not.toContain('127.0.0.1');
+    expect(await serve.waitForStderr(/run \S+ failed: /)).toMatch(/127\.0\.0\.1:\d+ refused the credentials .*HTTP 401/);
     expect(record.finished).toHaveLength(0);
     expect(chat.requests).toHaveLength(1);
   });

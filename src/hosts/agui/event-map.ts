@@ -1,5 +1,6 @@
 import { EventType, type Event as AguiEvent } from '@ag-ui/core';
 import type { KernelEvent, TurnOutcome } from '../../kernel/events.js';
+import { clientErrorCode, clientErrorMessage } from './client-error.js';
 
 /** The client's ids: AG-UI clients match RUN_STARTED/RUN_FINISHED against the run they asked for. */
 export interface RunIds {
@@ -54,14 +55,16 @@ export function runStartedEvent(ids: RunIds): AguiEvent {
 }
 
 /**
- * The terminal event for a finished turn: a failed turn is RUN_ERROR, every other status is
- * RUN_FINISHED whose `result` carries it (`input-required` with the question as `message`).
- * A cancellation also says so in AG-UI's own `outcome`, so clients that know 1.0 read it too.
+ * The terminal event for a finished turn: a failed turn, or one that ran out of budget, is
+ * RUN_ERROR whose `code` names the kind and whose `message` never holds the model server's
+ * address or a key; every other status is RUN_FINISHED whose `result` carries it
+ * (`input-required` with the question as `message`). A cancellation also says so in AG-UI's
+ * own `outcome`, so clients that know 1.0 read it too.
  */
 export function terminalEvent(ids: RunIds, outcome: TurnOutcome): AguiEvent {
   const timestamp = Date.now();
-  if (outcome.status === 'failed') {
-    return { type: EventType.RUN_ERROR, timestamp, message: outcome.message ?? 'the turn failed', code: 'failed' };
+  if (outcome.status === 'failed' || outcome.status === 'budget-exhausted') {
+    return { type: EventType.RUN_ERROR, timestamp, message: clientErrorMessage(outcome), code: clientErrorCode(outcome) };
   }
   const result = outcome.message !== undefined ? { status: outcome.status, message: outcome.message } : { status: outcome.status };
   return {

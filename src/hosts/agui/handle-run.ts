@@ -44,10 +44,10 @@ async function streamTurn(conversation: Conversation, request: RunRequest, strea
   try {
     if (request.state) await conversation.applyClientState(request.state);
     const result = await conversation.runTurn(request.text, { signal, writer });
-    return { status: result.status, message: result.message };
+    return { status: result.status, message: result.message, code: result.code };
   } catch (error) {
     // An augment or the session failing outside the kernel's own error handling.
-    return { status: 'failed', message: describe(error) };
+    return { status: 'failed', message: describe(error), code: 'internal_error' };
   } finally {
     unsubscribe();
   }

@@ -73,6 +73,10 @@ export interface PrintSummary {
   sessionId: string;
   toolCalls: { id: string; name: string; input: unknown; result: string; isError: boolean }[];
   usage: TurnResult['usage'];
+  /** Why the turn's last model step stopped: stop, length, tool-calls, content-filter, error, other. */
+  finishReason: TurnResult['finishReason'];
+  /** The kind of failure (the same codes serve's RUN_ERROR carries), when the turn failed or ran out of budget. */
+  code?: TurnResult['code'];
   [augmentField: string]: unknown;
 }
 
@@ -84,6 +88,8 @@ export function summarize(result: TurnResult, sessionId: string, augmentFields: 
     sessionId,
     toolCalls: result.toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input, result: call.content, isError: call.isError })),
     usage: result.usage,
+    finishReason: result.finishReason,
+    ...(result.code !== undefined ? { code: result.code } : {}),
     ...augmentFields,
   };
 }
