@@ -9,7 +9,7 @@ export const USER_ASK_FILE = 'user_ask.json';
  * and set aside (renamed, kept for inspection), and the session runs without it. The count of
  * evaluated turns belongs to one run of the host, so a resumed ask starts it again at 0.
  */
-export function loadAskState(session: SessionHandle, warn: (message: string) => void, now: Date = new Date()): AskState | undefined {
+export function loadAskState(session: SessionHandle, warn: (message: string) => void): AskState | undefined {
   const read = session.readState(USER_ASK_FILE);
   if (read.status === 'missing') return undefined;
   if (read.status === 'corrupt') {
@@ -38,7 +38,7 @@ export class UserAskStore {
     private readonly warn: (message: string) => void,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.current = loadAskState(session, warn, now());
+    this.current = loadAskState(session, warn);
   }
 
   get state(): AskState | undefined {
