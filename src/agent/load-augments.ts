@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILTIN_AUGMENTS, findAugmentFactory } from '../augments/registry.js';
+import { nearest } from './suggest.js';
 import { augmentYamlSchema } from './schema.js';
 import { schemaDiagnostics } from './schema-issues.js';
 import { locateField, parseYamlSource, withPosition, type YamlSource } from './yaml-source.js';
@@ -67,7 +68,10 @@ export function loadAugments(agentDir: string, ids: readonly string[], agentYaml
       const typeNote = read.type === id ? '' : ` (type ${read.type})`;
       result.ignored.push(id);
       const skillNote = existsSync(join(agentDir, 'skills', id)) ? `, and so is skills/${id}` : '';
-      result.diagnostics.push(at('warning', `${id}${typeNote} is not supported here, ignored${skillNote}; this auggy implements ${supportedList()}`));
+      // A near miss (userAks) is a typo far more often than another release's augment.
+      const guess = nearest(read.type, BUILTIN_AUGMENTS.map((known) => known.type));
+      const hint = guess ? ` (did you mean ${guess}?)` : '';
+      result.diagnostics.push(at('warning', `${id}${typeNote} is not supported here, ignored${hint}${skillNote}; this auggy implements ${supportedList()}`));
       return;
     }
     if (!exists) {

@@ -2,6 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { EXIT, UsageError } from './exit-codes.js';
 import { registerCommands } from './commands.js';
+import { bareAction, routeArgs } from './entry-args.js';
+import { ROOT_HELP_AFTER } from './help.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -28,8 +30,26 @@ const USAGE_CODES = new Set([
   'commander.conflictingOption',
 ]);
 
+/**
+ * `auggy … | head` closes stdout early: that is the reader saying it has enough, so the process
+ * ends quietly instead of dying on EPIPE with a stack trace.
+ */
+function endQuietlyOnClosedStdout(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    throw error;
+  });
+}
+
 /** Runs the CLI and resolves to the process exit code; never throws for expected failures. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(rawArgv: string[]): Promise<number> {
+  endQuietlyOnClosedStdout();
+  const entry = routeArgs(rawArgv);
+  let argv = entry.kind === 'argv' ? entry.argv : rawArgv;
+  if (entry.kind === 'bare') {
+    const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    argv = [...rawArgv.slice(0, 2), ...(bareAction(process.cwd(), terminal) === 'chat' ? ['run'] : ['--help'])];
+  }
   let exitCode: number = EXIT.ok;
   const program = new Command('auggy')
     .description('Build and run LLM agents that are plain folders, and know who holds the next turn.')
@@ -42,6 +62,8 @@ export async function main(argv: string[]): Promise<number> {
       },
     });
   program.helpOption('-h, --help', 'show help');
+  program.usage('[command] [options]  (options alone are run\'s: auggy -p "message")');
+  program.addHelpText('after', ROOT_HELP_AFTER);
   registerCommands(program, (code) => {
     exitCode = code;
   });

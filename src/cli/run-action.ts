@@ -1,7 +1,13 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { EXIT, UsageError } from './exit-codes.js';
+import { invokedAs } from './invoked-as.js';
+import { resolveRunArgs } from './run-args.js';
 import type { RunOptionValues } from './run.js';
-import { loadRunnableAgent, openAgentStore, openWritingConversation } from '../hosts/open-conversation.js';
 import { storeChoiceFrom } from './store-option.js';
+import { agentSessions, sessionListText } from './sessions/sessions-action.js';
+import { loadRunnableAgent, openAgentStore, openWritingConversation, type SessionChoice } from '../hosts/open-conversation.js';
+import { retypeCommand, type RetypeContext } from '../hosts/retype-command.js';
 import type { Conversation } from '../kernel/conversation.js';
 import type { WriterLease } from '../session/store.js';
 
@@ -25,24 +31,65 @@ async function applyHostInputs(conversation: Conversation, options: RunOptionVal
   }
 }
 
+/** --session, --resume ID and --continue each name one session; two of them contradict. */
+function sessionChoice(options: RunOptionValues): SessionChoice & { pick: boolean } {
+  const resumeId = typeof options.resume === 'string' ? options.resume : undefined;
+  const given = [options.session !== undefined && '--session', options.resume !== undefined && '--resume', options.continue && '--continue'].filter(Boolean);
+  if (given.length > 1) throw new UsageError(`use one of ${given.join(' and ')}, not both: each picks the session`);
+  return { sessionId: options.session ?? resumeId, continueLatest: options.continue, pick: options.resume === true };
+}
+
+/** The model flags of this run, for commands printed to be typed again. */
+function modelFlags(options: RunOptionValues): string[] {
+  return [
+    ...(options.model !== undefined ? ['--model', options.model] : []),
+    ...(options.baseUrl !== undefined ? ['--base-url', options.baseUrl] : []),
+    ...(options.timeout !== undefined ? ['--timeout', String(options.timeout)] : []),
+    // A session in the store is resumed from the store.
+    ...(options.store !== undefined ? ['--store', options.store] : []),
+  ];
+}
+
 /** `auggy run`: --print runs one turn; otherwise the TUI opens on a terminal. */
-export async function runCommand(dir: string, message: string | undefined, options: RunOptionValues): Promise<number> {
-  if (options.session !== undefined && options.continue) throw new UsageError('use either --session or --continue, not both');
-  if (!options.print) {
+export async function runCommand(first: string | undefined, second: string | undefined, options: RunOptionValues): Promise<number> {
+  const print = options.print === true;
+  const { dir, message, messageFromSoleArgument } = resolveRunArgs(first, second, print);
+  const choice = sessionChoice(options);
+  const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  if (!print) {
     if (options.event !== undefined || options.board.length > 0) {
       throw new UsageError('--event and --board are taken with --print; in the chat use /workflow event and /board set');
     }
     if (message !== undefined) throw new UsageError(`a message ("${message}") is only taken with --print; for a chat run: auggy run ${dir}`);
-    if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
-    }
+  }
+  if (messageFromSoleArgument && !existsSync(resolve(dir, 'agent.yaml'))) {
+    throw new UsageError(
+      `${resolve(dir)} has no agent.yaml, and "${message}" was read as the message because no folder has that name; ` +
+        'run this inside an agent folder, or name the folder first: auggy run <dir> --print "message"',
+    );
+  }
+  if (choice.pick && print) {
+    throw new UsageError('with --print, --resume takes the session id (--resume <id>); auggy sessions lists them');
+  }
+  const retype: RetypeContext = { program: invokedAs(), agentDir: resolve(dir), cwd: process.cwd(), modelFlags: modelFlags(options) };
+  if (choice.pick && !terminal) {
+    // Nobody to pick: the list is the answer, with how to resume one.
+    const { summaries } = agentSessions(dir);
+    process.stdout.write(sessionListText(summaries, `${retypeCommand(retype, ['--resume'])} <id>`));
+    return EXIT.ok;
+  }
+  if (!print && !terminal) {
+    throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
   }
   const storeChoice = storeChoiceFrom(options);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, warnOnStderr);
-  const choice = { sessionId: options.session, continueLatest: options.continue };
-  if (!options.print) {
+  if (!print) {
     const { startTui } = await import('../hosts/tui/start-tui.js');
-    return startTui(target, choice, storeChoice);
+    return startTui(target, choice, {
+      retype,
+      sessions: choice.pick ? agentSessions(dir).summaries : undefined,
+      store: storeChoice,
+    });
   }
 
   const { readMessage } = await import('../hosts/print/read-message.js');
@@ -52,7 +99,7 @@ export async function runCommand(dir: string, message: string | undefined, optio
     const { conversation, writer } = await openWritingConversation(target, choice, warnOnStderr, store);
     try {
       await applyHostInputs(conversation, options);
-      return await printTurn(conversation, text, options, writer);
+      return await printTurn(conversation, text, options, writer, retype);
     } finally {
       await writer.release();
       await conversation.session.close().catch(() => undefined);
@@ -62,7 +109,7 @@ export async function runCommand(dir: string, message: string | undefined, optio
   }
 }
 
-async function printTurn(conversation: Conversation, text: string, options: RunOptionValues, writer: WriterLease): Promise<number> {
+async function printTurn(conversation: Conversation, text: string, options: RunOptionValues, writer: WriterLease, retype: RetypeContext): Promise<number> {
   const { runPrintTurn } = await import('../hosts/print/print-host.js');
   const controller = new AbortController();
   let interrupts = 0;
@@ -77,9 +124,10 @@ async function printTurn(conversation: Conversation, text: string, options: RunO
     return await runPrintTurn({
       conversation,
       message: text,
-      format: options.output,
+      format: options.outputFormat ?? options.output,
       signal: controller.signal,
       writer,
+      answerCommand: (sessionId) => `${retypeCommand(retype, ['--print', '--session', sessionId])} "<answer>"`,
       writers: {
         out: (chunk) => process.stdout.write(chunk),
         err: (chunk) => process.stderr.write(chunk),

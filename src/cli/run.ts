@@ -6,7 +6,11 @@ import { addStoreOption, type StoreOptionValues } from './store-option.js';
 export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
   print?: boolean;
   output: 'text' | 'json' | 'stream-json';
+  /** `--output-format`, the spelling other agent CLIs use; the same as --output. */
+  outputFormat?: 'text' | 'json' | 'stream-json';
   session?: string;
+  /** `--resume ID` resumes it; a bare `--resume` lists the sessions to pick from. */
+  resume?: string | true;
   continue?: boolean;
   event?: string;
   board: string[];
@@ -20,12 +24,14 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
   const command = program
     .command('run')
     .description('chat with the agent in a folder (a TUI), or run one turn with --print')
-    .argument('[dir]', 'agent folder', '.')
+    .argument('[dir]', 'agent folder (default: the current one)')
     .argument('[message]', 'with --print: the message (omit or - to read stdin)')
     .option('-p, --print', 'run one turn without the TUI and print the result')
     .addOption(new Option('-o, --output <format>', 'with --print: how to report the turn').choices(['text', 'json', 'stream-json']).default('text'))
+    .addOption(new Option('--output-format <format>', 'the same as --output').choices(['text', 'json', 'stream-json']))
     .option('-s, --session <id>', 'resume this session')
-    .option('-c, --continue', 'resume the most recent session')
+    .option('-r, --resume [id]', 'resume this session; without an id, pick one from the list of this folder\'s sessions')
+    .option('-c, --continue', 'resume the most recent session anything was said in')
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
     .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, []);
   addModelOptions(command);
@@ -33,15 +39,23 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
   command.addHelpText(
     'after',
     `
+Which argument is which: with two, the first is the agent folder and the second the message.
+With --print and one, it is the folder when it names an existing directory, and otherwise the
+message, for the agent in the current folder. So inside an agent folder
+\`auggy run -p "hello"\` (or \`auggy -p "hello"\`) runs one turn there, and
+\`auggy run DIR -p "hello"\` runs it in DIR. With no message, or -, it is read from stdin.
+
 Exit codes with --print: 0 completed, 3 input-required (the agent asked a question),
 1 failed or budget-exhausted, 2 usage or configuration error, 130 canceled.
 
 Examples:
   auggy run examples/demo
   auggy run examples/demo --print "deploy the api"
-  echo "api-west" | auggy run examples/demo --print --session <id> --output json`,
+  cd examples/demo && auggy -p "deploy the api"
+  echo "api-west" | auggy run examples/demo --print --session <id> --output json
+  auggy run examples/demo --resume`,
   );
-  command.action(async (dir: string, message: string | undefined, options: RunOptionValues) => {
+  command.action(async (dir: string | undefined, message: string | undefined, options: RunOptionValues) => {
     const { runCommand } = await import('./run-action.js');
     setExitCode(await runCommand(dir, message, options));
   });

@@ -27,8 +27,11 @@ export async function loadRunnableAgent(dir: string, overrides: ModelOverrides, 
     const shown = errors.slice(0, 5).map(formatDiagnostic).join('\n  ');
     throw new UsageError(`the agent folder has errors (run auggy validate for all of them):\n  ${shown}`);
   }
-  // Warnings about unset keys are the turn's business (it fails with the reason); the rest are shown.
-  loaded.diagnostics.filter((d) => d.severity === 'warning' && !/not set/.test(d.message)).forEach((d) => warn(formatDiagnostic(d)));
+  // Warnings about unset keys are the turn's business (it fails with the reason); the rest are
+  // shown, without the word "warning" the host already puts before them.
+  loaded.diagnostics
+    .filter((d) => d.severity === 'warning' && !/not set/.test(d.message))
+    .forEach((d) => warn(formatDiagnostic(d).replace(/ warning(?= |$)/, '')));
   try {
     return { agent: loaded.agent, modelSpec: resolveModelSpec(loaded.agent, overrides) };
   } catch (error) {

@@ -265,6 +265,9 @@ export class Conversation {
           maxOutputTokens: maxTokensOf(this.modelSpec),
         });
       }
+      // Kept so a resumed session knows its token use so far.
+      const usage = result.usage;
+      this.persist(() => this.session.append({ kind: 'record', turnId: runId, name: 'usage', data: { ...usage }, at: new Date().toISOString() }));
       for (const augment of this.augmentList) {
         await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: this.transcript(), signal });
       }

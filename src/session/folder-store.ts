@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { sessionHasMessage } from './session-summary.js';
 import { acquireFolderWriter } from './folder-writer.js';
 import { SessionError, StateWatchers, listSessions, openSession, sessionsRoot } from './session.js';
 import { observerView, type SessionStore, type StoreAgent, type StoreOpenOptions, type WriterLease } from './store.js';
@@ -16,7 +18,8 @@ export function folderStore(agent: StoreAgent): SessionStore {
         return Promise.reject(error instanceof Error ? error : new SessionError(String(error)));
       }
     },
-    list: () => Promise.resolve(listSessions(agent.dir)),
+    // A chat opened and quit leaves a session with nothing in it: nothing to continue there.
+    list: () => Promise.resolve(listSessions(agent.dir).filter((id) => sessionHasMessage(join(sessionsRoot(agent.dir), id, 'events.jsonl')))),
     acquireWriter(sessionId: string): Promise<WriterLease> {
       return acquireFolderWriter(sessionId);
     },

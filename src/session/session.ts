@@ -5,6 +5,7 @@ import type { SessionEntry, SessionHeader } from './entries.js';
 import { isValidSessionId, newSessionId } from './ids.js';
 import { acquireFolderWriter } from './folder-writer.js';
 import type { WriterLease } from './store.js';
+import { sessionHasMessage } from './session-summary.js';
 
 export class SessionError extends Error {}
 
@@ -198,7 +199,7 @@ export interface OpenSessionOptions {
   agentId?: string;
   /** Resume this session (must exist unless createIfMissing). */
   sessionId?: string;
-  /** Resume the newest session; starts a new one when there is none. */
+  /** Resume the newest session anything was said in; starts a new one when there is none. */
   continueLatest?: boolean;
   /** serve: a client's thread id names a session that may not exist yet. */
   createIfMissing?: boolean;
@@ -210,7 +211,8 @@ export function openSession(options: OpenSessionOptions): SessionHandle {
   if (id !== undefined && !isValidSessionId(id)) {
     throw new SessionError(`"${id}" is not a session id (letters, digits, - and _ only, at most 128 characters)`);
   }
-  if (id === undefined && options.continueLatest) id = listSessions(options.agentDir)[0];
+  // A chat opened and quit leaves a session with nothing in it: nothing to continue there.
+  if (id === undefined && options.continueLatest) id = listSessions(options.agentDir).find((candidate) => sessionHasMessage(join(root, candidate, 'events.jsonl')));
   if (id !== undefined) {
     const dir = join(root, id);
     if (existsSync(join(dir, 'events.jsonl'))) return new FolderSession(id, dir, true, options.watchers);

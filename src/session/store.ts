@@ -55,7 +55,7 @@ export interface SessionStore {
    */
   readonly shared: boolean;
   open(options: StoreOpenOptions): Promise<SessionHandle>;
-  /** Session ids, most recently written first. */
+  /** Ids of the sessions where something was said, most recently written first. */
   list(): Promise<string[]>;
   /** Takes the session's one writer; SessionBusyError when another process or run holds it. */
   acquireWriter(sessionId: string): Promise<WriterLease>;

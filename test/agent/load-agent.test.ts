@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadAgent } from '../../src/agent/load-agent.js';
 import { formatDiagnostic, type Diagnostic } from '../../src/agent/types.js';
 import { tempDir, writeFiles } from '../helpers/temp-dir.js';
-import { REPO_ROOT } from '../helpers/agent-fixture.js';
+import { REPO_ROOT, makeAgentFolder } from '../helpers/agent-fixture.js';
 import { BUILTIN_AUGMENTS } from '../../src/augments/registry.js';
 
 // More augments arrive with later issues; the warning lists whatever this build implements.
@@ -365,5 +365,12 @@ augments:
     expect(agent.skills.map((skill) => skill.id)).toEqual(['turnControl']);
     expect(agent.yaml).toMatchObject({ version: 3, memory: { backend: 'sqlite' }, settings: { maxInferenceLoops: 25, theme: 'dark' } });
     expect(agent.engine).toMatchObject({ provider: 'anthropic', temperature: 0.2 });
+  });
+
+  it('suggests the augment a misspelt name was meant to be', async () => {
+    const dir = makeAgentFolder({ augments: ['turnControl', 'userAks'] });
+    const loaded = await loadAgent(dir);
+    const warning = loaded.diagnostics.find((d) => d.field === 'augments[1]');
+    expect(warning?.message).toMatch(/^userAks is not supported here, ignored \(did you mean userAsk\?\); this auggy implements /);
   });
 });

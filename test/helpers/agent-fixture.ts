@@ -1,14 +1,18 @@
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const AUGGY_BIN = join(REPO_ROOT, 'bin', 'auggy.js');
 
-/** A copy of a bundled example in a temp folder, so runs never write sessions into the repo. */
-export function copyExample(name = 'demo'): string {
+/**
+ * A copy of a bundled example in a temp folder, so runs never write sessions into the repo. Its
+ * `.auggy/` (sessions someone's own runs left in the clone) is not copied: a test starts clean.
+ */
+export function copyExample(name = 'demo', examplesDir = join(REPO_ROOT, 'examples')): string {
+  const source = join(examplesDir, name);
   const target = join(mkdtempSync(join(tmpdir(), 'auggy-example-')), name);
-  cpSync(join(REPO_ROOT, 'examples', name), target, { recursive: true });
+  cpSync(source, target, { recursive: true, filter: (path) => relative(source, path).split(sep)[0] !== '.auggy' });
   return target;
 }
 

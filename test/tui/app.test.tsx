@@ -76,13 +76,16 @@ describe('the chat screen', () => {
     await frameWith(chat.lastFrame, 'every command with one line, and the keys');
   });
 
-  it('an unknown command names the nearest, keeps the line and sends nothing', async () => {
+  it('an unknown command names the nearest, clears the line (↑ brings it back) and sends nothing', async () => {
     const chat = await openChat(copyExample('demo'));
     chat.write('/hlep');
     await frameWith(chat.lastFrame, () => chat.input()[0] === '› /hlep');
     chat.write(KEY.enter);
     await frameWith(chat.lastFrame, '✗ unknown command /hlep: did you mean /help?');
-    expect(chat.input()[0]).toBe('› /hlep');
+    await frameWith(chat.lastFrame, () => chat.input()[0] !== '› /hlep');
+    expect(chat.input()[0]).not.toContain('/hlep');
+    chat.write(KEY.up);
+    await frameWith(chat.lastFrame, () => chat.input()[0] === '› /hlep');
     expect(userEntries(chat.conversation.session.dir)).toEqual([]);
   });
 

@@ -71,7 +71,7 @@ export async function openChat(dir: string, options: ChatOptions = {}): Promise<
       history={options.history ?? []}
       saveHistory={(entry) => saved.push(entry)}
       resumeHint={(id) => `auggy run agent --session ${id}`}
-      onQuit={(id) => quitWith.push(id)}
+      onQuit={(session) => quitWith.push(session.id)}
     />,
   );
   const lastFrame = () => app.lastFrame() ?? '';

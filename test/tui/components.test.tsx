@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { turnEndText } from '../../src/hosts/tui/message-lines.js';
 import { cleanup, render } from 'ink-testing-library';
 import { CommandList } from '../../src/hosts/tui/command-list.js';
 import { Header } from '../../src/hosts/tui/header.js';
@@ -32,13 +33,25 @@ describe('StatusLine', () => {
     await frameWith(lastFrame, (f) => f.includes('working 2s'));
   });
 
-  it('after a turn: its status, a failure with its one-sentence reason', () => {
+  it('after a turn: its status alone, since the transcript above already says why a turn failed', () => {
     expect(render(<StatusLine running={false} lastTurn={{ status: 'completed' }} indicators={[]} />).lastFrame()).toBe('✓ completed');
     expect(render(<StatusLine running={false} lastTurn={{ status: 'canceled', message: 'canceled while the model was answering' }} indicators={[]} />).lastFrame()).toBe('⊘ canceled');
     expect(render(<StatusLine running={false} lastTurn={{ status: 'input-required', message: 'Which?' }} indicators={[]} />).lastFrame()).toBe('? input-required');
     expect(
       render(<StatusLine running={false} lastTurn={{ status: 'failed', message: 'OPENAI_API_KEY is not set; put it in .env' }} indicators={[]} />).lastFrame(),
-    ).toBe('✗ failed: OPENAI_API_KEY is not set; put it in .env');
+    ).toBe('✗ failed');
+  });
+
+  it("while a questionnaire waits, says it is the person's turn, with no clock and no Esc to cancel", () => {
+    const frame = render(<StatusLine running startedAt={Date.now() - 5000} personsTurn indicators={[]} />).lastFrame() ?? '';
+    expect(frame).toContain('your turn');
+    expect(frame).not.toMatch(/\d+s\b/);
+    expect(frame).not.toContain('Esc to cancel');
+  });
+
+  it("shows the session's token use at the right", () => {
+    const frame = render(<StatusLine running={false} indicators={[]} usage={{ inputTokens: 1234, outputTokens: 56 }} />).lastFrame() ?? '';
+    expect(frame).toMatch(/^ready\s+1\.2k in · 56 out tokens$/);
   });
 
   it('shows the indicators augments contribute, at the right', () => {
@@ -157,5 +170,14 @@ describe('Header', () => {
   it('names the agent, the model and the session, and says when it is resumed', () => {
     const frame = render(<Header title="Demo" model="scripted:demo" sessionId="20260101-000000-abcdef" resumed />).lastFrame() ?? '';
     expect(frame.split('\n')[0]).toBe('Demo · scripted:demo · session 20260101-000000-abcdef (resumed)');
+  });
+});
+
+describe('turnEndText', () => {
+  it('says a status once when the message already names it', () => {
+    expect(turnEndText('canceled', 'canceled while the model was answering')).toBe('canceled while the model was answering');
+    expect(turnEndText('budget-exhausted', 'stopped after 10 inference rounds')).toBe('stopped after 10 inference rounds');
+    expect(turnEndText('failed', 'the provider refused the key')).toBe('failed: the provider refused the key');
+    expect(turnEndText('canceled')).toBe('canceled');
   });
 });

@@ -37,7 +37,6 @@ describe('historyFromSession', () => {
     expect(items.map(({ id: _id, ...rest }) => rest)).toEqual([
       { kind: 'user', text: 'deploy the api' },
       { kind: 'assistant', text: 'There are two services.', continued: false },
-      { kind: 'tool', name: 'request_input', args: JSON.stringify({ prompt: question }), result: question, state: 'ok' },
       { kind: 'question', text: question },
       { kind: 'user', text: 'api-west' },
       { kind: 'turn-end', status: 'failed', message: 'could not reach http://127.0.0.1:9' },

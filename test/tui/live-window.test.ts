@@ -19,6 +19,14 @@ describe('fitting the live area on screen', () => {
     expect(fitted.hidden).toBe(20);
   });
 
+  it('keeps the opening fence when it cuts a code block still streaming, so the end still reads as code', () => {
+    const code = Array.from({ length: 60 }, (_, i) => `line ${i}`).join('\n');
+    const fitted = fitLiveItems([{ kind: 'assistant', id: 'm', text: `\`\`\`ts\n${code}`, continued: false }], { rows: 20, columns: 42, below: 10 });
+    const [shown] = fitted.items;
+    expect(shown.kind === 'assistant' && shown.text.startsWith('```ts\n…\n')).toBe(true);
+    expect(shown.kind === 'assistant' && shown.text.endsWith('line 59')).toBe(true);
+  });
+
   it('cuts a long streaming message to its end', () => {
     const text = `${'start '.repeat(50)}${'x'.repeat(1000)}the end`;
     const fitted = fitLiveItems([{ kind: 'assistant', id: 'm', text, continued: false }], { rows: 20, columns: 42, below: 10 });

@@ -54,9 +54,15 @@ describe('the opening screen', () => {
 });
 
 describe('resumeCommand', () => {
+  const at = (agentDir: string, cwd: string, modelFlags: string[] = []) => ({ program: ['auggy'], agentDir, cwd, modelFlags });
   it('names the folder as typed from here, quoted when needed', () => {
-    expect(resumeCommand('/home/me/agents/demo', 'abc', '/home/me/agents')).toBe('auggy run demo --session abc');
-    expect(resumeCommand('/home/me/agents/demo', 'abc', '/home/me/agents/demo')).toBe('auggy run . --session abc');
-    expect(resumeCommand('/srv/my agent', 'abc', '/home/me')).toBe("auggy run '/srv/my agent' --session abc");
+    expect(resumeCommand(at('/home/me/agents/demo', '/home/me/agents'), 'abc')).toBe('auggy run demo --session abc');
+    expect(resumeCommand(at('/home/me/agents/demo', '/home/me/agents/demo'), 'abc')).toBe('auggy run . --session abc');
+    expect(resumeCommand(at('/srv/my agent', '/home/me'), 'abc')).toBe("auggy run '/srv/my agent' --session abc");
+  });
+
+  it('keeps the model flags of the run, so the resumed chat talks to the same model', () => {
+    const flags = ['--model', 'openai-compatible:my model', '--base-url', 'http://127.0.0.1:8000/v1'];
+    expect(resumeCommand(at('/a/demo', '/a', flags), 'abc')).toBe("auggy run demo --session abc --model 'openai-compatible:my model' --base-url http://127.0.0.1:8000/v1");
   });
 });

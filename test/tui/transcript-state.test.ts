@@ -40,7 +40,7 @@ describe('the transcript fold', () => {
     ]);
   });
 
-  it('turns the message that carried the question into a question item', () => {
+  it('turns the message that carried the question into a question item, with no tool line saying it again', () => {
     const question = 'Which service: api-west or api-east?';
     const state = run(emptyTranscript(), [
       ...text('m1', 'Two services.'),
@@ -49,8 +49,8 @@ describe('the transcript fold', () => {
       ...text('m2', question),
       finished('input-required', question),
     ]);
-    expect(state.done.map((item) => item.kind)).toEqual(['assistant', 'tool', 'question']);
-    expect(state.done[2]).toMatchObject({ kind: 'question', text: question });
+    expect(state.done.map((item) => item.kind)).toEqual(['assistant', 'question']);
+    expect(state.done[1]).toMatchObject({ kind: 'question', text: question });
   });
 
   it('adds a question item when no message carried it', () => {
@@ -85,12 +85,15 @@ describe('the transcript fold', () => {
     expect(state.done).toMatchObject([{ kind: 'system', text: 'ask: achieved', tone: 'info' }]);
   });
 
-  it('prints the complete lines of a long streaming message, keeping only the last line live', () => {
-    let state = run(emptyTranscript({ splitStreaming: true }), text('m', 'line one\nline two\nli').slice(0, 2));
+  it('prints the finished markdown blocks of a long streaming message, keeping only the last block live', () => {
+    let state = run(emptyTranscript({ splitStreaming: true }), text('m', 'para one\nstill one\n\n```js\nconst a').slice(0, 2));
     expect(state.done).toEqual([]);
-    state = applyEvent(state, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'ne three' });
-    expect(state.done).toMatchObject([{ kind: 'assistant', text: 'line one\nline two', continued: false }]);
-    expect(liveItems(state)).toMatchObject([{ kind: 'assistant', text: 'line three', continued: true }]);
+    state = applyEvent(state, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: ' = 1;\nconst b' });
+    expect(state.done).toMatchObject([{ kind: 'assistant', text: 'para one\nstill one', continued: false }]);
+    // The code block is still open: it stays live whole, never cut between its lines.
+    state = applyEvent(state, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: ' = 2;\n' });
+    expect(state.done).toHaveLength(1);
+    expect(liveItems(state)).toMatchObject([{ kind: 'assistant', text: '```js\nconst a = 1;\nconst b = 2;\n', continued: true }]);
   });
 
   it('never splits a message that arrives in one piece', () => {

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { EventType, type Event as AguiEvent } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { KernelEvent, TurnOutcome } from '../../kernel/events.js';
+import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
 import { runStartedEvent, terminalEvent, toAguiEvent, type RunIds } from './event-map.js';
 
 /**
@@ -14,6 +15,8 @@ export class RunStream {
   private readonly openMessages = new Set<string>();
   private readonly openToolCalls = new Set<string>();
   private ended = false;
+  /** A question also reads as an assistant message, so a plain AG-UI chat shows what was asked. */
+  private readonly narrate = createQuestionNarrator();
 
   constructor(
     private readonly res: ServerResponse,
@@ -40,6 +43,12 @@ export class RunStream {
   forward(event: KernelEvent): void {
     const mapped = toAguiEvent(event);
     if (mapped) this.track(mapped);
+    const narrated = this.narrate(event);
+    if (narrated === undefined) return;
+    for (const extra of textMessageEvents(narrated)) {
+      const message = toAguiEvent(extra);
+      if (message) this.track(message);
+    }
   }
 
   /**

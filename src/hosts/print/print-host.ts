@@ -2,6 +2,7 @@ import { exitCodeForStatus } from '../../cli/exit-codes.js';
 import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
 import type { Conversation } from '../../kernel/conversation.js';
 import type { WriterLease } from '../../session/store.js';
+import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
 import { summarize, systemLineText, textEventWriter, type OutputFormat, type Writers } from './print-output.js';
 
 export interface PrintOptions {
@@ -12,14 +13,22 @@ export interface PrintOptions {
   signal: AbortSignal;
   /** The session's writer, taken by the host before it opened the session. */
   writer?: WriterLease;
+  /** The command that answers the session's question, as the person types it from here. */
+  answerCommand(sessionId: string): string;
 }
 
 /** Runs one turn without a TUI and reports it in the chosen format; resolves to the exit code. */
 export async function runPrintTurn(options: PrintOptions): Promise<number> {
   const { conversation, writers: w, format } = options;
   const text = textEventWriter(w);
+  const narrate = createQuestionNarrator();
   const unsubscribe = conversation.subscribe((event) => {
-    if (format === 'stream-json') w.out(`${JSON.stringify(event)}\n`);
+    if (format === 'stream-json') {
+      w.out(`${JSON.stringify(event)}\n`);
+      // A question also reads as an assistant message, for consumers that only show text.
+      const narrated = narrate(event);
+      if (narrated !== undefined) for (const extra of textMessageEvents(narrated)) w.out(`${JSON.stringify(extra)}\n`);
+    }
     if (format === 'text') text.onEvent(event);
     // System lines (user ask evaluations, workflow moves) reach stderr whatever the output format.
     else if (event.type === 'CUSTOM' && event.name === SYSTEM_LINE_EVENT) w.err(`${systemLineText(event.value)}\n`);
@@ -37,16 +46,16 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
     if (!text.endsWithNewline()) w.out('\n');
     switch (result.status) {
       case 'input-required':
-        w.err(`waiting for your reply: answer with  auggy run --print --session ${conversation.session.id} "<answer>"\n`);
+        text.err(`waiting for your reply: answer with  ${options.answerCommand(conversation.session.id)}\n`);
         break;
       case 'failed':
-        w.err(`auggy: turn failed: ${result.message ?? 'unknown error'}\n`);
+        text.err(`auggy: turn failed: ${result.message ?? 'unknown error'}\n`);
         break;
       case 'budget-exhausted':
-        w.err(`auggy: ${result.message ?? 'the turn ran out of inference rounds'}\n`);
+        text.err(`auggy: ${result.message ?? 'the turn ran out of inference rounds'}\n`);
         break;
       case 'canceled':
-        w.err(`auggy: canceled (session ${conversation.session.id} is saved)\n`);
+        text.err(`auggy: ${result.message ?? 'canceled'} (session ${conversation.session.id} is saved)\n`);
         break;
       case 'completed':
         break;

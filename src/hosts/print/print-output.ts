@@ -1,5 +1,7 @@
 import { SYSTEM_LINE_EVENT, type KernelEvent } from '../../kernel/events.js';
 import type { TurnResult } from '../../kernel/turn-loop.js';
+import { isShownAsReply, personFacingArgs } from '../person-facing.js';
+import { createQuestionNarrator } from '../question-text.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
@@ -20,18 +22,40 @@ function shorten(text: string, max = 80): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** Text mode: the assistant's words on stdout as they stream, everything else on stderr. */
-export function textEventWriter(w: Writers): { onEvent(event: KernelEvent): void; endsWithNewline(): boolean } {
+export interface TextEventWriter {
+  onEvent(event: KernelEvent): void;
+  /** Writes to stderr, ending the reply's line on stdout first so the two never share a line. */
+  err(text: string): void;
+  endsWithNewline(): boolean;
+}
+
+/**
+ * Text mode: the assistant's words on stdout as they stream, questions the agent asked too
+ * (nobody can answer them here, and the reader should still see them), everything else on stderr.
+ */
+export function textEventWriter(w: Writers): TextEventWriter {
   const toolNames = new Map<string, string>();
   const toolArgs = new Map<string, string>();
+  const narrate = createQuestionNarrator();
   let last = '\n';
   const out = (text: string) => {
     if (text === '') return;
     w.out(text);
     last = text;
   };
+  const err = (text: string) => {
+    if (!last.endsWith('\n')) out('\n');
+    w.err(text);
+  };
+  /** A block of its own on stdout, as a separate message of the reply. */
+  const paragraph = (text: string) => {
+    if (!last.endsWith('\n')) out('\n');
+    out(`${text}\n`);
+  };
   return {
     onEvent(event) {
+      const narrated = narrate(event);
+      if (narrated !== undefined) paragraph(narrated);
       switch (event.type) {
         case 'TEXT_MESSAGE_START':
           if (!last.endsWith('\n')) out('\n');
@@ -47,17 +71,21 @@ export function textEventWriter(w: Writers): { onEvent(event: KernelEvent): void
           break;
         case 'TOOL_CALL_RESULT': {
           const name = toolNames.get(event.toolCallId) ?? 'tool';
+          // The question of request_input is the reply itself; a line for the call would say it twice.
+          if (isShownAsReply(name) && !event.isError) break;
           const mark = event.isError ? 'error' : 'ok';
-          w.err(dim(`• ${name}(${shorten(toolArgs.get(event.toolCallId) ?? '', 60)}) ${mark}: ${shorten(event.content)}\n`, w.colour));
+          const args = personFacingArgs(name, toolArgs.get(event.toolCallId) ?? '');
+          err(dim(`• ${name}(${shorten(args, 60)}) ${mark}: ${shorten(event.content)}\n`, w.colour));
           break;
         }
         case 'CUSTOM':
-          if (event.name === SYSTEM_LINE_EVENT) w.err(`${systemLineText(event.value)}\n`);
+          if (event.name === SYSTEM_LINE_EVENT) err(`${systemLineText(event.value)}\n`);
           break;
         default:
           break;
       }
     },
+    err,
     endsWithNewline: () => last.endsWith('\n'),
   };
 }

@@ -67,7 +67,17 @@ export function App(props: AppProps) {
         )
       }
       below={<CommandList commands={menu.items} selected={menu.selected} />}
-      status={<StatusLine running={view.running} startedAt={view.startedAt} lastTurn={view.lastTurn} indicators={indicators} notice={notice} />}
+      status={
+        <StatusLine
+          running={view.running}
+          startedAt={view.startedAt}
+          lastTurn={view.lastTurn}
+          personsTurn={questionnaire.question !== undefined}
+          indicators={indicators}
+          usage={view.usage}
+          notice={notice}
+        />
+      }
     />
   );
 }

@@ -17,7 +17,10 @@ export interface ChatKeyContext {
     isOpen(text: string): boolean;
     move(text: string, direction: -1 | 1): void;
     dismiss(text: string): void;
+    tab(text: string): string | undefined;
   };
+  /** The line is an entry recalled from the history, unchanged: ↑↓ keep walking the history. */
+  recalled(): boolean;
   change(update: (state: EditorState) => EditorState): void;
   setText(text: string): void;
   vertical(direction: -1 | 1): void;
@@ -114,14 +117,15 @@ export function handleChatKey(key: Keypress, ctx: ChatKeyContext): void {
       else if (ctx.menu.isOpen(text)) ctx.menu.dismiss(text);
       return;
     case 'tab': {
-      const chosen = ctx.menu.chosen(text);
-      if (chosen) ctx.setText(`/${chosen.name}${chosen.usage ? ' ' : ''}`);
+      const completed = ctx.menu.tab(text);
+      if (completed !== undefined) ctx.setText(completed);
       return;
     }
     case 'up':
     case 'down': {
       const direction = key.name === 'up' ? -1 : 1;
-      if (ctx.menu.isOpen(text)) ctx.menu.move(text, direction);
+      // A command recalled from the history opens the menu, but the arrows walk on past it.
+      if (ctx.menu.isOpen(text) && !ctx.recalled()) ctx.menu.move(text, direction);
       else ctx.vertical(direction);
       return;
     }

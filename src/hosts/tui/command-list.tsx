@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { colour } from './theme.js';
+import { usePalette } from './palette.js';
 
 export interface CommandListEntry {
   name: string;
@@ -8,6 +8,7 @@ export interface CommandListEntry {
 
 /** The commands matching what is typed after `/`; the selected one is what Tab completes. */
 export function CommandList({ commands, selected, max = 8 }: { commands: CommandListEntry[]; selected: number; max?: number }) {
+  const colour = usePalette();
   if (commands.length === 0) return null;
   const first = Math.min(Math.max(0, selected - max + 1), Math.max(0, commands.length - max));
   const shown = commands.slice(first, first + max);

@@ -1,9 +1,10 @@
 import { Box, Text } from 'ink';
 import type { HeaderInfo } from './display-items.js';
-import { colour } from './theme.js';
+import { usePalette } from './palette.js';
 
 /** Printed once at the top: who is talking, on which model, in which session. */
 export function Header({ title, model, sessionId, resumed }: HeaderInfo) {
+  const colour = usePalette();
   return (
     <Box flexDirection="column">
       <Text>

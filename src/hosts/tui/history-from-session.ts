@@ -1,6 +1,6 @@
 import type { SessionEntry } from '../../session/entries.js';
 import type { DisplayItem } from './display-items.js';
-import type { TurnSummary } from './view-state.js';
+import type { TokenUsage, TurnSummary } from './view-state.js';
 import { appendItems, applyEvent, emptyTranscript, endLive, type TranscriptState } from './transcript-state.js';
 
 export interface SessionHistory {
@@ -8,6 +8,8 @@ export interface SessionHistory {
   nextId: number;
   /** How the last turn ended: a resumed session still waiting for an answer says so. */
   lastTurn?: TurnSummary;
+  /** Tokens the session's turns used, from their usage records. */
+  usage?: TokenUsage;
 }
 
 /** Older logs may carry system lines as entries of their own rather than as events. */
@@ -25,7 +27,12 @@ function appendSystemEntry(state: TranscriptState, entry: SessionEntry): Transcr
 export function historyFromSession(entries: SessionEntry[], firstId = 1): SessionHistory {
   let state = emptyTranscript({ nextId: firstId });
   let lastTurn: TurnSummary | undefined;
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   for (const entry of entries) {
+    if (entry.kind === 'record' && entry.name === 'usage') {
+      usage.inputTokens += Number(entry.data.inputTokens) || 0;
+      usage.outputTokens += Number(entry.data.outputTokens) || 0;
+    }
     if (entry.kind === 'user') state = appendItems(state, [{ kind: 'user', text: entry.text }]);
     else if (entry.kind === 'event') {
       state = applyEvent(state, entry.event);
@@ -35,5 +42,5 @@ export function historyFromSession(entries: SessionEntry[], firstId = 1): Sessio
   }
   // A turn cut off by a crash has no end event; what it showed is still history.
   state = endLive(state);
-  return { items: state.done, nextId: state.nextId, lastTurn };
+  return { items: state.done, nextId: state.nextId, lastTurn, usage };
 }

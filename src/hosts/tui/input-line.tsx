@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { colour, glyph } from './theme.js';
+import { usePalette } from './palette.js';
+import { glyph } from './theme.js';
 
 export interface InputLineProps {
   text: string;
@@ -25,6 +26,7 @@ function EditedLine({ line, cursorAt }: { line: string; cursorAt?: number }) {
 }
 
 function PromptGutter({ first }: { first: boolean }) {
+  const colour = usePalette();
   return (
     <Box width={2} flexShrink={0}>
       <Text color={colour.accent} bold>

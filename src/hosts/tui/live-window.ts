@@ -1,4 +1,5 @@
 import type { DisplayItem } from './display-items.js';
+import { clipMarkdownTail } from './markdown/markdown-blocks.js';
 
 /** Rows below the live items besides the input's own lines: margin, rules, hint, status, slack. */
 export const FRAME_ROWS = 6;
@@ -46,7 +47,7 @@ export function fitLiveItems(items: DisplayItem[], screen: { rows?: number; colu
     }
     if (item.kind === 'assistant' && budget >= 2) {
       // The end of a long streaming message is what is being read; all of it is printed once done.
-      shown.unshift({ ...item, text: `…${item.text.slice(-(budget - 1) * width)}` });
+      shown.unshift({ ...item, text: clipMarkdownTail(item.text, (budget - 2) * width) });
       return { items: shown, hidden: index };
     }
     return { items: shown, hidden: index + 1 };

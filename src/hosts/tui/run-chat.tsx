@@ -1,10 +1,13 @@
 import { render } from 'ink';
-import { isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { Conversation } from '../../kernel/conversation.js';
 import { App } from './app.js';
 import type { DisplayItem } from './display-items.js';
 import { historyFromSession, type SessionHistory } from './history-from-session.js';
 import { inputHistoryPath, loadInputHistory, saveInputHistoryEntry } from './input-history.js';
+import { retypeCommand, type RetypeContext } from '../retype-command.js';
+import { sessionHasMessage } from '../../session/session-summary.js';
+import { PaletteProvider, paletteFor } from './palette.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './theme.js';
 import { headerOf } from './use-conversation.js';
 import type { WarningFeed } from './warning-feed.js';
@@ -15,16 +18,12 @@ export interface RunChatOptions {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
-  /** Added to the resume hint when the session is not in the agent folder (`--store <url>`). */
-  resumeFlags?: string;
+  retype: RetypeContext;
 }
 
-/** `auggy run <dir> --session <id>`, with the folder as the person would type it from here. */
-export function resumeCommand(agentDir: string, sessionId: string, cwd = process.cwd()): string {
-  const path = relative(cwd, agentDir);
-  const shown = path === '' ? '.' : path.startsWith('..') || isAbsolute(path) ? agentDir : path;
-  const quoted = /^[\w./-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, `'\\''`)}'`;
-  return `auggy run ${quoted} --session ${sessionId}`;
+/** `auggy run <dir> --session <id>` plus this run's model flags, as the person types it from here. */
+export function resumeCommand(retype: RetypeContext, sessionId: string): string {
+  return retypeCommand(retype, ['--session', sessionId]);
 }
 
 /**
@@ -50,7 +49,7 @@ export function openingItems(conversation: Conversation, shown = RESUME_SHOWN_IT
 }
 
 /** Draws the chat until the person quits; restores the terminal whatever happens. */
-export async function runChat({ conversation, warnings, stdin, stdout, stderr, resumeFlags = '' }: RunChatOptions): Promise<number> {
+export async function runChat({ conversation, warnings, stdin, stdout, stderr, retype }: RunChatOptions): Promise<number> {
   const agentDir = conversation.agent.dir;
   const historyFile = inputHistoryPath(agentDir);
   let historyWarned = false;
@@ -59,13 +58,14 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
     if (error && !historyWarned) warnings.warn(error);
     historyWarned ||= error !== undefined;
   };
-  let lastSession = conversation.session.id;
-  const resumeHint = (sessionId: string) => `${resumeCommand(agentDir, sessionId)}${resumeFlags}`;
+  let lastSession: { id: string; dir: string } = conversation.session;
+  const resumeHint = (sessionId: string) => resumeCommand(retype, sessionId);
 
   stdout.write(BRACKETED_PASTE_ON);
   const restore = () => stdout.write(BRACKETED_PASTE_OFF);
   process.once('exit', restore);
   const instance = render(
+    <PaletteProvider palette={paletteFor(process.env)}>
     <App
       {...openingItems(conversation)}
       conversation={conversation}
@@ -73,8 +73,9 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
       history={loadInputHistory(historyFile)}
       saveHistory={saveHistory}
       resumeHint={resumeHint}
-      onQuit={(sessionId) => (lastSession = sessionId)}
-    />,
+      onQuit={(session) => (lastSession = session)}
+    />
+    </PaletteProvider>,
     { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true },
   );
   try {
@@ -86,6 +87,7 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
     restore();
     process.off('exit', restore);
   }
-  stdout.write(`Resume this chat with: ${resumeHint(lastSession)}\n`);
+  // A chat where nothing was said has nothing to resume.
+  if (sessionHasMessage(join(lastSession.dir, 'events.jsonl'))) stdout.write(`Resume this chat with: ${resumeHint(lastSession.id)}\n`);
   return 0;
 }

@@ -1,5 +1,7 @@
 import type { StoreChoice } from '../../session/open-store.js';
+import type { SessionSummary } from '../../session/session-summary.js';
 import { openAgentStore, openConversation, type AgentTarget, type SessionChoice } from '../open-conversation.js';
+import type { RetypeContext } from '../retype-command.js';
 import { createWarningFeed } from './warning-feed.js';
 
 /**
@@ -26,16 +28,36 @@ export async function loadInteractiveInk(): Promise<void> {
   }
 }
 
+export interface TuiOptions {
+  /** How the person types auggy again from here, for the resume hints. */
+  retype: RetypeContext;
+  /** `--resume` without an id: these sessions are offered to pick from before the chat opens. */
+  sessions?: SessionSummary[];
+  /** `--store`: where the sessions are; the agent folder when absent. */
+  store?: Omit<StoreChoice, 'log'>;
+}
+
 /** `auggy run` on a terminal: the chat. Resolves to the exit code (0 when the person quits). */
-export async function startTui(target: AgentTarget, choice: SessionChoice, storeChoice: Omit<StoreChoice, 'log'> = {}): Promise<number> {
+export async function startTui(target: AgentTarget, choice: SessionChoice, options: TuiOptions): Promise<number> {
+  const streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  await loadInteractiveInk();
+  let sessionChoice = choice;
+  if (options.sessions) {
+    if (options.sessions.length === 0) {
+      process.stdout.write('no sessions to resume here yet: nothing has been said to this agent in this folder\n');
+      return 0;
+    }
+    const { pickSession } = await import('./session-picker.js');
+    const picked = await pickSession(options.sessions, streams);
+    if (picked === undefined) return 0;
+    sessionChoice = { sessionId: picked };
+  }
   const warnings = createWarningFeed();
-  const store = await openAgentStore(target, storeChoice, warnings.warn);
+  const store = await openAgentStore(target, options.store ?? {}, warnings.warn);
   try {
-    const conversation = await openConversation(target, choice, warnings.warn, store);
-    await loadInteractiveInk();
+    const conversation = await openConversation(target, sessionChoice, warnings.warn, store);
     const { runChat } = await import('./run-chat.js');
-    const resumeFlags = store.shared ? ` --store ${store.location}` : '';
-    return await runChat({ conversation, warnings, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, resumeFlags });
+    return await runChat({ conversation, warnings, retype: options.retype, ...streams });
   } finally {
     await store.close();
   }

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { TurnStatus } from '../../kernel/events.js';
-import { colour, glyph } from './theme.js';
+import { usePalette, type Palette } from './palette.js';
+import { glyph } from './theme.js';
 import { useNow } from './use-now.js';
 import type { TurnSummary } from './view-state.js';
 
@@ -8,6 +9,7 @@ const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', 
 
 /** The spinner and elapsed seconds of a running turn; it ticks on its own, nothing else redraws. */
 export function Working({ since }: { since: number }) {
+  const colour = usePalette();
   const now = useNow(100);
   const elapsed = Math.max(0, now - since);
   return (
@@ -19,42 +21,69 @@ export function Working({ since }: { since: number }) {
   );
 }
 
-const LOOK: Record<TurnStatus, { mark: string; colour: string }> = {
-  completed: { mark: glyph.ok, colour: colour.ok },
-  'input-required': { mark: glyph.question, colour: colour.question },
-  failed: { mark: glyph.error, colour: colour.error },
-  canceled: { mark: glyph.canceled, colour: colour.warning },
-  'budget-exhausted': { mark: glyph.warning, colour: colour.warning },
-};
+function lookOf(status: TurnStatus, colour: Palette): { mark: string; colour: string | undefined } {
+  switch (status) {
+    case 'completed':
+      return { mark: glyph.ok, colour: colour.ok };
+    case 'input-required':
+      return { mark: glyph.question, colour: colour.question };
+    case 'failed':
+      return { mark: glyph.error, colour: colour.error };
+    case 'canceled':
+      return { mark: glyph.canceled, colour: colour.warning };
+    case 'budget-exhausted':
+      return { mark: glyph.warning, colour: colour.warning };
+  }
+}
 
-/** The last turn's status; a failure carries its one-sentence reason. */
-export function TurnStatusText({ status, message }: TurnSummary) {
-  const look = LOOK[status];
-  const reason = status === 'failed' || status === 'budget-exhausted' ? message : undefined;
+/** The last turn's status. Why it failed is said once, in the transcript above. */
+export function TurnStatusText({ status }: TurnSummary) {
+  const look = lookOf(status, usePalette());
   return (
     <Text color={look.colour} wrap="truncate-end">
       {look.mark} {status}
-      {reason ? `: ${reason}` : ''}
     </Text>
   );
+}
+
+/** The session's token use so far: `1.2k in · 340 out tokens`. */
+export function tokenText(usage: TokenUsage): string | undefined {
+  if (usage.inputTokens === 0 && usage.outputTokens === 0) return undefined;
+  const short = (count: number) => (count >= 1_000_000 ? `${(count / 1_000_000).toFixed(1)}M` : count >= 10_000 ? `${Math.round(count / 1000)}k` : count >= 1000 ? `${(count / 1000).toFixed(1)}k` : String(count));
+  return `${short(usage.inputTokens)} in · ${short(usage.outputTokens)} out tokens`;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
 }
 
 export interface StatusLineProps {
   running: boolean;
   startedAt?: number;
   lastTurn?: TurnSummary;
+  /**
+   * A questionnaire waits for the person: it is their turn, so no clock runs and Esc is theirs
+   * (it declines the question) rather than the turn's.
+   */
+  personsTurn?: boolean;
   /** Short texts augments contribute (`? ask (2)`), shown at the right. */
   indicators: string[];
+  /** The session's token use, shown at the right. */
+  usage?: TokenUsage;
   /** A passing remark (`press Ctrl+C again to quit`); it takes the place of the last status. */
   notice?: string;
 }
 
-export function StatusLine({ running, startedAt, lastTurn, indicators, notice }: StatusLineProps) {
+export function StatusLine({ running, startedAt, lastTurn, personsTurn, indicators, usage, notice }: StatusLineProps) {
+  const colour = usePalette();
   let left;
-  if (running) left = <Working since={startedAt ?? Date.now()} />;
+  if (running && personsTurn) left = <Text color={colour.question}>{glyph.question} your turn: the agent waits for your answer</Text>;
+  else if (running) left = <Working since={startedAt ?? Date.now()} />;
   else if (notice) left = <Text color={colour.warning}>{notice}</Text>;
   else if (lastTurn) left = <TurnStatusText {...lastTurn} />;
   else left = <Text dimColor>ready</Text>;
+  const tokens = usage ? tokenText(usage) : undefined;
   return (
     <Box>
       <Box flexGrow={1} flexShrink={1}>
@@ -70,6 +99,11 @@ export function StatusLine({ running, startedAt, lastTurn, indicators, notice }:
       {indicators.length > 0 && (
         <Box flexShrink={0} marginLeft={2}>
           <Text color={colour.accent}>{indicators.join(' · ')}</Text>
+        </Box>
+      )}
+      {tokens && (
+        <Box flexShrink={0} marginLeft={2}>
+          <Text dimColor>{tokens}</Text>
         </Box>
       )}
     </Box>

@@ -1,4 +1,4 @@
-/** Glyphs and colours in one place, so every component marks things the same way. */
+/** Glyphs in one place, so every component marks things the same way; colours are in palette.tsx. */
 export const glyph = {
   prompt: '›',
   assistant: '●',
@@ -9,14 +9,6 @@ export const glyph = {
   canceled: '⊘',
   warning: '!',
   running: '…',
-} as const;
-
-export const colour = {
-  accent: 'cyan',
-  question: 'yellow',
-  error: 'red',
-  warning: 'yellow',
-  ok: 'green',
 } as const;
 
 /** Clears the screen and the scrollback, then homes the cursor: the transcript is printed afresh. */

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ToolCallState } from './display-items.js';
-import { colour, glyph } from './theme.js';
+import { usePalette, type Palette } from './palette.js';
+import { glyph } from './theme.js';
 import { summarizeArgs, summarizeResult } from './tool-summary.js';
 
 export interface ToolCallLineProps {
@@ -10,14 +11,14 @@ export interface ToolCallLineProps {
   state: ToolCallState;
 }
 
-const MARK: Record<ToolCallState, { text: string; colour?: string }> = {
-  running: { text: glyph.tool },
-  ok: { text: glyph.ok, colour: colour.ok },
-  error: { text: glyph.error, colour: colour.error },
-  'not-run': { text: glyph.canceled },
-};
+function markOf(state: ToolCallState, colour: Palette): { text: string; colour?: string } {
+  if (state === 'ok') return { text: glyph.ok, colour: colour.ok };
+  if (state === 'error') return { text: glyph.error, colour: colour.error };
+  return { text: state === 'running' ? glyph.tool : glyph.canceled };
+}
 
 function Outcome({ result, state }: Pick<ToolCallLineProps, 'result' | 'state'>) {
+  const colour = usePalette();
   if (state === 'running') return <Text dimColor> running{glyph.running}</Text>;
   if (state === 'not-run') return <Text dimColor> not run</Text>;
   const summary = summarizeResult(result ?? '');
@@ -26,7 +27,7 @@ function Outcome({ result, state }: Pick<ToolCallLineProps, 'result' | 'state'>)
 
 /** One line per tool call: its name, short arguments, then the result or error in a few words. */
 export function ToolCallLine({ name, args, result, state }: ToolCallLineProps) {
-  const mark = MARK[state];
+  const mark = markOf(state, usePalette());
   return (
     <Box paddingLeft={2}>
       <Text wrap="truncate-end">

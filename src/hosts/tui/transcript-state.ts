@@ -1,5 +1,7 @@
 import { SYSTEM_LINE_EVENT, type KernelEvent, type TurnOutcome } from '../../kernel/events.js';
 import type { DisplayItem, SystemTone } from './display-items.js';
+import { isShownAsReply } from '../person-facing.js';
+import { splitFinishedBlocks } from './markdown/markdown-blocks.js';
 
 /** An item still being drawn live, with what ties it to the event stream. */
 interface LiveEntry {
@@ -93,16 +95,19 @@ function openText(state: TranscriptState, messageId: string): TranscriptState {
   return settle({ ...next, live: [...state.live, { item, open: true, messageId }] });
 }
 
-/** Prints the complete lines of a message that is first in line, keeping its last partial line live. */
+/**
+ * Prints the finished markdown blocks of a message that is first in line, keeping its last block
+ * live: a block is cut whole, so a code block or a table is never drawn in two halves.
+ */
 function splitHead(state: TranscriptState, messageId: string): TranscriptState {
   const first = state.live[0];
   if (!state.splitStreaming || first?.messageId !== messageId || first.item.kind !== 'assistant') return state;
   const { text, continued } = first.item;
-  const cut = text.lastIndexOf('\n');
-  if (cut < 0) return state;
+  const split = splitFinishedBlocks(text);
+  if (!split) return state;
   const next = { ...state };
-  const head = withId(next, { kind: 'assistant', text: text.slice(0, cut), continued });
-  const rest: LiveEntry = { ...first, item: { ...first.item, text: text.slice(cut + 1), continued: true } };
+  const head = withId(next, { kind: 'assistant', text: split.done, continued });
+  const rest: LiveEntry = { ...first, item: { ...first.item, text: split.rest, continued: true } };
   return { ...next, done: [...state.done, head], live: [rest, ...state.live.slice(1)] };
 }
 
@@ -152,6 +157,8 @@ export function applyEvent(state: TranscriptState, event: KernelEvent): Transcri
       return settle(updateEntry(state, (entry) => entry.messageId === event.messageId, (entry) => ({ ...entry, open: false })));
     case 'TOOL_CALL_START': {
       if (state.live.some((entry) => entry.toolCallId === event.toolCallId)) return state;
+      // Its question is shown as the reply; a tool line would show it twice.
+      if (isShownAsReply(event.toolCallName)) return state;
       const next = { ...state };
       const item = withId(next, { kind: 'tool', name: event.toolCallName, args: '', state: 'running' });
       return settle({ ...next, live: [...state.live, { item, open: true, toolCallId: event.toolCallId }] });

@@ -23,7 +23,7 @@ export interface ChatSetup extends ConversationSetup {
   /** How to resume this chat, shown by /session. */
   resumeHint(sessionId: string): string;
   /** Told the session the chat ends in (after /clear it is a new one). */
-  onQuit?(sessionId: string): void;
+  onQuit?(session: { id: string; dir: string }): void;
 }
 
 export interface Chat {
@@ -61,7 +61,7 @@ export function useChat(setup: ChatSetup): Chat {
   const quit = useCallback(() => {
     if (quitting.current) return;
     quitting.current = true;
-    latestSetup.current.onQuit?.(conversation.session.id);
+    latestSetup.current.onQuit?.(conversation.session);
     void settle().then(() => setExiting(true));
   }, [settle, conversation]);
   // Ink is told to exit once the frame without input and status has been drawn.
@@ -123,6 +123,7 @@ export function useChat(setup: ChatSetup): Chat {
       setText: editor.set,
       vertical: editor.vertical,
       stash: editor.commit,
+      recalled: editor.recalled,
       submit,
       cancel: () => {
         controls.cancel();

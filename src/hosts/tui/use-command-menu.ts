@@ -7,6 +7,20 @@ interface MenuState {
   dismissed: boolean;
   /** The person moved the highlight: Enter on a bare `/` then means that command. */
   moved: boolean;
+  /** Tab is cycling through these names; the text is the one it last put in the input. */
+  cycle?: { names: string[]; index: number };
+}
+
+/** The longest start every name shares, compared without case, in the first name's spelling. */
+export function commonPrefix(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  let length = names[0].length;
+  for (const name of names.slice(1)) {
+    let same = 0;
+    while (same < length && same < name.length && name[same].toLowerCase() === names[0][same].toLowerCase()) same++;
+    length = same;
+  }
+  return names[0].slice(0, length);
 }
 
 export interface CommandMenu {
@@ -24,6 +38,11 @@ export interface CommandMenu {
   move(text: string, direction: -1 | 1): void;
   /** Esc closes the menu until the text changes. */
   dismiss(text: string): void;
+  /**
+   * Tab: the text completed as far as the matching names agree, then, pressed again, each
+   * match in turn. Undefined when there is nothing to complete.
+   */
+  tab(text: string): string | undefined;
 }
 
 /** The list of matching commands shown while a command name is typed. */
@@ -55,5 +74,32 @@ export function useCommandMenu(registry: CommandRegistry, text: string): Command
   );
   const picked = useCallback((current: string) => current.trim() !== '/' || stateFor(current).moved, [stateFor]);
   const dismiss = useCallback((current: string) => update({ text: current, selected: 0, dismissed: true, moved: false }), [update]);
-  return { items, selected, chosen, picked, isOpen, move, dismiss };
+  const tab = useCallback(
+    (current: string) => {
+      const state = stateFor(current);
+      if (state.cycle) {
+        const index = (state.cycle.index + 1) % state.cycle.names.length;
+        const text = `/${state.cycle.names[index]}`;
+        update({ text, selected: 0, dismissed: false, moved: true, cycle: { names: state.cycle.names, index } });
+        return text;
+      }
+      const list = itemsFor(current);
+      if (list.length === 0) return undefined;
+      if (list.length === 1) {
+        const [only] = list;
+        return `/${only.name}${only.usage ? ' ' : ''}`;
+      }
+      const names = list.map((command) => command.name);
+      const typed = current.slice(1);
+      const prefix = commonPrefix(names);
+      if (prefix.length > typed.length) return `/${prefix}`;
+      // Nothing more in common: Tab walks the matches, starting at the highlighted one.
+      const index = Math.min(state.selected, names.length - 1);
+      const text = `/${names[index]}`;
+      update({ text, selected: 0, dismissed: false, moved: true, cycle: { names, index } });
+      return text;
+    },
+    [itemsFor, stateFor, update],
+  );
+  return { items, selected, chosen, picked, isOpen, move, dismiss, tab };
 }

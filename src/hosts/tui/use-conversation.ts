@@ -5,7 +5,7 @@ import type { KernelEvent } from '../../kernel/events.js';
 import { describeModel } from '../../model/model-spec.js';
 import type { DisplayItem, HeaderInfo, SystemTone } from './display-items.js';
 import { systemItems } from './transcript-state.js';
-import { initialView, viewReducer, type TurnSummary, type ViewState } from './view-state.js';
+import { initialView, viewReducer, type TokenUsage, type TurnSummary, type ViewState } from './view-state.js';
 import type { WarningFeed } from './warning-feed.js';
 
 export function headerOf(conversation: Conversation): HeaderInfo {
@@ -49,6 +49,8 @@ export interface ConversationSetup {
   nextId: number;
   /** How the resumed session's last turn ended. */
   lastTurn?: TurnSummary;
+  /** The resumed session's token use so far. */
+  usage?: TokenUsage;
   warnings: WarningFeed;
   /** Who answers questions the agent asks mid-turn (the TUI's questionnaire); nobody when absent. */
   person?: PersonChannel;
@@ -61,7 +63,7 @@ const SETTLE_MS = 3000;
 export function useConversation(setup: ConversationSetup, clearScreen: () => void): ConversationControls {
   const [conversation, setConversation] = useState(setup.conversation);
   const person = useRef(setup.person);
-  const [view, dispatch] = useReducer(viewReducer, undefined, () => initialView(setup.items, setup.nextId, setup.lastTurn));
+  const [view, dispatch] = useReducer(viewReducer, undefined, () => initialView(setup.items, setup.nextId, setup.lastTurn, setup.usage));
   const pending = useRef<KernelEvent[]>([]);
   const flushScheduled = useRef(false);
   const controller = useRef<AbortController | undefined>(undefined);
@@ -98,14 +100,14 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
       turn.current = conversation
         .runTurn(text, { signal: abort.signal, person: person.current })
         .then(
-          (result) => ({ status: result.status, message: result.message }),
+          (result) => ({ summary: { status: result.status, message: result.message }, usage: result.usage }),
           // runTurn reports provider and tool trouble as data; anything thrown is a bug, shown as a failure.
-          (error: unknown) => ({ status: 'failed' as const, message: error instanceof Error ? error.message : String(error) }),
+          (error: unknown) => ({ summary: { status: 'failed' as const, message: error instanceof Error ? error.message : String(error) }, usage: undefined }),
         )
-        .then((summary) => {
+        .then(({ summary, usage }) => {
           flush();
           controller.current = undefined;
-          dispatch({ type: 'turn-ended', summary });
+          dispatch({ type: 'turn-ended', summary, usage });
         });
       return true;
     },

@@ -57,6 +57,12 @@ export interface InputEditor {
   vertical(direction: -1 | 1): void;
   /** Empties the line and remembers `entry` in the history (and wherever `persist` keeps it). */
   commit(entry: string): void;
+  /** The line is a history entry as recalled, not yet edited. */
+  recalled(): boolean;
+}
+
+export function isRecalled(model: EditorModel): boolean {
+  return model.index < model.history.length && model.editor.text === model.history[model.index];
 }
 
 export function useInputEditor(history: string[], persist: (entry: string) => void): InputEditor {
@@ -77,5 +83,6 @@ export function useInputEditor(history: string[], persist: (entry: string) => vo
     },
     [dispatch, persist],
   );
-  return useMemo(() => ({ state: model.editor, current, edit, set, vertical, commit }), [model.editor, current, edit, set, vertical, commit]);
+  const recalled = useCallback(() => isRecalled(latest.current), []);
+  return useMemo(() => ({ state: model.editor, current, edit, set, vertical, commit, recalled }), [model.editor, current, edit, set, vertical, commit, recalled]);
 }

@@ -11,8 +11,9 @@ export interface SubmitDeps {
 }
 
 /**
- * What Enter does with the line: run a slash command, or send a message to the agent. What
- * cannot run now (a message while a turn runs, an unknown command) stays in the input line.
+ * What Enter does with the line: run a slash command, or send a message to the agent. A message
+ * that cannot go now (a turn runs) stays in the input line; an unknown command is said so and
+ * cleared, kept in the history for ↑ to fix it.
  */
 export function useSubmit({ controls, registry, editor, setNotice }: SubmitDeps): (text: string) => void {
   return useCallback(
@@ -35,6 +36,7 @@ export function useSubmit({ controls, registry, editor, setNotice }: SubmitDeps)
       }
       const command = findCommand(registry, parsed.name);
       if (!command) {
+        editor.commit(text);
         controls.showLines([unknownCommandMessage(registry, parsed.name)], 'error');
         return;
       }

@@ -7,6 +7,13 @@ export interface TurnSummary {
   message?: string;
 }
 
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+
 /** Everything the chat screen shows about the conversation, apart from the input line. */
 export interface ViewState {
   transcript: TranscriptState;
@@ -14,6 +21,8 @@ export interface ViewState {
   /** When the running turn started (ms since the epoch). */
   startedAt?: number;
   lastTurn?: TurnSummary;
+  /** The session's token use so far, earlier runs included. */
+  usage: TokenUsage;
   /** Bumped to print the whole transcript again (after /clear, or a resize re-wraps it). */
   printKey: number;
 }
@@ -22,12 +31,16 @@ export type ViewAction =
   | { type: 'events'; events: KernelEvent[] }
   | { type: 'items'; items: NewItem[] }
   | { type: 'turn-started'; text: string; at: number }
-  | { type: 'turn-ended'; summary: TurnSummary }
+  | { type: 'turn-ended'; summary: TurnSummary; usage?: TokenUsage }
   | { type: 'reset'; header: HeaderInfo }
   | { type: 'reprint' };
 
-export function initialView(items: DisplayItem[], nextId: number, lastTurn?: TurnSummary): ViewState {
-  return { transcript: { ...emptyTranscript({ splitStreaming: true, nextId }), done: items }, running: false, printKey: 0, lastTurn };
+export function initialView(items: DisplayItem[], nextId: number, lastTurn?: TurnSummary, usage: TokenUsage = NO_USAGE): ViewState {
+  return { transcript: { ...emptyTranscript({ splitStreaming: true, nextId }), done: items }, running: false, printKey: 0, lastTurn, usage };
+}
+
+function added(total: TokenUsage, turn: TokenUsage | undefined): TokenUsage {
+  return turn ? { inputTokens: total.inputTokens + turn.inputTokens, outputTokens: total.outputTokens + turn.outputTokens } : total;
 }
 
 export function viewReducer(state: ViewState, action: ViewAction): ViewState {
@@ -45,10 +58,10 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       };
     case 'turn-ended':
       // Whatever the stream left open (a turn that threw) is final now.
-      return { ...state, running: false, startedAt: undefined, lastTurn: action.summary, transcript: endLive(state.transcript) };
+      return { ...state, running: false, startedAt: undefined, lastTurn: action.summary, usage: added(state.usage, action.usage), transcript: endLive(state.transcript) };
     case 'reset': {
       const fresh = emptyTranscript({ splitStreaming: true, nextId: state.transcript.nextId });
-      return { running: false, printKey: state.printKey + 1, transcript: appendItems(fresh, [{ kind: 'header', ...action.header }]) };
+      return { running: false, printKey: state.printKey + 1, usage: NO_USAGE, transcript: appendItems(fresh, [{ kind: 'header', ...action.header }]) };
     }
     case 'reprint':
       return { ...state, printKey: state.printKey + 1 };

@@ -149,7 +149,13 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
       }
     },
     async list() {
-      const { rows } = await pool.query<{ id: string }>('SELECT id FROM auggy_sessions WHERE agent_key = $1 ORDER BY updated_at DESC, id DESC', [agentKey]);
+      // A chat opened and quit leaves a session with nothing in it: nothing to continue there.
+      const { rows } = await pool.query<{ id: string }>(
+        `SELECT s.id FROM auggy_sessions s WHERE s.agent_key = $1
+           AND EXISTS (SELECT 1 FROM auggy_events e WHERE e.agent_key = s.agent_key AND e.session_id = s.id AND e.entry->>'kind' = 'user')
+         ORDER BY s.updated_at DESC, s.id DESC`,
+        [agentKey],
+      );
       return rows.map((row) => row.id);
     },
     async acquireWriter(sessionId) {

@@ -45,7 +45,16 @@ describe('auggy run --print with a model that calls ask_user', () => {
     const dir = makeAgentFolder({ augments: ['turnControl', 'questions'] });
     const result = await print(dir, server.url, 'deploy the api');
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toBe('Nobody answered, so I will not deploy.');
+    // What was asked reads as part of the reply, with the missing answer, then the model's words.
+    expect(result.stdout).toBe(
+      [
+        'Before I deploy:',
+        '? Which environment? (staging, production) [default: staging]',
+        '? replicas',
+        'No answer: nobody is here to answer, so the agent goes on without one.',
+        'Nobody answered, so I will not deploy.',
+      ].join('\n'),
+    );
     expect(server.requests).toHaveLength(2);
     expect(server.requests[0].body.tools?.map((t) => t.function.name)).toEqual(['request_input', 'ask_user']);
     const tool = server.requests[1].body.messages.find((m) => m.role === 'tool');
@@ -75,5 +84,9 @@ describe('auggy run --print with a model that calls ask_user', () => {
     });
     expect(lines.find((line) => line.type === 'CUSTOM' && line.name === 'questionnaire.result')?.value).toMatchObject({ status: 'no-answer', reason: 'away' });
     expect(lines.at(-1)).toMatchObject({ type: 'RESULT', status: 'completed' });
+    // Beside the structured event, the question is a text message a plain chat shows.
+    const texts = lines.filter((line) => line.type === 'TEXT_MESSAGE_CONTENT').map((line) => (line as { delta?: string }).delta);
+    expect(texts).toContain('Before I deploy:\n? Which environment? (staging, production) [default: staging]\n? replicas');
+    expect(texts).toContain('No answer: nobody is here to answer, so the agent goes on without one.');
   });
 });

@@ -28,7 +28,7 @@ describe.skipIf(!tmuxAvailable())('userAsk in the TUI', () => {
     await send(terminal, 'deploy the api');
     await terminal.waitForText('user ask in progress: The agent asked which service to deploy', { joined: true });
     const asked = await terminal.waitForScreen((s) => statusLine(s).includes('? ask (1)'), '? ask (1) on the status line');
-    expect(statusLine(asked)).toMatch(/\? input-required\s+\? ask \(1\)$/);
+    expect(statusLine(asked)).toMatch(/\? input-required\s+\? ask \(1\)\s+\d+ in · \d+ out tokens$/);
 
     await send(terminal, '/ask');
     await terminal.waitForText('Ask (active, 1 turn evaluated): deploy the api');

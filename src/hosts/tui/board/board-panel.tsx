@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { ownerMark } from '../../../augments/board/line-rules.js';
 import type { SharedBoard } from '../../../augments/board/shared-state.js';
-import { colour } from '../theme.js';
+import { usePalette } from '../palette.js';
 import { useBoard } from './use-board.js';
 import type { BoardSource } from './board-events.js';
 
@@ -29,6 +29,7 @@ export function boardPanelRows(board: SharedBoard | undefined, marginTop = 1): n
 
 /** The board, one row a line: name, owner mark (you / agent / both), and the text cut to the width. */
 export function BoardPanel({ board, width, marginTop = 0 }: BoardPanelProps) {
+  const colour = usePalette();
   const entries = Object.entries(board);
   if (entries.length === 0) return null;
   const nameWidth = Math.min(MAX_NAME_COLUMN, Math.max(...entries.map(([name]) => name.length)));

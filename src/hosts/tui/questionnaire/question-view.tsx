@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import type { PresentedQuestion } from '../../../kernel/person.js';
 import { InputLine } from '../input-line.js';
-import { colour, glyph } from '../theme.js';
+import { usePalette } from '../palette.js';
+import { glyph } from '../theme.js';
 import { questionHints } from './question-hints.js';
 import { pickable, type QuestionInput } from './question-keys.js';
 
@@ -20,6 +21,7 @@ function Intro({ text }: { text: string }) {
 }
 
 function Heading({ question }: { question: PresentedQuestion }) {
+  const colour = usePalette();
   return (
     <Box>
       <Box width={2} flexShrink={0}>
@@ -39,6 +41,7 @@ function Heading({ question }: { question: PresentedQuestion }) {
 
 /** A choice's options, numbered, the highlighted one marked. */
 function Options({ options, highlighted }: { options: string[]; highlighted: number }) {
+  const colour = usePalette();
   return (
     <Box flexDirection="column" paddingLeft={2}>
       {options.map((option, index) => {
@@ -72,6 +75,7 @@ function YesNo({ highlighted }: { highlighted: number }) {
  * answer line and what it takes.
  */
 export function QuestionView({ question, input }: QuestionViewProps) {
+  const colour = usePalette();
   const picks = pickable(question);
   return (
     <Box flexDirection="column">

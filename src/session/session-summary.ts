@@ -1,0 +1,82 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SessionEntry } from './entries.js';
+import { isValidSessionId } from './ids.js';
+
+/** How a session's last turn ended, as the person picking one needs to know it. */
+export type SessionEnding = 'completed' | 'input-required' | 'failed' | 'canceled' | 'budget-exhausted' | 'interrupted';
+
+/** One line of `auggy sessions` and of the `--resume` picker. */
+export interface SessionSummary {
+  id: string;
+  createdAt?: string;
+  /** When it last changed (ISO 8601). */
+  updatedAt: string;
+  /** The person's first message, whole. */
+  firstMessage: string;
+  messages: number;
+  ended: SessionEnding;
+  /** The open question when `ended` is input-required. */
+  question?: string;
+}
+
+/** A session read from its log; undefined when nothing was ever said in it (a chat opened and quit). */
+export function summarizeSession(id: string, entries: readonly SessionEntry[], updatedAt: Date): SessionSummary | undefined {
+  let firstMessage: string | undefined;
+  let createdAt: string | undefined;
+  let messages = 0;
+  let ended: SessionEnding = 'interrupted';
+  let question: string | undefined;
+  for (const entry of entries) {
+    if (entry.kind === 'header') createdAt = entry.createdAt;
+    if (entry.kind === 'user') {
+      firstMessage ??= entry.text;
+      messages++;
+      // A turn with no end event yet was cut off (a crash, a killed process).
+      ended = 'interrupted';
+      question = undefined;
+    }
+    if (entry.kind !== 'event') continue;
+    if (entry.event.type === 'RUN_FINISHED') {
+      ended = entry.event.result.status;
+      question = ended === 'input-required' ? entry.event.result.message : undefined;
+    }
+    if (entry.event.type === 'RUN_ERROR') ended = 'failed';
+  }
+  if (firstMessage === undefined) return undefined;
+  return { id, ...(createdAt ? { createdAt } : {}), updatedAt: updatedAt.toISOString(), firstMessage, messages, ended, ...(question ? { question } : {}) };
+}
+
+function readEntries(file: string): SessionEntry[] {
+  const entries: SessionEntry[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      entries.push(JSON.parse(line) as SessionEntry);
+    } catch {
+      // A line cut off by a crash says nothing about how the session went.
+    }
+  }
+  return entries;
+}
+
+/**
+ * The sessions of a folder store (`.auggy/sessions`), newest first, leaving out those where
+ * nothing was said. Another store lists its own and summarizes each with `summarizeSession`.
+ */
+export function folderSessionSummaries(sessionsDir: string): SessionSummary[] {
+  if (!existsSync(sessionsDir)) return [];
+  const found: SessionSummary[] = [];
+  for (const id of readdirSync(sessionsDir)) {
+    const file = join(sessionsDir, id, 'events.jsonl');
+    if (!isValidSessionId(id) || !existsSync(file)) continue;
+    const summary = summarizeSession(id, readEntries(file), statSync(file).mtime);
+    if (summary) found.push(summary);
+  }
+  return found.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id));
+}
+
+/** Whether anything was said in the session, without reading more of its log than needed. */
+export function sessionHasMessage(eventsFile: string): boolean {
+  return existsSync(eventsFile) && readFileSync(eventsFile, 'utf8').includes('"kind":"user"');
+}
