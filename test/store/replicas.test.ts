@@ -96,7 +96,7 @@ function nothingInFolders(dirs: readonly string[]): void {
 async function userTexts(database: string, threadId: string): Promise<string[]> {
   const rows = await pg.cluster().query<{ text: string }>(
     database,
-    "SELECT entry->>'text' AS text FROM auggy_events WHERE session_id = $1 AND entry->>'kind' = 'user' ORDER BY id",
+    "SELECT entry->>'text' AS text FROM auggy_events WHERE session_id = $1 AND kind = 'user' ORDER BY id",
     [threadId],
   );
   return rows.map((row) => row.text);

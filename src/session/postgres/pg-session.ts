@@ -37,8 +37,8 @@ type WriteOp =
 
 const APPEND = `
   WITH added AS (
-    INSERT INTO auggy_events (agent_key, session_id, entry)
-    SELECT $1, $2, batch.entry FROM unnest($3::json[]) WITH ORDINALITY AS batch(entry, n)
+    INSERT INTO auggy_events (agent_key, session_id, kind, entry)
+    SELECT $1, $2, batch.kind, batch.entry FROM unnest($3::json[], $5::text[]) WITH ORDINALITY AS batch(entry, kind, n)
     WHERE NOT EXISTS (
       SELECT 1 FROM auggy_leases
       WHERE agent_key = $1 AND session_id = $2 AND expires_at > now() AND split_part(owner, '#', 1) <> $4
@@ -239,7 +239,7 @@ export class PgSession implements SessionHandle {
 
   private async saveEntries(batch: SessionEntry[]): Promise<void> {
     const { pool, agentKey, processOwner } = this.context;
-    const result = await pool.query<{ count: number; last: string }>(APPEND, [agentKey, this.id, batch.map((entry) => JSON.stringify(entry)), processOwner]);
+    const result = await pool.query<{ count: number; last: string }>(APPEND, [agentKey, this.id, batch.map((entry) => JSON.stringify(entry)), processOwner, batch.map((entry) => entry.kind)]);
     const row = result.rows[0];
     if (!row || row.count !== batch.length) {
       throw new SessionError(`another auggy holds session ${this.id} now, so what this one wrote after that was not saved`);

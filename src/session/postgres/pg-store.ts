@@ -152,7 +152,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
       // A chat opened and quit leaves a session with nothing in it: nothing to continue there.
       const { rows } = await pool.query<{ id: string }>(
         `SELECT s.id FROM auggy_sessions s WHERE s.agent_key = $1
-           AND EXISTS (SELECT 1 FROM auggy_events e WHERE e.agent_key = s.agent_key AND e.session_id = s.id AND e.entry->>'kind' = 'user')
+           AND EXISTS (SELECT 1 FROM auggy_events e WHERE e.agent_key = s.agent_key AND e.session_id = s.id AND e.kind = 'user')
          ORDER BY s.updated_at DESC, s.id DESC`,
         [agentKey],
       );

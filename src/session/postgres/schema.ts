@@ -22,6 +22,7 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
         id         bigserial PRIMARY KEY,
         agent_key  text NOT NULL,
         session_id text NOT NULL,
+        kind       text NOT NULL,
         entry      json NOT NULL,
         FOREIGN KEY (agent_key, session_id) REFERENCES auggy_sessions (agent_key, id) ON DELETE CASCADE
       );
