@@ -8,7 +8,8 @@ import { loadAugments } from './load-augments.js';
 import { loadSkills } from './load-skills.js';
 import { checkEngine } from './engine-checks.js';
 import { readDotEnv } from './dot-env.js';
-import type { Diagnostic, LoadedSkill, LoadResult } from './types.js';
+import type { Diagnostic, LoadedAgent, LoadedSkill, LoadResult } from './types.js';
+import { missingTools, offeredTools } from './skill-tools.js';
 
 export interface LoadOptions {
   /** The environment provider keys are looked up in besides .env; process.env by default. */
@@ -49,11 +50,13 @@ function readIdentity(agentDir: string, identity: string, source: YamlSource): {
 
 /**
  * Skills that belong to an augment the agent will not run would describe tools the model does not
- * have: those of ignored augments, and built-in augments' skills when that augment is not listed.
+ * have: those of ignored augments (by id or type), and built-in augments' skills when that augment
+ * is not listed.
  */
 function usableSkills(skills: LoadedSkill[], ignored: readonly string[], activeTypes: ReadonlySet<string>): { skills: LoadedSkill[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const kept = skills.filter((skill) => {
+    // The augment's own warning already names the skill, so it is said once.
     if (ignored.includes(skill.id)) return false;
     const owner = BUILTIN_AUGMENTS.find((factory) => factory.skill === skill.id);
     if (owner && !activeTypes.has(owner.type)) {
@@ -65,6 +68,24 @@ function usableSkills(skills: LoadedSkill[], ignored: readonly string[], activeT
       return false;
     }
     return true;
+  });
+  return { skills: kept, diagnostics };
+}
+
+/** Skills whose tools no enabled augment offers are left out: the model would be told to call what it does not have. */
+function skillsWithTools(agent: LoadedAgent): { skills: LoadedSkill[]; diagnostics: Diagnostic[] } {
+  const offered = offeredTools(agent);
+  const diagnostics: Diagnostic[] = [];
+  const kept = agent.skills.filter((skill) => {
+    const missing = missingTools(skill, offered);
+    if (!missing) return true;
+    const names = missing.slice(0, 4).join(', ') + (missing.length > 4 ? ', ...' : '');
+    diagnostics.push({
+      severity: 'warning',
+      file: skill.file,
+      message: `tells the model to use ${names}, which no enabled augment offers, so it is left out; enable the augment that offers ${missing.length === 1 ? 'it' : 'them'} or remove skills/${skill.id}`,
+    });
+    return false;
   });
   return { skills: kept, diagnostics };
 }
@@ -111,22 +132,22 @@ export async function loadAgent(dir: string, options: LoadOptions = {}): Promise
 
   const allSkills = loadSkills(agentDir);
   diagnostics.push(...allSkills.diagnostics);
-  const skills = usableSkills(allSkills.skills, augments.ignored, new Set(augments.augments.map((augment) => augment.type)));
+  const skills = usableSkills(allSkills.skills, [...augments.ignored, ...augments.ignoredTypes], new Set(augments.augments.map((augment) => augment.type)));
   diagnostics.push(...skills.diagnostics);
 
   if (!checked.success || identity.text === undefined || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   const yaml = checked.data;
-  return {
-    agent: {
-      dir: agentDir,
-      yaml,
-      engine: yaml.engine,
-      displayName: yaml.displayName ?? yaml.name,
-      identity: identity.text,
-      skills: skills.skills,
-      augments: augments.augments,
-      env,
-    },
-    diagnostics,
+  const agent: LoadedAgent = {
+    dir: agentDir,
+    yaml,
+    engine: yaml.engine,
+    displayName: yaml.displayName ?? yaml.name,
+    identity: identity.text,
+    skills: skills.skills,
+    augments: augments.augments,
+    env,
   };
+  const withTools = skillsWithTools(agent);
+  diagnostics.push(...withTools.diagnostics);
+  return { agent: { ...agent, skills: withTools.skills }, diagnostics };
 }

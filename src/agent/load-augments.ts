@@ -2,15 +2,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILTIN_AUGMENTS, findAugmentFactory } from '../augments/registry.js';
 import { nearest } from './suggest.js';
-import { augmentYamlSchema } from './schema.js';
+import { augmentYamlSchema, type InlineAugment } from './schema.js';
 import { schemaDiagnostics } from './schema-issues.js';
-import { locateField, parseYamlSource, withPosition, type YamlSource } from './yaml-source.js';
+import { formatFieldPath, locateField, parseFieldPath, parseYamlSource, withPosition, type FieldPath, type YamlSource } from './yaml-source.js';
 import type { Diagnostic, LoadedAugmentConfig, Severity } from './types.js';
 
 export interface AugmentsLoad {
   augments: LoadedAugmentConfig[];
   /** Listed ids whose type this version does not implement: skipped, and so are their skills. */
   ignored: string[];
+  /** The types of those ignored entries: a skill named for the type is theirs too. */
+  ignoredTypes: string[];
   diagnostics: Diagnostic[];
 }
 
@@ -38,52 +40,103 @@ function readAugmentYaml(agentDir: string, id: string, file: string): { type?: s
   return { type: checked.data.type, config: checked.data.config ?? {}, source: parsed.source, diagnostics: [] };
 }
 
+/** One `augments:` item: a folder name, or an entry written inline (`{name?, type, options}`). */
+export type AugmentEntry = string | InlineAugment;
+
+interface Located {
+  at(severity: Severity, message: string, field?: FieldPath): Diagnostic;
+}
+
+function isInline(entry: AugmentEntry): entry is InlineAugment {
+  return typeof entry !== 'string';
+}
+
+/** The factory's findings about an inline entry's options, pointed at agent.yaml where it says them. */
+function inlineFindings(found: Diagnostic[], file: string, index: number, agentYaml: YamlSource): Diagnostic[] {
+  return found.map((diagnostic) => {
+    if (diagnostic.file !== file) return diagnostic;
+    const rest = diagnostic.field ? parseFieldPath(diagnostic.field).slice(1) : [];
+    const path: FieldPath = ['augments', index, 'options', ...rest];
+    const position = locateField(agentYaml, path) ?? locateField(agentYaml, ['augments', index]);
+    return { ...diagnostic, file: agentYaml.file, field: formatFieldPath(path), line: position?.line, column: position?.column };
+  });
+}
+
 /** Loads every augment agent.yaml lists, in its order. `agentYaml` locates the list items. */
-export function loadAugments(agentDir: string, ids: readonly string[], agentYaml: YamlSource): AugmentsLoad {
-  const result: AugmentsLoad = { augments: [], ignored: [], diagnostics: [] };
+export function loadAugments(agentDir: string, entries: readonly AugmentEntry[], agentYaml: YamlSource): AugmentsLoad {
+  const result: AugmentsLoad = { augments: [], ignored: [], ignoredTypes: [], diagnostics: [] };
   const seen = new Set<string>();
-  ids.forEach((id, index) => {
-    const at = (severity: Severity, message: string): Diagnostic => {
-      const position = locateField(agentYaml, ['augments', index]);
-      return { severity, file: agentYaml.file, line: position?.line, column: position?.column, field: `augments[${index}]`, message };
+  entries.forEach((entry, index) => {
+    const place: Located = {
+      at: (severity, message, field = ['augments', index]) => {
+        const position = locateField(agentYaml, field) ?? locateField(agentYaml, ['augments', index]);
+        return { severity, file: agentYaml.file, line: position?.line, column: position?.column, field: formatFieldPath(field), message };
+      },
     };
+    const id = isInline(entry) ? entry.name ?? entry.type : entry;
     if (!FOLDER_NAME.test(id)) {
-      result.diagnostics.push(at('error', `"${id}" is not an augment folder name; list the name of a folder under augments/`));
+      const what = isInline(entry) ? `name "${id}" is not usable as an augment id; use letters, digits, _ . and -` : `"${id}" is not an augment folder name; list the name of a folder under augments/`;
+      result.diagnostics.push(place.at('error', what));
       return;
     }
     if (seen.has(id)) {
-      result.diagnostics.push(at('error', `${id} is listed twice; remove one of the lines`));
+      result.diagnostics.push(place.at('error', `${id} is listed twice; remove one of the lines${isInline(entry) ? ', or give one another name:' : ''}`));
       return;
     }
     seen.add(id);
-
-    const file = `augments/${id}/augment.yaml`;
-    const exists = existsSync(join(agentDir, file));
-    const read = exists ? readAugmentYaml(agentDir, id, file) : { type: id, config: {}, diagnostics: [] };
-    result.diagnostics.push(...read.diagnostics);
-    if (read.type === undefined) return;
-
-    const factory = findAugmentFactory(read.type);
-    if (!factory) {
-      const typeNote = read.type === id ? '' : ` (type ${read.type})`;
-      result.ignored.push(id);
-      const skillNote = existsSync(join(agentDir, 'skills', id)) ? `, and so is skills/${id}` : '';
-      // A near miss (userAks) is a typo far more often than another release's augment.
-      const guess = nearest(read.type, BUILTIN_AUGMENTS.map((known) => known.type));
-      const hint = guess ? ` (did you mean ${guess}?)` : '';
-      result.diagnostics.push(at('warning', `${id}${typeNote} is not supported here, ignored${hint}${skillNote}; this auggy implements ${supportedList()}`));
-      return;
-    }
-    if (!exists) {
-      result.diagnostics.push(at('warning', `${file} is missing, so ${id} runs with its default settings; add the file with the line: type: ${id}`));
-    }
-    if (read.source) {
-      const source = read.source;
-      // Findings about other files (a workflow's pack) carry their own positions.
-      const found = factory.validateConfig(read.config, file, agentDir);
-      result.diagnostics.push(...found.map((diagnostic) => (diagnostic.file === file ? withPosition(source, diagnostic) : diagnostic)));
-    }
-    result.augments.push({ id, type: read.type, config: read.config, file: exists ? file : undefined });
+    if (isInline(entry)) loadInline(agentDir, entry, id, index, agentYaml, place, result);
+    else loadFolder(agentDir, id, place, result);
   });
   return result;
+}
+
+function ignore(agentDir: string, id: string, type: string, place: Located, result: AugmentsLoad): void {
+  const typeNote = type === id ? '' : ` (type ${type})`;
+  result.ignored.push(id);
+  result.ignoredTypes.push(type);
+  const skillDirs = [...new Set([id, type])].filter((name) => existsSync(join(agentDir, 'skills', name)));
+  const skillNote = skillDirs.length > 0 ? `, and so is ${skillDirs.map((name) => `skills/${name}`).join(' and ')}` : '';
+  // A near miss (userAks) is a typo far more often than another release's augment.
+  const guess = nearest(type, BUILTIN_AUGMENTS.map((known) => known.type));
+  const hint = guess ? ` (did you mean ${guess}?)` : '';
+  result.diagnostics.push(place.at('warning', `${id}${typeNote} is not supported here, ignored${hint}${skillNote}; this auggy implements ${supportedList()}`));
+}
+
+function loadInline(agentDir: string, entry: InlineAugment, id: string, index: number, agentYaml: YamlSource, place: Located, result: AugmentsLoad): void {
+  const factory = findAugmentFactory(entry.type);
+  if (!factory) {
+    ignore(agentDir, id, entry.type, place, result);
+    return;
+  }
+  const config = entry.options ?? {};
+  const file = `augments/${id}/augment.yaml`;
+  if (existsSync(join(agentDir, file))) {
+    result.diagnostics.push(place.at('warning', `${id} is written inline here, so ${file} is not read; keep one of the two`));
+  }
+  result.diagnostics.push(...inlineFindings(factory.validateConfig(config, file, agentDir), file, index, agentYaml));
+  result.augments.push({ id, type: entry.type, config });
+}
+
+function loadFolder(agentDir: string, id: string, place: Located, result: AugmentsLoad): void {
+  const file = `augments/${id}/augment.yaml`;
+  const exists = existsSync(join(agentDir, file));
+  const read = exists ? readAugmentYaml(agentDir, id, file) : { type: id, config: {}, diagnostics: [] };
+  result.diagnostics.push(...read.diagnostics);
+  if (read.type === undefined) return;
+
+  const factory = findAugmentFactory(read.type);
+  if (!factory) {
+    ignore(agentDir, id, read.type, place, result);
+    return;
+  }
+  if (!exists) {
+    result.diagnostics.push(place.at('warning', `${file} is missing, so ${id} runs with its default settings; add the file with the line: type: ${id}`));
+  }
+  if (read.source) {
+    const source = read.source;
+    // Findings about other files (a workflow's pack) carry their own positions.
+    const found = factory.validateConfig(read.config, file, agentDir);
+    result.diagnostics.push(...found.map((diagnostic) => (diagnostic.file === file ? withPosition(source, diagnostic) : diagnostic)));
+  }
+  result.augments.push({ id, type: read.type, config: read.config, file: exists ? file : undefined });
 }

@@ -14,8 +14,21 @@ export const engineSchema = z.looseObject({
   maxTokens: z.number().int().min(1).max(1_000_000).optional(),
   /** Seconds without a byte from the model server (before the first or between two) before the call fails. */
   timeoutSeconds: z.number().positive().max(86_400).optional(),
+  /** The model's context window as the folder states it; kept and shown, never enforced. */
+  maxContextTokens: z.number().int().min(1).optional(),
 });
 export type EngineConfig = z.infer<typeof engineSchema>;
+
+/**
+ * An augment written in agent.yaml itself, as other auggy releases do: `{name?, type, options?}`.
+ * The name defaults to the type; `options` is the augment's config.
+ */
+export const inlineAugmentSchema = z.looseObject({
+  name: z.string().min(1).optional(),
+  type: z.string().min(1),
+  options: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type InlineAugment = z.infer<typeof inlineAugmentSchema>;
 
 // Unknown keys are kept (looseObject) because folders written by other auggy releases carry more.
 export const agentYamlSchema = z.looseObject({
@@ -30,7 +43,8 @@ export const agentYamlSchema = z.looseObject({
       maxInferenceLoops: z.number().int().min(1).max(1000).default(10),
     })
     .default({ maxInferenceLoops: 10 }),
-  augments: z.array(z.string().min(1)).default([]),
+  creator: z.looseObject({ displayName: z.string().optional() }).optional(),
+  augments: z.array(z.union([z.string().min(1), inlineAugmentSchema])).default([]),
 });
 export type AgentYaml = z.infer<typeof agentYamlSchema>;
 

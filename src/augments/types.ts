@@ -4,6 +4,7 @@ import type { EmitEvent, TurnOutcome } from '../kernel/events.js';
 import type { KernelTool } from '../kernel/tool.js';
 import type { PersonChannel } from '../kernel/person.js';
 import type { SessionHandle } from '../session/session.js';
+import type { HostScope } from '../kernel/host-scope.js';
 
 /** Output of a slash command, shown to the person as system lines. */
 export interface CommandOutput {
@@ -36,11 +37,26 @@ export interface SettledToolCall {
   isError: boolean;
 }
 
-/** What an augment may decide once a batch has settled: end the turn, or start a fresh round budget. */
+/** What an augment may decide once a batch has settled: end the turn now, or after a closing round. */
 export interface BatchDecision {
   terminate?: TurnOutcome;
-  /** Reset the per-round inference counter (a workflow entered a state that keeps the floor). */
-  newRound?: boolean;
+  /**
+   * End the turn with `outcome`, but not with nothing said: when the turn has no text yet, one
+   * more round runs without tools (a terminal workflow state speaks), and if that says nothing
+   * too, `fallback` is the reply.
+   */
+  close?: ClosingRound;
+}
+
+export interface ClosingRound {
+  outcome: TurnOutcome;
+  fallback: string;
+}
+
+/** How many model rounds one turn may take, and who said so, for the budget-exhausted message. */
+export interface RoundLimit {
+  rounds: number;
+  source: string;
 }
 
 /** What a hook running inside a turn can reach: the person, the turn's signal, the event stream. */
@@ -114,6 +130,11 @@ export interface Augment {
   applyClientState?(state: Record<string, unknown>): Promise<void> | void;
   /** The conversation was cleared (`/clear`): drop what belongs to it. */
   onCleared?(): Promise<void> | void;
+  /**
+   * Raises the bound on model rounds per turn (settings.maxInferenceLoops); the highest asked for
+   * applies to the whole turn, across every state a workflow passes through.
+   */
+  roundLimit?(): RoundLimit | undefined;
   /** Fields this augment adds to `--output json` (e.g. `{ ask: {...} }`), merged at the top level. */
   snapshot?(): Record<string, unknown> | undefined;
 }
@@ -127,6 +148,8 @@ export interface AugmentSetup {
   complete: CompleteFn;
   /** Reports a problem that does not stop the run (corrupt state file set aside, ...). */
   warn(message: string): void;
+  /** What the process shares across conversations: resources opened once, `--allow-tool`. Conversations always pass it. */
+  host?: HostScope;
 }
 
 export interface AdminRow {
@@ -152,4 +175,18 @@ export interface AugmentFactory {
   validateConfig(config: Record<string, unknown>, file: string, agentDir: string): Diagnostic[];
   describe(agent: LoadedAgent, config: Record<string, unknown>): AdminSection;
   create(setup: AugmentSetup): Augment | Promise<Augment>;
+  /**
+   * Looks beyond the folder (an MCP server's tools): only `auggy validate`, `auggy admin` and
+   * `auggy mcp list` call it, never a turn, so an unreachable server costs them alone.
+   */
+  probe?(agent: LoadedAgent, config: Record<string, unknown>): Promise<AugmentProbe>;
+  /** Files `auggy create --augment` writes at the agent root: output path → path under templates/. */
+  rootTemplates?: Readonly<Record<string, string>>;
+}
+
+/** What a probe found: rows and tools for admin, findings for validate. */
+export interface AugmentProbe {
+  rows: AdminRow[];
+  tools: string[];
+  diagnostics: Diagnostic[];
 }

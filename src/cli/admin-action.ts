@@ -13,7 +13,8 @@ export async function adminCommand(dir: string, options: { json?: boolean }): Pr
     const errors = loaded.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
     throw new UsageError(`the agent folder has errors (run auggy validate):\n  ${errors.slice(0, 5).join('\n  ')}`);
   }
-  const report = buildAdminReport(loaded.agent);
+  const { probeAugments, withProbes } = await import('../augments/probe-augments.js');
+  const report = withProbes(buildAdminReport(loaded.agent), await probeAugments(loaded.agent));
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatAdminReport(report));
   return EXIT.ok;
 }

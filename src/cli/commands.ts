@@ -4,6 +4,7 @@ import { registerValidate } from './validate.js';
 import { registerRun } from './run.js';
 import { registerAdmin } from './admin.js';
 import { registerServe } from './serve.js';
+import { registerMcp } from './mcp.js';
 import { registerSessions } from './sessions.js';
 
 export type SetExitCode = (code: number) => void;
@@ -19,4 +20,5 @@ export function registerCommands(program: Command, setExitCode: SetExitCode): vo
   registerAdmin(program, setExitCode);
   registerServe(program, setExitCode);
   registerSessions(program, setExitCode);
+  registerMcp(program, setExitCode);
 }

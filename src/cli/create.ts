@@ -13,6 +13,7 @@ export function registerCreate(program: Command, setExitCode: SetExitCode): void
     .option('--base-url <url>', 'server URL for ollama and openai-compatible')
     .option('--display-name <text>', 'the name shown to people (default from <name>)')
     .option('--purpose <text>', 'one line on what the agent is for')
+    .option('--creator <name>', 'who made the agent, written as creator.displayName (default "the creator")')
     .option('--augment <id...>', 'add built-in augments besides turnControl (each gets its folder and skill)')
     .option('-y, --yes', 'ask nothing: take the defaults for everything not given')
     .option('--dir <parent>', 'create the folder inside this one (default: the current folder)')

@@ -6,10 +6,12 @@ import { resolveRunArgs } from './run-args.js';
 import type { RunOptionValues } from './run.js';
 import { storeChoiceFrom } from './store-option.js';
 import { agentSessions, sessionListText } from './sessions/sessions-action.js';
-import { loadRunnableAgent, openAgentStore, openWritingConversation, type SessionChoice } from '../hosts/open-conversation.js';
+import { loadRunnableAgent, openAgentStore, openWritingConversation, type AgentTarget, type SessionChoice } from '../hosts/open-conversation.js';
 import { retypeCommand, type RetypeContext } from '../hosts/retype-command.js';
 import type { Conversation } from '../kernel/conversation.js';
+import type { StoreChoice } from '../session/open-store.js';
 import type { WriterLease } from '../session/store.js';
+import { hostScopeFor } from './allow-tool.js';
 
 function warnOnStderr(message: string): void {
   process.stderr.write(`auggy: warning: ${message}\n`);
@@ -83,15 +85,32 @@ export async function runCommand(first: string | undefined, second: string | und
   }
   const storeChoice = storeChoiceFrom(options);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, warnOnStderr);
-  if (!print) {
-    const { startTui } = await import('../hosts/tui/start-tui.js');
-    return startTui(target, choice, {
-      retype,
-      sessions: choice.pick ? agentSessions(dir).summaries : undefined,
-      store: storeChoice,
-    });
+  // Everything the run starts (MCP servers) is stopped before auggy exits, however the run ends.
+  const host = hostScopeFor(target.agent, options.allowTool);
+  target.host = host;
+  try {
+    if (!print) {
+      const { startTui } = await import('../hosts/tui/start-tui.js');
+      return await startTui(target, choice, {
+        retype,
+        sessions: choice.pick ? agentSessions(dir).summaries : undefined,
+        store: storeChoice,
+      });
+    }
+    return await printInStore(target, choice, message, options, retype, storeChoice);
+  } finally {
+    await host.close();
   }
+}
 
+async function printInStore(
+  target: AgentTarget,
+  choice: SessionChoice,
+  message: string | undefined,
+  options: RunOptionValues,
+  retype: RetypeContext,
+  storeChoice: Omit<StoreChoice, 'log'>,
+): Promise<number> {
   const { readMessage } = await import('../hosts/print/read-message.js');
   const text = await readMessage(message);
   const store = await openAgentStore(target, storeChoice, warnOnStderr);

@@ -14,6 +14,7 @@ export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
   continue?: boolean;
   event?: string;
   board: string[];
+  allowTool: string[];
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -33,7 +34,8 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('-r, --resume [id]', 'resume this session; without an id, pick one from the list of this folder\'s sessions')
     .option('-c, --continue', 'resume the most recent session anything was said in')
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
-    .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, []);
+    .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, [])
+    .option('--allow-tool <pattern>', 'mcp: let tools matching this run without asking the person, e.g. mcp_ops_* (repeatable)', collect, []);
   addModelOptions(command);
   addStoreOption(command);
   command.addHelpText(

@@ -1,9 +1,11 @@
 import { EXIT, UsageError } from './exit-codes.js';
 import type { ServeOptionValues } from './serve.js';
-import { loadRunnableAgent, openAgentStore } from '../hosts/open-conversation.js';
+import { loadRunnableAgent, openAgentStore, type AgentTarget } from '../hosts/open-conversation.js';
+import type { SessionStore } from '../session/store.js';
 import { storeChoiceFrom } from './store-option.js';
 import { isLoopbackHost } from '../hosts/agui/access.js';
 import { createAguiServer } from '../hosts/agui/agui-server.js';
+import { hostScopeFor } from './allow-tool.js';
 
 function log(line: string): void {
   process.stderr.write(`auggy serve: ${line}\n`);
@@ -75,8 +77,23 @@ export async function serveCommand(dir: string, options: ServeOptionValues): Pro
   const settings = settingsFrom(options);
   const storeChoice = storeChoiceFrom(options);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, (message) => log(`warning: ${message}`));
-  // Connected and migrated before listening: a replica that cannot reach its store never takes traffic.
-  const store = await openAgentStore(target, storeChoice, log);
+  // One scope for every thread: each MCP server is started once and shared.
+  const host = hostScopeFor(target.agent, options.allowTool);
+  target.host = host;
+  try {
+    // Connected and migrated before listening: a replica that cannot reach its store never takes traffic.
+    const store = await openAgentStore(target, storeChoice, log);
+    try {
+      return await serveUntilStopped(target, store, settings, options);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await host.close();
+  }
+}
+
+async function serveUntilStopped(target: AgentTarget, store: SessionStore, settings: ServeSettings, options: ServeOptionValues): Promise<number> {
   const server = createAguiServer({
     target,
     store,
@@ -90,7 +107,6 @@ export async function serveCommand(dir: string, options: ServeOptionValues): Pro
   try {
     address = await server.listen(settings.host, settings.port);
   } catch (error) {
-    await store.close();
     throw new UsageError(describeListenError(error, settings));
   }
   // Scripts and tests read this line to learn the port (--port 0 picks one).
@@ -99,6 +115,5 @@ export async function serveCommand(dir: string, options: ServeOptionValues): Pro
   const signal = await stopped;
   log(`${signal} received`);
   await server.shutdown(settings.graceMs);
-  await store.close();
   return EXIT.ok;
 }

@@ -10,6 +10,7 @@ export interface ServeOptionValues extends ModelOptionValues, StoreOptionValues 
   maxMessageChars: string;
   graceMs: string;
   corsOrigin?: string;
+  allowTool: string[];
 }
 
 export function registerServe(program: Command, setExitCode: SetExitCode): void {
@@ -22,7 +23,8 @@ export function registerServe(program: Command, setExitCode: SetExitCode): void 
     .option('--token <secret>', 'bearer token required on /agent/run and /admin (also AUGGY_TOKEN)')
     .option('--max-message-chars <n>', 'refuse a user message longer than this (HTTP 413)', '32000')
     .option('--grace-ms <ms>', 'on SIGTERM, how long in-flight runs may finish before they are canceled', '5000')
-    .option('--cors-origin <origin>', 'allow browser pages from this origin (or *) to call the server');
+    .option('--cors-origin <origin>', 'allow browser pages from this origin (or *) to call the server')
+    .option('--allow-tool <pattern>', 'mcp: let tools matching this run without a person\'s yes, e.g. mcp_ops_* (repeatable)', (value: string, previous: string[]) => [...previous, value], []);
   addModelOptions(command);
   addStoreOption(command);
   command.addHelpText(

@@ -17,7 +17,7 @@ export function summaryLine(dir: string, diagnostics: readonly Diagnostic[]): st
 }
 
 /** `auggy validate`: every finding, then a summary; exit 1 when any is an error. */
-export async function validateCommand(dir: string, options: { json?: boolean }, write: (text: string) => void): Promise<number> {
+export async function validateCommand(dir: string, options: { json?: boolean; connect?: boolean }, write: (text: string) => void): Promise<number> {
   const agentDir = resolve(dir);
   // Not being an agent folder at all is a usage mistake, not a finding about a folder.
   if (!existsSync(agentDir) || !statSync(agentDir).isDirectory()) {
@@ -26,7 +26,13 @@ export async function validateCommand(dir: string, options: { json?: boolean }, 
   if (!existsSync(resolve(agentDir, 'agent.yaml'))) {
     throw new UsageError(`${dir} has no agent.yaml; pass an agent folder, or create one with: auggy create <name>`);
   }
-  const { diagnostics } = await loadAgent(agentDir);
+  const loaded = await loadAgent(agentDir);
+  const diagnostics = [...loaded.diagnostics];
+  // Checks that need the outside world (an MCP server's tool list) run on a folder that loads.
+  if (loaded.agent && options.connect !== false) {
+    const { probeAugments } = await import('../augments/probe-augments.js');
+    for (const probe of (await probeAugments(loaded.agent)).values()) diagnostics.push(...probe.diagnostics);
+  }
   if (options.json) {
     write(`${JSON.stringify(diagnostics, null, 2)}\n`);
   } else {

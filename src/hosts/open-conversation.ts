@@ -4,6 +4,7 @@ import { UsageError } from '../cli/exit-codes.js';
 import { loadAgent } from '../agent/load-agent.js';
 import { formatDiagnostic, type LoadedAgent } from '../agent/types.js';
 import { Conversation } from '../kernel/conversation.js';
+import type { HostScope } from '../kernel/host-scope.js';
 import { ModelSpecError, resolveModelSpec, type ModelOverrides, type ModelSpec } from '../model/model-spec.js';
 import { folderStore } from '../session/folder-store.js';
 import { openSessionStore, type StoreChoice } from '../session/open-store.js';
@@ -13,6 +14,8 @@ import { SessionBusyError, type SessionStore, type WriterLease } from '../sessio
 export interface AgentTarget {
   agent: LoadedAgent;
   modelSpec: ModelSpec;
+  /** What the process shares across its conversations; the command that made it closes it. */
+  host?: HostScope;
 }
 
 /** Loads the folder and settles the model; any problem is a UsageError naming the file and fix. */
@@ -61,7 +64,7 @@ export async function openConversation(target: AgentTarget, choice: SessionChoic
   const sessions = store ?? folderStore({ dir: target.agent.dir, name: target.agent.yaml.name, id: target.agent.yaml.id });
   try {
     const session = await sessions.open({ sessionId: choice.sessionId, continueLatest: choice.continueLatest });
-    return await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn, store: sessions });
+    return await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn, store: sessions, host: target.host });
   } catch (error) {
     if (error instanceof SessionError) throw new UsageError(error.message);
     throw error;
@@ -87,7 +90,7 @@ export async function openWritingConversation(
     const session = await store.open({ sessionId });
     // A new session's id is known to nobody else until now.
     writer ??= await store.acquireWriter(session.id);
-    const conversation = await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn, store });
+    const conversation = await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn, store, host: target.host });
     return { conversation, writer };
   } catch (error) {
     await writer?.release();

@@ -9,14 +9,44 @@ import { newRunId } from '../session/ids.js';
 import { folderStore } from '../session/folder-store.js';
 import { SessionError, type SessionHandle } from '../session/session.js';
 import type { SessionStore, WriterLease } from '../session/store.js';
-import { transcriptFromEntries } from '../session/transcript.js';
+import { openToolCalls, transcriptFromEntries, unansweredResults } from '../session/transcript.js';
+import type { KernelTool } from './tool.js';
 import { makeComplete } from './complete.js';
 import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
+import { createHostScope, type HostScope } from './host-scope.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { PersonChannel } from './person.js';
 import { runTurnLoop, type TurnResult } from './turn-loop.js';
 
 export type EventListener = (event: KernelEvent) => void;
+
+export interface TurnOptions {
+  signal?: AbortSignal;
+  person?: PersonChannel;
+  /** Tools the client runs itself (AG-UI frontend tools), offered beside the agent's own. */
+  clientTools?: KernelTool[];
+  /** The client's id for the user message, kept so its history is recognised later. */
+  messageId?: string;
+  /**
+   * The session's writer, when the host took it before opening the session (serve, print); the
+   * turn takes one for itself otherwise, and lets go of it when it ends.
+   */
+  writer?: WriterLease;
+}
+
+/** A client's result for a call the last turn left open. */
+export interface ClientToolResult {
+  toolCallId: string;
+  content: string;
+  isError?: boolean;
+  messageId?: string;
+}
+
+/** One message of a client's history, converted, with the client's id for it. */
+export interface AdoptedMessage {
+  id?: string;
+  message: ModelMessage;
+}
 
 export interface ConversationOptions {
   agent: LoadedAgent;
@@ -31,16 +61,11 @@ export interface ConversationOptions {
   model?: Promise<ModelBuild>;
   /** Where `/clear` opens the next session: the session's own store (the agent folder when absent). */
   store?: SessionStore;
-}
-
-export interface RunTurnOptions {
-  signal?: AbortSignal;
-  person?: PersonChannel;
   /**
-   * The session's writer, when the host took it before opening the session (serve, print); the
-   * turn takes one for itself otherwise, and lets go of it when it ends.
+   * What the process shares across conversations (MCP connections, --allow-tool). Absent, the
+   * conversation keeps its own, and `close()` closes it.
    */
-  writer?: WriterLease;
+  host?: HostScope;
 }
 
 /**
@@ -62,6 +87,8 @@ export class Conversation {
   private running = false;
   private completionUsage = { inputTokens: 0, outputTokens: 0 };
   readonly complete: CompleteFn;
+  readonly host: HostScope;
+  private readonly ownsHost: boolean;
 
   private constructor(options: ConversationOptions) {
     this.agent = options.agent;
@@ -70,6 +97,8 @@ export class Conversation {
     this.warn = options.warn;
     this.model = options.model;
     this.store = options.store;
+    this.host = options.host ?? createHostScope();
+    this.ownsHost = options.host === undefined;
     const complete = makeComplete(options.agent, options.modelSpec, () => this.loadModel());
     // Evaluators spend tokens for the turn they judge; the turn's usage says so.
     this.complete = async (request) => {
@@ -98,6 +127,7 @@ export class Conversation {
           emit: (event) => conversation.emit(event),
           complete: conversation.complete,
           warn: options.warn,
+          host: conversation.host,
         }),
       );
     }
@@ -188,13 +218,96 @@ export class Conversation {
     for (const augment of this.augmentList) await augment.applyClientState?.(state);
   }
 
+  /** settings.maxInferenceLoops, unless an augment (a workflow's engine.budget) raises it for every turn. */
+  private roundLimit(): { maxInferenceLoops: number; roundLimitSource: string } {
+    let limit = { maxInferenceLoops: this.agent.yaml.settings.maxInferenceLoops, roundLimitSource: 'settings.maxInferenceLoops' };
+    for (const augment of this.augmentList) {
+      const raised = augment.roundLimit?.();
+      if (raised && raised.rounds > limit.maxInferenceLoops) limit = { maxInferenceLoops: raised.rounds, roundLimitSource: raised.source };
+    }
+    return limit;
+  }
+
   private loadModel() {
     this.model ??= createModel(this.modelSpec);
     return this.model;
   }
 
+  /** Tool calls the last turn left open for the client (frontend tools), awaiting their results. */
+  openToolCalls(): { toolCallId: string; toolName: string }[] {
+    return openToolCalls(this.messages).map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));
+  }
+
+  /** Appends a message to the transcript and keeps it in the session, under the turn that brought it. */
+  private record(message: ModelMessage, turnId: string, messageId?: string): void {
+    this.messages.push(message);
+    this.persist(() => this.session.append({ kind: 'message', turnId, message, ...(messageId !== undefined ? { messageId } : {}) }));
+  }
+
+  /**
+   * Takes a history the session does not hold (a client's, after a new server or a cleared
+   * folder) as this thread's transcript so far. Only a conversation with no transcript adopts.
+   */
+  adoptHistory(history: readonly AdoptedMessage[]): void {
+    const turnId = `adopted_${newRunId()}`;
+    for (const item of history) {
+      if (item.message.role === 'user' && typeof item.message.content === 'string') {
+        const text = item.message.content;
+        this.persist(() => this.session.append({ kind: 'user', turnId, text, at: new Date().toISOString(), ...(item.id !== undefined ? { messageId: item.id } : {}) }));
+        this.messages.push(item.message);
+      } else {
+        this.record(item.message, turnId, item.id);
+      }
+    }
+  }
+
+  /** Every message id the session knows: the client's for user messages, the stream's for replies and tool calls. */
+  knownMessageIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const entry of this.session.entries().entries) {
+      if ((entry.kind === 'user' || entry.kind === 'message') && entry.messageId !== undefined) ids.add(entry.messageId);
+      if (entry.kind === 'event') {
+        const { event } = entry;
+        if (event.type === 'TEXT_MESSAGE_START' || event.type === 'TOOL_CALL_RESULT') ids.add(event.messageId);
+        if (event.type === 'TOOL_CALL_START') ids.add(event.toolCallId);
+      }
+    }
+    return ids;
+  }
+
   /** Runs one turn for the person's message. Never throws for provider or tool trouble. */
-  async runTurn(text: string, options: RunTurnOptions = {}): Promise<TurnResult & { runId: string }> {
+  async runTurn(text: string, options: TurnOptions = {}): Promise<TurnResult & { runId: string }> {
+    return this.run(options, async (runId) => {
+      // A new message while calls wait for the client: those calls will get no result now.
+      const open = openToolCalls(this.messages);
+      if (open.length > 0) this.record(unansweredResults(open, 'The client sent a new message instead of this tool\'s result.'), runId);
+      const messageId = options.messageId;
+      this.persist(() => this.session.append({ kind: 'user', turnId: runId, text, at: new Date().toISOString(), ...(messageId !== undefined ? { messageId } : {}) }));
+      this.messages.push({ role: 'user', content: text });
+      for (const augment of this.augmentList) await augment.onUserMessage?.(text);
+    });
+  }
+
+  /**
+   * Continues the turn that left tool calls for the client, from their results: no user message
+   * is added (the last one is not replayed). Calls the client did not answer get a stand-in.
+   */
+  async resumeTurn(results: readonly ClientToolResult[], options: TurnOptions = {}): Promise<TurnResult & { runId: string }> {
+    return this.run(options, async (runId) => {
+      const open = openToolCalls(this.messages);
+      const given = new Map(results.map((r) => [r.toolCallId, r]));
+      const content = open.map((call) => {
+        const answer = given.get(call.toolCallId);
+        const output = answer ? (answer.isError ? { type: 'error-text' as const, value: answer.content } : { type: 'text' as const, value: answer.content }) : { type: 'error-text' as const, value: 'The client returned no result for this call.' };
+        return { type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output };
+      });
+      // The client holds these results already; they are kept (one entry each, under the client's
+      // message id), not streamed back to it.
+      content.forEach((part) => this.record({ role: 'tool', content: [part] }, runId, given.get(part.toolCallId)?.messageId));
+    });
+  }
+
+  private async run(options: TurnOptions, begin: (runId: string) => Promise<void>): Promise<TurnResult & { runId: string }> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
     let ownWriter: WriterLease | undefined;
@@ -215,10 +328,9 @@ export class Conversation {
     this.completionUsage = { inputTokens: 0, outputTokens: 0 };
     // A writer that loses its hold stops the turn rather than write beside the next one.
     const signal = writer ? AbortSignal.any([options.signal ?? new AbortController().signal, writer.lost]) : (options.signal ?? new AbortController().signal);
+    const clientTools = options.clientTools ?? [];
     try {
-      this.persist(() => this.session.append({ kind: 'user', turnId: runId, text, at: new Date().toISOString() }));
-      this.messages.push({ role: 'user', content: text });
-      for (const augment of this.augmentList) await augment.onUserMessage?.(text);
+      await begin(runId);
 
       const built = await this.loadModel();
       let result: TurnResult;
@@ -232,7 +344,7 @@ export class Conversation {
           threadId: this.session.id,
           runId,
           messages: this.messages,
-          maxInferenceLoops: this.agent.yaml.settings.maxInferenceLoops,
+          ...this.roundLimit(),
           signal,
           person: options.person,
           emit: (event) => {
@@ -241,25 +353,24 @@ export class Conversation {
             const shared = event.type === 'RUN_STARTED' ? this.sharedState() : undefined;
             if (shared) this.emit({ type: 'STATE_SNAPSHOT', snapshot: shared });
           },
-          prepareRound: () => ({
-            system: buildSystemPrompt(this.agent.identity, this.agent.skills, this.augmentList),
-            tools: this.augmentList.reduce(
+          prepareRound: () => {
+            const own = this.augmentList.reduce(
               (tools, augment) => augment.filterTools?.(tools) ?? tools,
               this.augmentList.flatMap((augment) => augment.tools?.() ?? []),
-            ),
-          }),
+            );
+            // The client's tools sit beside the agent's own; a name the agent uses stays the agent's.
+            const extra = clientTools.filter((tool) => !own.some((mine) => mine.name === tool.name));
+            return { system: buildSystemPrompt(this.agent.identity, this.agent.skills, this.augmentList), tools: [...own, ...extra] };
+          },
           afterBatch: async (batch, context) => {
             let decision: Awaited<ReturnType<NonNullable<Augment['afterBatch']>>>;
             for (const augment of this.augmentList) {
               const next = await augment.afterBatch?.(batch, context);
-              if (next) decision = { terminate: decision?.terminate ?? next.terminate, newRound: decision?.newRound || next.newRound };
+              if (next) decision = { terminate: decision?.terminate ?? next.terminate, close: decision?.close ?? next.close };
             }
             return decision;
           },
-          onMessage: (message) => {
-            this.messages.push(message);
-            this.persist(() => this.session.append({ kind: 'message', turnId: runId, message }));
-          },
+          onMessage: (message) => this.record(message, runId),
           onRecord: (name, data) => this.persist(() => this.session.append({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() })),
           describeError: (error, context) => classifyModelError(error, this.modelSpec, context),
           maxOutputTokens: maxTokensOf(this.modelSpec),
@@ -303,8 +414,13 @@ export class Conversation {
     const store = this.store ?? folderStore({ dir: this.agent.dir, name: this.agent.yaml.name, id: this.agent.yaml.id });
     await this.session.close().catch(() => undefined);
     const session = await store.open({});
-    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, model: this.model, store: this.store });
+    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, model: this.model, store: this.store, host: this.host });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;
+  }
+
+  /** Closes what this conversation opened for itself; a host's shared scope is the host's to close. */
+  async close(): Promise<void> {
+    if (this.ownsHost) await this.host.close();
   }
 }

@@ -15,6 +15,8 @@ export type FailureCode = ModelFailureCode | 'empty_reply' | 'budget_exhausted' 
 export interface TurnOutcome {
   status: TurnStatus;
   message?: string;
+  /** Tool calls left for the client to run (AG-UI frontend tools); their results resume the turn. */
+  pendingToolCalls?: string[];
   /** Set when the turn failed or ran out of budget. */
   code?: FailureCode;
 }

@@ -22,7 +22,19 @@ export interface PresentedQuestion {
   intro?: string;
   /** Why the previous answer to this field was refused (zod's message), when re-asked. */
   error?: string;
+  /** Set when the question is asked for someone other than the agent's model; hosts may draw it apart. */
+  purpose?: QuestionPurpose;
 }
+
+/**
+ * Who wants the answer, when it is not the model's own question: a tool that runs only after the
+ * person's yes, an MCP server's form or link, a server that asks to use the agent's model.
+ * Scripted people (auggy test) answer by it.
+ */
+export type QuestionPurpose =
+  | { kind: 'approval'; server: string; tool: string; toolName: string; arguments: unknown }
+  | { kind: 'elicitation'; server: string; url?: string }
+  | { kind: 'sampling'; server: string };
 
 export type PersonReply = { kind: 'answer'; text: string } | { kind: 'declined' } | { kind: 'away' };
 

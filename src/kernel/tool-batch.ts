@@ -42,7 +42,8 @@ export async function runToolBatch(
   return Promise.all(
     calls.map(async (call) => {
       const result = await runOne(call, tools, signal, emit, person);
-      emit({ type: 'TOOL_CALL_RESULT', messageId: newMessageId(), toolCallId: call.toolCallId, content: result.content, isError: result.isError || undefined });
+      // A deferred call has no result yet: whoever runs it sends one with the next run.
+      if (!result.deferred) emit({ type: 'TOOL_CALL_RESULT', messageId: newMessageId(), toolCallId: call.toolCallId, content: result.content, isError: result.isError || undefined });
       return { call, result };
     }),
   );

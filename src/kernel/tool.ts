@@ -9,6 +9,11 @@ export interface ToolResult {
   terminate?: TurnOutcome;
   /** Extra facts recorded in the session (never sent to the model), e.g. request_input's reason. */
   record?: Record<string, unknown>;
+  /**
+   * The result comes from outside, later (a web page's frontend tool): the call is left open, the
+   * turn ends once the batch settles, and the next run's tool message answers it.
+   */
+  deferred?: boolean;
 }
 
 export interface ToolContext {

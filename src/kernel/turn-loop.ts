@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { FinishReason, ModelMessage } from 'ai';
-import type { BatchDecision, SettledToolCall, TurnHookContext } from '../augments/types.js';
+import type { BatchDecision, ClosingRound, SettledToolCall, TurnHookContext } from '../augments/types.js';
 import { NOBODY, type PersonChannel } from './person.js';
 import { systemLineEvent, type EmitEvent, type FailureCode, type TurnOutcome, type TurnStatus } from './events.js';
 import { newMessageId, runModelStep, type StepOutcome, type StepUsage } from './model-step.js';
@@ -17,6 +17,8 @@ export interface ToolCallSummary {
 
 export interface TurnResult {
   status: TurnStatus;
+  /** Calls left for the client to run (frontend tools); the next run's results resume the turn. */
+  pendingToolCalls?: string[];
   /** The question for input-required, the reason for failed/budget-exhausted/canceled. */
   message?: string;
   /** Everything the assistant said this turn, across rounds. */
@@ -44,7 +46,10 @@ export interface TurnLoopOptions {
   runId: string;
   /** The transcript so far, ending with the user's new message. */
   messages: ModelMessage[];
+  /** One bound on model rounds for the whole turn, whatever states it passes through. */
   maxInferenceLoops: number;
+  /** Where that bound comes from, for the budget-exhausted message. */
+  roundLimitSource?: string;
   signal: AbortSignal;
   emit: EmitEvent;
   /** Who answers questions asked mid-turn; NOBODY when absent. */
@@ -72,7 +77,7 @@ function assistantMessage(step: StepOutcome): ModelMessage | undefined {
 function toolMessage(settled: SettledCall[]): ModelMessage {
   return {
     role: 'tool',
-    content: settled.map(({ call, result }) => ({
+    content: settled.filter(({ result }) => !result.deferred).map(({ call, result }) => ({
       type: 'tool-result' as const,
       toolCallId: call.toolCallId,
       toolName: call.toolName,
@@ -97,6 +102,7 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
   const finish = (outcome: TurnOutcome): TurnResult => {
     result.status = outcome.status;
     result.message = outcome.message;
+    if (outcome.pendingToolCalls) result.pendingToolCalls = outcome.pendingToolCalls;
     const code = outcome.code ?? (outcome.status === 'failed' ? 'failed' : outcome.status === 'budget-exhausted' ? 'budget_exhausted' : undefined);
     if (code) result.code = code;
     if (outcome.status === 'failed') emit({ type: 'RUN_ERROR', message: outcome.message ?? 'the turn failed', code: code ?? 'failed' });
@@ -104,17 +110,42 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     return result;
   };
 
+  const say = (text: string) => {
+    const messageId = newMessageId();
+    emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
+    emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: text });
+    emit({ type: 'TEXT_MESSAGE_END', messageId });
+    result.text += (result.text ? '\n\n' : '') + text;
+    keep({ role: 'assistant', content: [{ type: 'text', text }] });
+  };
+  const maxRounds = options.maxInferenceLoops;
+  const source = options.roundLimitSource ?? 'settings.maxInferenceLoops';
+  let rounds = 0;
+
+  /** The turn ends, but a reply of nothing is no reply: one tool-less round, then the fallback. */
+  const close = async (closing: ClosingRound): Promise<TurnResult> => {
+    if (result.text === '' && rounds < maxRounds && !signal.aborted) {
+      rounds++;
+      const step = await runModelStep({ model: options.model, system: options.prepareRound().system, messages, tools: [], signal, emit, maxRetries: options.maxRetries ?? 2 });
+      result.usage.inputTokens += step.usage.inputTokens;
+      result.usage.outputTokens += step.usage.outputTokens;
+      if (step.text) {
+        result.text = step.text;
+        keep({ role: 'assistant', content: [{ type: 'text', text: step.text }] });
+      }
+      if (step.aborted) return finish({ status: 'canceled', message: 'canceled while the model was answering' });
+    }
+    if (result.text === '') say(closing.fallback);
+    return finish(closing.outcome);
+  };
+
   emit({ type: 'RUN_STARTED', threadId: options.threadId, runId: options.runId });
-  let roundsThisBudget = 0;
   for (;;) {
     if (signal.aborted) return finish({ status: 'canceled', message: 'canceled before the model answered' });
-    if (roundsThisBudget >= options.maxInferenceLoops) {
-      return finish({
-        status: 'budget-exhausted',
-        message: `stopped after ${options.maxInferenceLoops} inference rounds (settings.maxInferenceLoops) without a final answer`,
-      });
+    if (rounds >= maxRounds) {
+      return finish({ status: 'budget-exhausted', message: `stopped after ${maxRounds} inference rounds (${source}) without a final answer` });
     }
-    roundsThisBudget++;
+    rounds++;
     const round = options.prepareRound();
     const step = await runModelStep({
       model: options.model,
@@ -154,29 +185,26 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
 
     const person = options.person ?? NOBODY;
     const settled = await runToolBatch(step.toolCalls, round.tools, signal, emit, person);
-    keep(toolMessage(settled));
+    const deferred = settled.filter(({ result: r }) => r.deferred).map(({ call }) => call.toolCallId);
+    if (deferred.length < settled.length) keep(toolMessage(settled));
     for (const { call, result: toolResult } of settled) {
+      if (toolResult.deferred) continue;
       result.toolCalls.push({ id: call.toolCallId, name: call.toolName, input: call.input, content: toolResult.content, isError: toolResult.isError === true });
       if (toolResult.record) options.onRecord?.(call.toolName, { toolCallId: call.toolCallId, ...toolResult.record });
     }
     const decision = await options.afterBatch?.(
-      settled.map(({ call, result: r }) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, content: r.content, isError: r.isError === true })),
+      settled.filter(({ result: r }) => !r.deferred).map(({ call, result: r }) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, content: r.content, isError: r.isError === true })),
       { person, signal, emit },
     );
+    // Calls left for the client end the turn; its results resume it with the next run.
+    if (deferred.length > 0) return finish({ status: 'input-required', pendingToolCalls: deferred });
     const termination = terminationOf(settled) ?? decision?.terminate;
     if (termination) {
-      if (termination.status === 'input-required' && termination.message) {
-        // The question is the reply the person sees.
-        const messageId = newMessageId();
-        emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
-        emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: termination.message });
-        emit({ type: 'TEXT_MESSAGE_END', messageId });
-        result.text += (result.text ? '\n\n' : '') + termination.message;
-        keep({ role: 'assistant', content: [{ type: 'text', text: termination.message }] });
-      }
+      // The question is the reply the person sees.
+      if (termination.status === 'input-required' && termination.message) say(termination.message);
       return finish(termination);
     }
     if (signal.aborted) return finish({ status: 'canceled', message: 'canceled while tools were running' });
-    if (decision?.newRound) roundsThisBudget = 0;
+    if (decision?.close) return close(decision.close);
   }
 }

@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { SessionEntry } from './entries.js';
 
-type ToolCallPart = { type: 'tool-call'; toolCallId: string; toolName: string };
+export type ToolCallPart = { type: 'tool-call'; toolCallId: string; toolName: string };
 
 function toolCallsOf(message: ModelMessage): ToolCallPart[] {
   if (message.role !== 'assistant' || typeof message.content === 'string') return [];
@@ -13,9 +13,19 @@ function resultIdsOf(message: ModelMessage): string[] {
   return message.content.flatMap((part) => (part.type === 'tool-result' ? [part.toolCallId] : []));
 }
 
+/** The tool calls of the transcript's last assistant message that no tool message after it answers. */
+export function openToolCalls(messages: readonly ModelMessage[]): ToolCallPart[] {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index].role === 'tool') index--;
+  if (index < 0) return [];
+  const answered = new Set(messages.slice(index + 1).flatMap(resultIdsOf));
+  return toolCallsOf(messages[index]).filter((call) => !answered.has(call.toolCallId));
+}
+
 /**
  * Rebuilds the model transcript from the session log. A tool call left without its result (a
  * crash or cancel mid-batch) gets a stand-in result, so providers always receive a valid history.
+ * Calls at the very end stay open: a client's frontend tool answers them with its next run.
  */
 export function transcriptFromEntries(entries: SessionEntry[]): ModelMessage[] {
   const raw: ModelMessage[] = [];
@@ -28,8 +38,12 @@ export function transcriptFromEntries(entries: SessionEntry[]): ModelMessage[] {
     repaired.push(message);
     const calls = toolCallsOf(message);
     if (calls.length === 0) return;
+    // Results may arrive in several tool messages (the agent's own, then a client's later).
+    let end = index + 1;
+    while (raw[end]?.role === 'tool') end++;
+    if (end === raw.length) return;
     const next = raw[index + 1];
-    const answered = new Set(next ? resultIdsOf(next) : []);
+    const answered = new Set(raw.slice(index + 1, end).flatMap(resultIdsOf));
     const missing = calls.filter((call) => !answered.has(call.toolCallId));
     if (missing.length === 0) return;
     const standIns = missing.map((call) => ({
@@ -43,3 +57,12 @@ export function transcriptFromEntries(entries: SessionEntry[]): ModelMessage[] {
   });
   return repaired;
 }
+
+/** Stand-in results for calls nobody answered, so the next request is a valid history. */
+export function unansweredResults(calls: readonly ToolCallPart[], why: string): ModelMessage {
+  return {
+    role: 'tool',
+    content: calls.map((call) => ({ type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'error-text' as const, value: why } })),
+  };
+}
+

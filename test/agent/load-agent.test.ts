@@ -222,6 +222,22 @@ describe('loadAgent errors point at the file, line and column', () => {
     ]);
   });
 
+  it('takes inline entries {name?, type, options}: implemented ones configured from options, errors pointed into agent.yaml', async () => {
+    const inline = VALID_YAML.replace(
+      '  - turnControl\n',
+      '  - type: turnControl\n    options:\n      requestInputDescription: Ask once.\n  - name: fetch\n    type: webFetch\n    options:\n      timeoutMs: 5000\n',
+    );
+    const result = await loadAgent(agentFolder({ 'agent.yaml': inline }), { processEnv: withKey });
+    expect(errors(result.diagnostics)).toEqual([]);
+    expect(result.agent?.augments).toEqual([{ id: 'turnControl', type: 'turnControl', config: { requestInputDescription: 'Ask once.' } }]);
+    expect(result.diagnostics.map(formatDiagnostic)).toContain(
+      'agent.yaml:16:5 warning augments[1]: fetch (type webFetch) is not supported here, ignored; this auggy implements turnControl, workflow, userAsk, board, questions',
+    );
+    const bad = VALID_YAML.replace('  - turnControl\n', '  - type: turnControl\n    options:\n      requestInputDescription: ""\n');
+    const refused = await loadAgent(agentFolder({ 'agent.yaml': bad }), { processEnv: withKey });
+    expect(errors(refused.diagnostics)).toEqual([expect.objectContaining({ file: 'agent.yaml', line: 15, field: 'augments[0].options.requestInputDescription' })]);
+  });
+
   it('keeps checking the rest of the folder when agent.yaml has schema errors', async () => {
     const dir = agentFolder({
       'agent.yaml': VALID_YAML.replace('provider: openai', 'provider: nope').replace('./identity.md', './gone.md'),

@@ -86,10 +86,16 @@ id: <id>
 name: deployer
 displayName: Deployer
 purpose: Deploy services.
+creator:
+  displayName: the creator
 identity: ./identity.md
 engine:
   provider: openai
   model: gpt-5.4-mini
+  # The most tokens one reply may take, sent with every request.
+  maxTokens: 4096
+  # The model's context window: kept and shown by \`auggy admin\`, not enforced.
+  maxContextTokens: 200000
 settings:
   maxInferenceLoops: 10
 augments:
@@ -147,7 +153,7 @@ Next steps:
     const run = await create('agent', { provider, yes: true });
     const dir = join(run.parent, 'agent');
     const engine = [`  provider: ${provider}`, `  model: ${model}`, ...(baseURL ? [`  baseURL: ${baseURL}`] : [])].join('\n');
-    expect(read(dir, 'agent.yaml')).toContain(`engine:\n${engine}\nsettings:`);
+    expect(read(dir, 'agent.yaml')).toContain(`engine:\n${engine}\n  # The most tokens`);
     expect(read(dir, '.env.example').split('\n')[1]).toMatch(new RegExp(`^${keyLine.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     expect(existsSync(join(dir, 'script.yaml'))).toBe(false);
   });
@@ -155,7 +161,7 @@ Next steps:
   it('writes script.yaml and engine.script for the scripted provider, and the folder loads clean offline', async () => {
     const run = await create('offline', { provider: 'scripted' });
     const dir = join(run.parent, 'offline');
-    expect(read(dir, 'agent.yaml')).toContain('engine:\n  provider: scripted\n  model: demo\n  script: ./script.yaml\nsettings:');
+    expect(read(dir, 'agent.yaml')).toContain('engine:\n  provider: scripted\n  model: demo\n  script: ./script.yaml\n  # The most tokens');
     expect(read(dir, 'script.yaml')).toBe(read(TEMPLATES_DIR, 'script.yaml'));
     expect(read(dir, 'script.yaml')).toMatch(/^rules:\n/m);
     expect(read(dir, 'script.yaml')).toMatch(/match: "\^\(hello\|hi\)\\\\b"/);
@@ -172,7 +178,7 @@ Next steps:
     const loaded = await loadAgent(dir, { processEnv: {} });
     expect(loaded.diagnostics).toEqual([]);
     expect(loaded.agent?.yaml).toMatchObject({ displayName: 'Local Helper', purpose: 'Deploy: fast, "safely"' });
-    expect(loaded.agent?.engine).toEqual({ provider: 'ollama', model: 'qwen2.5:7b', baseURL: 'http://gpu-box:11434/v1' });
+    expect(loaded.agent?.engine).toEqual({ provider: 'ollama', model: 'qwen2.5:7b', baseURL: 'http://gpu-box:11434/v1', maxTokens: 4096, maxContextTokens: 200000 });
     expect(read(dir, 'identity.md')).toContain('Your purpose: Deploy: fast, "safely"');
     expect(run.out).toContain('ollama pull qwen2.5:7b');
   });
@@ -211,8 +217,8 @@ Next steps:
 });
 
 describe('auggy create asks on a terminal and never without one', () => {
-  it('asks provider (a numbered list with a default), model, server URL, display name and purpose', async () => {
-    const prompter = scriptedPrompter(['9', 'ollama', '', 'not a url', 'http://box:11434/v1', 'Box Agent', 'Watch the box.']);
+  it('asks provider (a numbered list with a default), model, server URL, display name, purpose and creator', async () => {
+    const prompter = scriptedPrompter(['9', 'ollama', '', 'not a url', 'http://box:11434/v1', 'Box Agent', 'Watch the box.', 'Ops team']);
     const run = await create('box', {}, { prompter });
     expect(run.code).toBe(0);
     expect(prompter.said[0]).toBe('Provider:');
@@ -233,15 +239,16 @@ describe('auggy create asks on a terminal and never without one', () => {
       'Server URL [http://127.0.0.1:11434/v1]: ',
       'Display name [Box]: ',
       expect.stringMatching(/^Purpose \[.+\]: $/),
+      'Creator [the creator]: ',
     ]);
     const loaded = await loadAgent(join(run.parent, 'box'), { processEnv: {} });
-    expect(loaded.agent?.engine).toEqual({ provider: 'ollama', model: 'llama3.2', baseURL: 'http://box:11434/v1' });
-    expect(loaded.agent?.yaml).toMatchObject({ displayName: 'Box Agent', purpose: 'Watch the box.' });
+    expect(loaded.agent?.engine).toMatchObject({ provider: 'ollama', model: 'llama3.2', baseURL: 'http://box:11434/v1' });
+    expect(loaded.agent?.yaml).toMatchObject({ displayName: 'Box Agent', purpose: 'Watch the box.', creator: { displayName: 'Ops team' } });
   });
 
   it('asks only for what the flags left open, and nothing with --yes', async () => {
     const some = scriptedPrompter(['', '']);
-    await create('partial', { provider: 'anthropic', model: 'claude-opus-4-1', purpose: 'p' }, { prompter: some });
+    await create('partial', { provider: 'anthropic', model: 'claude-opus-4-1', purpose: 'p', creator: 'Me' }, { prompter: some });
     expect(some.asked).toEqual(['Display name [Partial]: ']);
 
     const none = scriptedPrompter([]);
@@ -269,7 +276,7 @@ describe('auggy create asks on a terminal and never without one', () => {
     const input = new PassThrough();
     const output = new PassThrough();
     let shown = '';
-    const answers = ['6', '', 'Demo Two', 'Show things.'];
+    const answers = ['6', '', 'Demo Two', 'Show things.', ''];
     // Answer each question once it is on screen, as a person would.
     output.on('data', (chunk: Buffer) => {
       shown += chunk.toString();
@@ -367,7 +374,7 @@ describe('auggy create refuses with exit 2 and touches nothing', () => {
 });
 
 describe('the scaffold is atomic', () => {
-  const answers = { name: 'atomic', displayName: 'Atomic', purpose: 'p', provider: 'openai' as const, model: 'm', augments: ['turnControl'] };
+  const answers = { name: 'atomic', displayName: 'Atomic', purpose: 'p', creator: 'c', provider: 'openai' as const, model: 'm', augments: ['turnControl'] };
 
   it('leaves no half folder at the target, and no staging folder, when a write fails part-way', () => {
     const parent = tempDir('auggy-atomic-');
@@ -394,7 +401,7 @@ describe('the scaffold is atomic', () => {
   it('refuses a template that renders an agent.yaml the loader would reject', () => {
     const templates = join(tempDir('auggy-templates-'), 'templates');
     cpSync(TEMPLATES_DIR, templates, { recursive: true });
-    writeFileSync(join(templates, 'agent.yaml'), read(templates, 'agent.yaml').replace('engine:\n{{engine}}\n', ''));
+    writeFileSync(join(templates, 'agent.yaml'), read(templates, 'agent.yaml').replace(/engine:\n[\s\S]*?(?=settings:)/, ''));
     expect(() => renderAgentFolder(answers, 'aug1_00000000-0000-4000-8000-000000000000', templates)).toThrow(/renders an invalid agent.yaml/);
   });
 

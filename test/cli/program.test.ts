@@ -59,7 +59,7 @@ describe('the auggy binary', () => {
     const checked = await auggy(['validate', 'my-agent'], { cwd });
     expect(checked.exitCode).toBe(0);
     expect(checked.stdout).toBe(
-      'agent.yaml:9:3 warning engine.provider: OPENAI_API_KEY is not set in the environment or in .env; put OPENAI_API_KEY=<your key> in .env (see .env.example) before auggy run\n' +
+      'agent.yaml:11:3 warning engine.provider: OPENAI_API_KEY is not set in the environment or in .env; put OPENAI_API_KEY=<your key> in .env (see .env.example) before auggy run\n' +
         'my-agent: 0 errors, 1 warning',
     );
     const withKey = await auggy(['validate', join(cwd, 'my-agent')], { env: { OPENAI_API_KEY: 'sk-test' } });

@@ -130,12 +130,25 @@ describe('the turn loop', () => {
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: { status: 'budget-exhausted' } });
   });
 
-  it('a batch decision with newRound gives the next round a fresh loop budget', async () => {
-    const steps = Array.from({ length: 4 }, () => ({ toolCalls: [{ name: 'lookup', args: { key: 'x' } }] }));
-    steps.push({ text: 'done' } as never);
-    const { result, model } = await run(steps, [slowTool([])], { maxInferenceLoops: 2, afterBatch: async () => ({ newRound: true }) });
-    expect(result.status).toBe('completed');
-    expect(model.doStreamCalls).toHaveLength(5);
+  it('a closing batch decision with nothing said runs one tool-less round whose text is the reply', async () => {
+    const close = { outcome: { status: 'completed' as const, message: 'done' }, fallback: 'All done.' };
+    const { result, model } = await run([{ toolCalls: [{ name: 'lookup', args: { key: 'x' } }] }, { text: 'Here is the summary.' }], [slowTool([])], {
+      afterBatch: async () => ({ close }),
+    });
+    expect(model.doStreamCalls).toHaveLength(2);
+    expect(model.doStreamCalls[1].tools ?? []).toEqual([]);
+    expect(result).toMatchObject({ status: 'completed', message: 'done', text: 'Here is the summary.' });
+  });
+
+  it('a closing batch decision after text ends at once; with no text anywhere the fallback is the reply', async () => {
+    const close = { outcome: { status: 'completed' as const }, fallback: 'All done.' };
+    const said = await run([{ text: 'Moving on.', toolCalls: [{ name: 'lookup', args: { key: 'x' } }] }, { text: 'never' }], [slowTool([])], { afterBatch: async () => ({ close }) });
+    expect(said.model.doStreamCalls).toHaveLength(1);
+    expect(said.result.text).toBe('Moving on.');
+    const silent = await run([{ toolCalls: [{ name: 'lookup', args: { key: 'x' } }] }, {}], [slowTool([])], { afterBatch: async () => ({ close }) });
+    expect(silent.model.doStreamCalls).toHaveLength(2);
+    expect(silent.result.text).toBe('All done.');
+    expect(silent.events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => (e.type === 'TEXT_MESSAGE_CONTENT' ? e.delta : ''))).toEqual(['All done.']);
   });
 
   it('cancels on abort and keeps the partial text', async () => {

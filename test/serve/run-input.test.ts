@@ -24,7 +24,14 @@ describe('parseRunInput', () => {
       ],
       state: { board: { goal: 'ship' } },
     });
-    expect(parseRunInput(input, 1000)).toEqual({ threadId: 't-1', runId: input.runId, text: 'eu-west', state: { board: { goal: 'ship' } } });
+    expect(parseRunInput(input, 1000)).toEqual({
+      threadId: 't-1',
+      runId: input.runId,
+      input: { kind: 'message', text: 'eu-west', messageId: 'c' },
+      history: input.messages.slice(0, 2),
+      tools: [],
+      state: { board: { goal: 'ship' } },
+    });
     expect(parseRunInput(runInput('t-1', 'hi', { state: {} }), 1000).state).toBeUndefined();
     expect(parseRunInput(runInput('t-1', 'hi', { state: null }), 1000).state).toBeUndefined();
   });
@@ -41,7 +48,28 @@ describe('parseRunInput', () => {
     for (const id of ['..', '../x', 'a/b', 'a\\b', '-flag', 'x'.repeat(129)]) expect(refusal(runInput(id, 'hi')).status).toBe(400);
     expect(refusal(runInput('t', '   ')).message).toMatch(/no text/);
     expect(refusal(runInput('t', 'x'.repeat(11)), 10)).toEqual({ status: 413, message: expect.stringMatching(/11 characters; .* at most 10/) });
-    expect(parseRunInput(runInput('t', 'x'.repeat(10)), 10).text).toHaveLength(10);
+    expect(parseRunInput(runInput('t', 'x'.repeat(10)), 10).input).toMatchObject({ text: 'x'.repeat(10) });
+  });
+});
+
+describe('parseRunInput with frontend tools', () => {
+  it('messages ending in tool messages are the results of the last run\'s frontend tool calls', () => {
+    const input = runInput('t-1', 'x', {
+      messages: [
+        { id: 'u', role: 'user', content: 'order it' },
+        { id: 'a', role: 'assistant', toolCalls: [{ id: 'call_1', type: 'function', function: { name: 'confirm', arguments: '{}' } }] },
+        { id: 't', role: 'tool', toolCallId: 'call_1', content: 'yes' },
+      ],
+      tools: [{ name: 'confirm', description: 'Ask the person to confirm', parameters: { type: 'object', properties: {} } }],
+    });
+    const parsed = parseRunInput(input, 1000);
+    expect(parsed.input).toEqual({ kind: 'tool-results', results: [{ toolCallId: 'call_1', content: 'yes', messageId: 't' }] });
+    expect(parsed.history.map((m) => m.id)).toEqual(['u', 'a']);
+    expect(parsed.tools.map((t) => t.name)).toEqual(['confirm']);
+  });
+
+  it('messages that end with an assistant message are refused', () => {
+    expect(refusal(runInput('t', 'x', { messages: [{ id: 'u', role: 'user', content: 'hi' }, { id: 'a', role: 'assistant', content: 'hello' }] })).message).toMatch(/ends with no user message/);
   });
 });
 

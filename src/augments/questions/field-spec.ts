@@ -40,15 +40,26 @@ export interface QuestionField {
 /** How a default reads on screen and in the `-` hint: lists joined by commas, booleans as yes/no. */
 export function defaultText(value: FieldSpec['default']): string | undefined {
   if (value === undefined) return undefined;
-  if (Array.isArray(value)) return value.join(', ');
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return String(value);
+}
+
+/** `max_rounds` → "max rounds", `startDate` → "start date": a name read as words when no question is given. */
+export function nameInWords(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/_+/)
+    .join(' ')
+    .trim()
+    .toLowerCase();
+  return words === '' ? name : words;
 }
 
 function baseField(spec: FieldSpec): QuestionField {
   return {
     name: spec.name,
-    question: spec.question ?? spec.name,
+    question: spec.question ?? nameInWords(spec.name),
     type: spec.type,
     ...(spec.type === 'choice' && spec.options ? { options: spec.options } : {}),
     required: spec.required ?? true,
@@ -57,6 +68,8 @@ function baseField(spec: FieldSpec): QuestionField {
 
 /** The default read the way the person's own answer would be read, so `-` and typing it agree. */
 function parsedDefault(spec: FieldSpec): { value?: AnswerValue; error?: string } {
+  // An empty list is a list: nothing to read back from text, and nothing wrong with it.
+  if (spec.type === 'list' && Array.isArray(spec.default) && spec.default.length === 0) return { value: [] };
   const text = defaultText(spec.default);
   if (text === undefined) return {};
   const field = baseField(spec);

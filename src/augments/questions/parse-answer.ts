@@ -27,6 +27,8 @@ function readChoice(options: readonly string[], text: string): string {
 export function readAnswer(field: QuestionField, line: string): unknown {
   const text = line.trim();
   if (text === DASH && field.default !== undefined) return field.default;
+  // `-` takes the default; an optional field with none is left empty rather than answered "-".
+  if (text === DASH && !field.required) return undefined;
   if (text === '') return undefined;
   switch (field.type) {
     case 'text':

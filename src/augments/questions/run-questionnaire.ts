@@ -22,6 +22,8 @@ export interface QuestionnaireOptions {
    */
   schema?: z.ZodType;
   maxReasks?: number;
+  /** Set on every question asked (an MCP server's form): hosts and scripted people read it. */
+  purpose?: PresentedQuestion['purpose'];
 }
 
 /** The person's reply, where nobody there, a canceled turn and a broken channel all read as no answer. */
@@ -77,7 +79,8 @@ export async function runQuestionnaire(spec: QuestionnaireSpec, person: PersonCh
   /** Asks one field; the reason when nobody answered. */
   const ask = async (index: number, error?: string): Promise<NoAnswerReason | undefined> => {
     const field = fields[index];
-    const question = presentQuestion(field, { questionnaireId, index, total: fields.length, intro: introShown ? undefined : spec.prompt, error });
+    const placed = presentQuestion(field, { questionnaireId, index, total: fields.length, intro: introShown ? undefined : spec.prompt, error });
+    const question = options.purpose ? { ...placed, purpose: options.purpose } : placed;
     introShown = true;
     emit(questionEvent(question));
     const reply = await replyFrom(person, question, signal);

@@ -98,6 +98,7 @@ export const workflowAugment: AugmentFactory = {
       promptBlock: () => runtime.promptBlock(),
       onUserMessage: () => runtime.onUserMessage(),
       afterBatch: (batch, context) => runtime.afterBatch(batch, context),
+      roundLimit: () => runtime.roundLimit(),
       hostInput: (name, value) => (name === 'event' ? runtime.applyExternal(value) : undefined),
       commands: () => [workflowCommand(runtime)],
       indicator: () => {

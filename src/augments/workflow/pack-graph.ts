@@ -2,12 +2,12 @@ import { NO_ANSWER } from './ask-state.js';
 import type { PackState } from './pack-schema.js';
 
 /**
- * Terminal as published: `terminal: true`, or (the v1.3 form) an explicitly empty `on_event: {}`
- * on a state that does not say `terminal: false`.
+ * Terminal as PromptKit reads it: `terminal: true`, or a state with no events to leave by (a
+ * version 1 pack's last state has no on_event at all). An ask state moves on its own events.
  */
 export function isTerminalState(state: PackState): boolean {
-  if (state.terminal !== undefined) return state.terminal;
-  return state.on_event !== undefined && Object.keys(state.on_event).length === 0;
+  if (state.terminal === true) return true;
+  return state.ask === undefined && Object.keys(state.on_event ?? {}).length === 0;
 }
 
 /**

@@ -61,6 +61,8 @@ export const budgetSchema = z.looseObject({
   max_total_visits: positiveInt.optional(),
   max_tool_calls: positiveInt.optional(),
   max_wall_time_sec: positiveInt.optional(),
+  /** auggy's: model rounds one turn may take across the states it passes through (settings.maxInferenceLoops otherwise). */
+  max_rounds: positiveInt.max(1000).optional(),
 });
 
 export const workflowSchema = z.looseObject({

@@ -4,10 +4,11 @@ import type { StateDef } from './pack-model.js';
 
 export const TRANSITION_TOOL = 'workflow__transition';
 
-const contextSchema = z.record(z.string(), z.unknown());
+/** PromptKit's shape is a summary string; an object of facts is accepted too and kept as given. */
+const contextSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
 
 /** Accepts an event for the batch in progress; returns an error text when it cannot. */
-export type AcceptEvent = (request: { event: string; context?: Record<string, unknown>; toolCallId: string }) => string | undefined;
+export type AcceptEvent = (request: { event: string; context?: Record<string, unknown> | string; toolCallId: string }) => string | undefined;
 
 /** What happens after the move, in the words the model reads in the prompt and the tool result. */
 export function arrivalNote(target: StateDef): string {
@@ -27,11 +28,12 @@ export function arrivalNote(target: StateDef): string {
 export function createTransitionTool(state: StateDef, states: Record<string, StateDef>, accept: AcceptEvent): KernelTool {
   const events = Object.keys(state.onEvent);
   const valid = `valid events in state ${state.name}: ${events.join(', ')}`;
+  // What the model is shown is PromptKit's definition: event from the state's events, context a summary.
   const inputSchema = z.object({
-    event: z.enum(events as [string, ...string[]]).describe(`The event that has happened in state ${state.name}.`),
-    context: contextSchema.optional().describe('Facts to carry into the next state (ids, answers, findings); its prompt can read them.'),
+    event: z.enum(events as [string, ...string[]]).describe(`The workflow event to trigger: one that has happened in state ${state.name}.`),
+    context: z.string().describe('Summary of relevant context to carry forward (ids, answers, findings); the next state reads it.'),
   });
-  const loose = z.object({ event: z.string(), context: contextSchema.optional() });
+  const loose = z.object({ event: z.string(), context: contextSchema.nullish() });
   return {
     name: TRANSITION_TOOL,
     description:
@@ -42,9 +44,10 @@ export function createTransitionTool(state: StateDef, states: Record<string, Sta
     async run(rawInput, ctx): Promise<ToolResult> {
       const parsed = loose.safeParse(rawInput);
       if (!parsed.success) {
-        return { isError: true, content: `Invalid arguments for ${TRANSITION_TOOL}: ${z.prettifyError(parsed.error)}. Pass {"event": ...}; ${valid}.` };
+        return { isError: true, content: `Invalid arguments for ${TRANSITION_TOOL}: ${z.prettifyError(parsed.error)}. Pass {"event": ..., "context": "a short summary"}; ${valid}.` };
       }
-      const { event, context } = parsed.data;
+      const { event } = parsed.data;
+      const context = parsed.data.context ?? undefined;
       if (!events.includes(event)) return { isError: true, content: `Unknown event "${event}"; ${valid}.` };
       const refused = accept({ event, context, toolCallId: ctx.toolCallId });
       if (refused) return { isError: true, content: refused };

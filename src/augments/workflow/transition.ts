@@ -3,7 +3,8 @@ import { totalVisits, type RunState, type TransitionRecord } from './workflow-st
 
 export interface EventRequest {
   event: string;
-  context?: Record<string, unknown>;
+  /** As the model gave it: PromptKit's summary string, or facts as an object. */
+  context?: Record<string, unknown> | string;
   initiator: TransitionRecord['initiator'];
   /** Set when an ask state's questionnaire fires the event. */
   asked?: TransitionRecord['asked'];
@@ -33,20 +34,20 @@ export function workflowSeconds(run: RunState, now: Date): number {
 }
 
 /**
- * The first engine.budget limit the workflow has gone past, if any. `nextVisits` is how many
- * state entries are about to be added (1 when checking a move).
+ * The first engine.budget limit the workflow has reached, if any: a count trips when it reaches
+ * its limit, as in PromptKit and RFC 0009, so the call that reaches it is the last one made.
  */
-export function budgetProblem(model: WorkflowModel, run: RunState, now: Date, nextVisits = 0): string | undefined {
+export function budgetProblem(model: WorkflowModel, run: RunState, now: Date, moving = false): string | undefined {
   const { max_total_visits: maxVisits, max_tool_calls: maxTools, max_wall_time_sec: maxSeconds } = model.budget;
-  const visits = totalVisits(run) + nextVisits;
-  if (maxVisits !== undefined && visits > maxVisits) {
+  // Visits are spent by moving: a full count refuses the next move, not a batch that stays put.
+  if (moving && maxVisits !== undefined && totalVisits(run) >= maxVisits) {
     return `workflow budget max_total_visits (${maxVisits}) is used up: ${totalVisits(run)} state visits so far`;
   }
-  if (maxTools !== undefined && run.toolCalls > maxTools) {
+  if (maxTools !== undefined && run.toolCalls >= maxTools) {
     return `workflow budget max_tool_calls (${maxTools}) is used up: ${run.toolCalls} tool calls so far`;
   }
   const seconds = workflowSeconds(run, now);
-  if (maxSeconds !== undefined && seconds > maxSeconds) {
+  if (maxSeconds !== undefined && seconds >= maxSeconds) {
     const person = run.personMs >= 1000 ? ` (not counting ${Math.floor(run.personMs / 1000)}s spent answering questions)` : '';
     return `workflow budget max_wall_time_sec (${maxSeconds}) is used up: the workflow has run ${seconds}s${person}`;
   }
@@ -55,30 +56,35 @@ export function budgetProblem(model: WorkflowModel, run: RunState, now: Date, ne
 
 /**
  * Where an event really leads once max_visits is applied: its target, or that target's
- * on_max_visits (followed while each in turn is full), or a reason to stop.
+ * on_max_visits, or a reason to stop. As in PromptKit the redirect happens once: the state it
+ * leads to is entered without checking its own max_visits (validate warns about such chains).
  */
 function resolveTarget(model: WorkflowModel, run: RunState, target: string): { target: string; redirected?: TransitionRecord['redirected'] } | { stop: string } {
-  let current = target;
-  let redirected: TransitionRecord['redirected'];
-  const seen = new Set<string>();
-  for (;;) {
-    const def = model.states[current];
-    const visits = run.visits[current] ?? 0;
-    if (def.maxVisits === undefined || visits < def.maxVisits) return { target: current, redirected };
-    if (def.onMaxVisits === undefined || seen.has(current)) {
-      return { stop: `state ${current} reached its max_visits (${def.maxVisits}) and the pack names no on_max_visits to go to instead` };
-    }
-    seen.add(current);
-    redirected ??= { target: current, maxVisits: def.maxVisits };
-    current = def.onMaxVisits;
+  const def = model.states[target];
+  const visits = run.visits[target] ?? 0;
+  if (def.maxVisits === undefined || visits < def.maxVisits) return { target };
+  if (def.onMaxVisits === undefined) {
+    return { stop: `state ${target} reached its max_visits (${def.maxVisits}) and the pack names no on_max_visits to go to instead` };
   }
+  return { target: def.onMaxVisits, redirected: { target, maxVisits: def.maxVisits } };
+}
+
+/** What a transition's context adds to the carried context: an object's facts, or the summary as workflow_context. */
+function carried(context: EventRequest['context']): Record<string, unknown> {
+  if (context === undefined) return {};
+  // PromptKit hands the summary to the next state's prompt as {{workflow_context}}.
+  return typeof context === 'string' ? { workflow_context: context } : context;
+}
+
+function hasContext(context: EventRequest['context']): boolean {
+  return context !== undefined && (typeof context === 'string' ? context.trim() !== '' : Object.keys(context).length > 0);
 }
 
 /** Applies one event: the budget first, then max_visits on the target, then the move. Pure. */
 export function applyEvent(model: WorkflowModel, run: RunState, request: EventRequest): EventOutcome {
   const problem = eventProblem(model, run, request.event);
   if (problem) return { kind: 'refused', message: problem };
-  const budget = budgetProblem(model, run, request.now, 1);
+  const budget = budgetProblem(model, run, request.now, true);
   if (budget) return { kind: 'stopped', message: budget, run: { ...run, stopped: budget } };
 
   const resolved = resolveTarget(model, run, model.states[run.state].onEvent[request.event]);
@@ -89,7 +95,7 @@ export function applyEvent(model: WorkflowModel, run: RunState, request: EventRe
     from: run.state,
     to: target.name,
     event: request.event,
-    ...(request.context && Object.keys(request.context).length > 0 ? { context: request.context } : {}),
+    ...(request.context !== undefined && hasContext(request.context) ? { context: request.context } : {}),
     ...(resolved.redirected ? { redirected: resolved.redirected } : {}),
     initiator: request.initiator,
     ...(request.asked ? { asked: request.asked } : {}),
@@ -99,7 +105,7 @@ export function applyEvent(model: WorkflowModel, run: RunState, request: EventRe
     ...run,
     state: target.name,
     visits: { ...run.visits, [target.name]: (run.visits[target.name] ?? 0) + 1 },
-    context: { ...run.context, ...request.context },
+    context: { ...run.context, ...carried(request.context) },
     transitions: [...run.transitions, record],
     complete: target.terminal,
   };

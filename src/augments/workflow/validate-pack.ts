@@ -67,8 +67,38 @@ function checkState(pack: PackFile, name: string, state: PackState, report: Repo
   if (state.terminal === true && events.length > 0) {
     report('warning', at('on_event'), `state "${name}" is terminal but declares on_event; those events can never fire: remove them or terminal: true`);
   }
-  if (!terminal && events.length === 0 && !asks) {
-    report('warning', at(), `state "${name}" is not terminal and has no on_event: once entered, the workflow cannot leave it; add on_event or terminal: true`);
+  if (events.length === 0 && !asks && state.terminal !== true && (state.terminal === false || pack.workflow.version >= 2)) {
+    const said = state.terminal === false ? 'says terminal: false but' : 'is not marked terminal and';
+    report('warning', at(), `state "${name}" ${said} has no on_event, so it is terminal (as in PromptKit): the workflow ends there; add on_event, or terminal: true to say so`);
+  }
+
+  if (state.on_max_visits !== undefined) {
+    const target = pack.workflow.states[state.on_max_visits];
+    if (target?.max_visits !== undefined) {
+      report(
+        'warning',
+        at('on_max_visits'),
+        `on_max_visits leads to "${state.on_max_visits}", which has its own max_visits: a redirect is not chained (as in PromptKit), so that state is entered even when full and its on_max_visits is not followed`,
+      );
+    }
+  }
+  const artifacts = (state as Record<string, unknown>).artifacts;
+  if (artifacts !== undefined) {
+    report('warning', at('artifacts'), `state "${name}" declares artifacts (RFC 0009); auggy does not keep artifacts, so {{artifacts.*}} stays empty unless a transition's context carries them`);
+  }
+}
+
+/** Prompts' validators are PromptKit guardrails auggy does not run: say so rather than let them seem on. */
+function checkPrompts(pack: PackFile, report: Report): void {
+  for (const [task, prompt] of Object.entries(pack.prompts)) {
+    const validators = (prompt as Record<string, unknown>).validators;
+    if (Array.isArray(validators) && validators.length > 0) {
+      report('warning', ['prompts', task, 'validators'], `prompt "${task}" declares ${validators.length === 1 ? 'a validator' : `${validators.length} validators`}; auggy does not run validators, so replies in that state are not checked`);
+    }
+  }
+  const packValidators = (pack as Record<string, unknown>).validators;
+  if (Array.isArray(packValidators) && packValidators.length > 0) {
+    report('warning', ['validators'], 'the pack declares validators; auggy does not run validators, so replies are not checked');
   }
 }
 
@@ -96,6 +126,7 @@ export function validatePack(pack: PackFile, source: YamlSource): Diagnostic[] {
     );
   }
   for (const name of stateNames) checkState(pack, name, workflow.states[name], report);
+  checkPrompts(pack, report);
 
   for (const cycle of unboundedAgentCycles(workflow.states)) {
     const loop = cycle.length === 1 ? `${cycle[0]} → ${cycle[0]}` : cycle.join(', ');

@@ -28,7 +28,7 @@ export interface RuntimeOptions {
 
 interface PendingEvent {
   event: string;
-  context?: Record<string, unknown>;
+  context?: Record<string, unknown> | string;
   toolCallId: string;
 }
 
@@ -217,12 +217,25 @@ export class WorkflowRuntime {
     return { terminate: { status: 'budget-exhausted', message: problem } };
   }
 
-  /** RFC 0014 on an agent-initiated move: keep the floor only for a control: agent state the agent drives. */
-  private afterAgentMove(target: StateDef): BatchDecision {
-    const yieldTurn = (message?: string): BatchDecision => ({ terminate: message ? { status: 'completed', message } : { status: 'completed' } });
-    if (target.terminal) return yieldTurn(`the workflow is complete (state ${target.name})`);
-    if (target.orchestration === 'external' || target.orchestration === 'composition') return yieldTurn();
-    return target.control === 'agent' ? { newRound: true } : yieldTurn();
+  /**
+   * RFC 0014 on an agent-initiated move: keep the floor only for a control: agent state the agent
+   * drives. Entering a terminal state ends the turn; when nothing was said yet, that state speaks
+   * (one closing round, as PromptKit's terminal states do), so a turn never ends with no reply.
+   */
+  private afterAgentMove(target: StateDef): BatchDecision | undefined {
+    const yieldTurn: BatchDecision = { terminate: { status: 'completed' } };
+    if (target.terminal) {
+      const message = `the workflow is complete (state ${target.name})`;
+      return { close: { outcome: { status: 'completed', message }, fallback: `The workflow is complete (state ${target.name}).` } };
+    }
+    if (target.orchestration === 'external' || target.orchestration === 'composition') return yieldTurn;
+    return target.control === 'agent' ? undefined : yieldTurn;
+  }
+
+  /** A pack's engine.budget.max_rounds raises the turn's bound on model rounds (RFC 0014: budget bounds agent loops). */
+  roundLimit(): { rounds: number; source: string } | undefined {
+    const rounds = this.model.budget.max_rounds;
+    return rounds === undefined ? undefined : { rounds, source: `engine.budget.max_rounds of ${this.model.file}` };
   }
 
   /**

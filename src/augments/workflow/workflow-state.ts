@@ -14,7 +14,8 @@ export const transitionRecordSchema = z.object({
   from: z.string(),
   to: z.string(),
   event: z.string(),
-  context: contextSchema.optional(),
+  /** As given: PromptKit's summary string, or an object of facts. */
+  context: z.union([z.string(), contextSchema]).optional(),
   /** Set when max_visits sent the workflow to on_max_visits instead of the event's target. */
   redirected: z.object({ target: z.string(), maxVisits: z.number().int() }).optional(),
   /**

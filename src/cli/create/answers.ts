@@ -13,6 +13,7 @@ export interface CreateFlags {
   baseUrl?: string;
   displayName?: string;
   purpose?: string;
+  creator?: string;
   augment?: string[];
   yes?: boolean;
   dir?: string;
@@ -23,6 +24,8 @@ export interface CreateAnswers {
   name: string;
   displayName: string;
   purpose: string;
+  /** Who made the agent: `creator.displayName`, as other auggy releases write it. */
+  creator: string;
   provider: ProviderId;
   model: string;
   baseURL?: string;
@@ -37,8 +40,12 @@ export interface CheckedFlags {
   baseURL?: string;
   displayName?: string;
   purpose?: string;
+  creator?: string;
   augments: string[];
 }
+
+/** What other auggy releases write when nobody named the creator. */
+export const DEFAULT_CREATOR = 'the creator';
 
 export const DEFAULT_PURPOSE = 'Help the person with what they ask, and ask when something only they can answer blocks the work.';
 
@@ -84,6 +91,7 @@ export function checkFlags(flags: CreateFlags): CheckedFlags {
     baseURL: flags.baseUrl,
     displayName: oneLine(flags.displayName),
     purpose: oneLine(flags.purpose),
+    creator: oneLine(flags.creator),
     augments,
   };
 }
@@ -104,5 +112,6 @@ export async function completeAnswers(name: string, flags: CheckedFlags, prompte
   const displayFallback = defaultDisplayName(name);
   const displayName = flags.displayName ?? (prompter ? oneLine(await askText(prompter, 'Display name', displayFallback)) : undefined) ?? displayFallback;
   const purpose = flags.purpose ?? (prompter ? oneLine(await askText(prompter, 'Purpose', DEFAULT_PURPOSE)) : undefined) ?? DEFAULT_PURPOSE;
-  return { name, displayName, purpose, provider, model, baseURL, augments: flags.augments };
+  const creator = flags.creator ?? (prompter ? oneLine(await askText(prompter, 'Creator', DEFAULT_CREATOR)) : undefined) ?? DEFAULT_CREATOR;
+  return { name, displayName, purpose, creator, provider, model, baseURL, augments: flags.augments };
 }

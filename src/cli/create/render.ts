@@ -98,6 +98,7 @@ export function renderAgentFolder(answers: CreateAnswers, id: string, templatesD
       name: scalar(answers.name),
       displayName: scalar(answers.displayName),
       purpose: scalar(answers.purpose),
+      creator: scalar(answers.creator),
       engine: engineLines(answers),
       augments: answers.augments.map((type) => `  - ${type}`).join('\n'),
     },
@@ -117,6 +118,7 @@ export function renderAgentFolder(answers: CreateAnswers, id: string, templatesD
     if (!factory) throw new Error(`augment ${type} is not built in`);
     if (factory.skill) files.push(...skillFiles(templatesDir, factory.skill));
     files.push(...augmentFiles(templatesDir, type));
+    for (const [path, template] of Object.entries(factory.rootTemplates ?? {})) files.push({ path, content: readTemplate(templatesDir, template) });
   }
   if (answers.provider === 'scripted') files.push({ path: 'script.yaml', content: readTemplate(templatesDir, 'script.yaml') });
   files.push({ path: '.env.example', content: fillTemplate(readTemplate(templatesDir, 'env.example'), { keyLines: keyLines(answers) }, 'env.example') });

@@ -61,6 +61,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
         session,
         model,
         store,
+        host: target.host,
         warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),
       });
     },

@@ -74,5 +74,7 @@ export function terminalEvent(ids: RunIds, outcome: TurnOutcome): AguiEvent {
     runId: ids.runId,
     result,
     ...(outcome.status === 'canceled' ? { outcome: { type: 'cancelled' as const } } : {}),
+    // Frontend tool calls left for the application to run, as AG-UI names them.
+    ...(outcome.pendingToolCalls?.length ? { outcome: { type: 'success' as const, pendingToolCallIds: outcome.pendingToolCalls } } : {}),
   };
 }

@@ -6,6 +6,8 @@ import { besideRun, type BesideRunContext } from './beside-run.js';
 import { HttpError, readJsonBody } from './http-io.js';
 import { parseRunInput, type RunRequest } from './run-input.js';
 import { RunStream } from './run-stream.js';
+import { reconcileHistory } from './client-history.js';
+import { clientTools } from './client-tools.js';
 import type { ThreadRegistry } from './thread-registry.js';
 
 export interface RunRouteContext extends BesideRunContext {
@@ -38,13 +40,39 @@ async function openThread(context: RunRouteContext, threadId: string): Promise<C
   }
 }
 
+/**
+ * A run that brings frontend tool results must answer calls the thread left open; anything else
+ * is refused before the stream opens, so the client learns why at once.
+ */
+function checkToolResults(conversation: Conversation, request: RunRequest): void {
+  if (request.input.kind !== 'tool-results') return;
+  const open = new Set(conversation.openToolCalls().map((call) => call.toolCallId));
+  const stray = request.input.results.find((result) => !open.has(result.toolCallId));
+  if (!stray) return;
+  const waiting = open.size === 0 ? 'this thread has no tool call waiting for a result' : `the calls waiting are ${[...open].join(', ')}`;
+  throw new HttpError(400, `the tool message for ${stray.toolCallId} answers no call the agent left for the client (${waiting}); end messages with a user message instead`);
+}
+
+/**
+ * The client's state with this agent's keys merged in: a snapshot replaces the client's whole
+ * state (the AG-UI contract), so the web app's own keys must travel in it.
+ */
+function mergedState(request: RunRequest, snapshot: Record<string, unknown>): Record<string, unknown> {
+  return { ...(request.state ?? {}), ...snapshot };
+}
+
 /** Runs the turn, streaming its events; resolves to how it ended. Never throws. */
 async function streamTurn(conversation: Conversation, request: RunRequest, stream: RunStream, signal: AbortSignal, writer: WriterLease): Promise<TurnOutcome> {
-  const unsubscribe = conversation.subscribe((event) => stream.forward(event));
+  const unsubscribe = conversation.subscribe((event) => stream.forward(event.type === 'STATE_SNAPSHOT' ? { ...event, snapshot: mergedState(request, event.snapshot) } : event));
   try {
     if (request.state) await conversation.applyClientState(request.state);
-    const result = await conversation.runTurn(request.text, { signal, writer });
-    return { status: result.status, message: result.message, code: result.code };
+    const tools = clientTools(request.tools);
+    const { input } = request;
+    const result =
+      input.kind === 'message'
+        ? await conversation.runTurn(input.text, { signal, writer, clientTools: tools, messageId: input.messageId })
+        : await conversation.resumeTurn(input.results, { signal, writer, clientTools: tools });
+    return { status: result.status, message: result.message, code: result.code, ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}) };
   } catch (error) {
     // An augment or the session failing outside the kernel's own error handling.
     return { status: 'failed', message: describe(error), code: 'internal_error' };
@@ -99,6 +127,9 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
     });
     const conversation = await openThread(context, request.threadId);
     claim.run.conversation = conversation;
+    const adopted = reconcileHistory(conversation, request.history);
+    if (adopted > 0) context.log(`thread ${request.threadId}: adopted ${adopted} message(s) of the client's history`);
+    checkToolResults(conversation, request);
     stream.open(context.headers);
     outcome = await streamTurn(conversation, request, stream, claim.run.controller.signal, writer);
     // Let go before the client hears the end: its next message may land on another replica at once.

@@ -1,4 +1,4 @@
-import { contentToText } from '@ag-ui/core';
+import { contentToText, type Message, type Tool } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { isValidSessionId } from '../../session/ids.js';
 import { HttpError } from './http-io.js';
@@ -7,8 +7,15 @@ import { HttpError } from './http-io.js';
 export interface RunRequest {
   threadId: string;
   runId: string;
-  /** The last user message: the turn's input. */
-  text: string;
+  /**
+   * The turn's input: the last user message, or (when the messages end with tool messages) the
+   * results of the frontend tool calls the last run left for the client.
+   */
+  input: { kind: 'message'; text: string; messageId: string } | { kind: 'tool-results'; results: { toolCallId: string; content: string; isError?: boolean; messageId: string }[] };
+  /** Every message before the input, as the client holds the thread. */
+  history: Message[];
+  /** Tools the web page runs itself (frontend tools), offered to the model beside the agent's own. */
+  tools: Tool[];
   /** The client's shared state, when it sent any. */
   state?: Record<string, unknown>;
 }
@@ -48,6 +55,45 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Frontend tool results: the tool messages that end the list, answering the last run's calls. */
+function trailingToolMessages(messages: Message[]): Extract<Message, { role: 'tool' }>[] {
+  const found: Extract<Message, { role: 'tool' }>[] = [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message.role !== 'tool') break;
+    found.unshift(message);
+  }
+  return found;
+}
+
+function turnInput(messages: Message[], maxMessageChars: number): Pick<RunRequest, 'input' | 'history'> {
+  const results = trailingToolMessages(messages);
+  if (results.length > 0) {
+    return {
+      input: {
+        kind: 'tool-results',
+        results: results.map((m) => ({
+          toolCallId: m.toolCallId,
+          content: m.error ?? contentToText(m.content),
+          ...(m.error !== undefined ? { isError: true } : {}),
+          messageId: m.id,
+        })),
+      },
+      history: messages.slice(0, messages.length - results.length),
+    };
+  }
+  const last = messages.at(-1);
+  if (!last || last.role !== 'user') {
+    throw new HttpError(400, "messages ends with no user message: end it with the user's message (the turn's input), or with the tool messages answering the last run's frontend tool calls");
+  }
+  const text = contentToText(last.content);
+  if (text.trim() === '') throw new HttpError(400, 'the last user message has no text (only text content is read)');
+  if (text.length > maxMessageChars) {
+    throw new HttpError(413, `the user message is ${text.length} characters; this server takes at most ${maxMessageChars} (--max-message-chars)`);
+  }
+  return { input: { kind: 'message', text, messageId: last.id }, history: messages.slice(0, -1) };
+}
+
 /**
  * Checks a body against AG-UI's RunAgentInput and picks out the turn's input. Every refusal is an
  * HttpError naming the field, raised before anything touches the disk.
@@ -67,18 +113,12 @@ export function parseRunInput(body: unknown, maxMessageChars: number): RunReques
       `threadId "${shorten(input.threadId)}" cannot name a session: use letters, digits, - and _ only, at most 128 characters, starting with a letter or digit`,
     );
   }
-  const lastUser = input.messages.findLast((message) => message.role === 'user');
-  if (!lastUser) throw new HttpError(400, 'messages has no user message; the last user message is the turn\'s input');
-  const text = contentToText(lastUser.content);
-  if (text.trim() === '') throw new HttpError(400, 'the last user message has no text (only text content is read)');
-  if (text.length > maxMessageChars) {
-    throw new HttpError(413, `the user message is ${text.length} characters; this server takes at most ${maxMessageChars} (--max-message-chars)`);
-  }
   const state: unknown = input.state;
   return {
     threadId: input.threadId,
     runId: input.runId,
-    text,
+    ...turnInput(input.messages, maxMessageChars),
+    tools: input.tools,
     // An empty object carries nothing to apply (clients send {} before they ever saw a snapshot).
     state: isPlainObject(state) && Object.keys(state).length > 0 ? state : undefined,
   };

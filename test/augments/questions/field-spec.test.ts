@@ -30,6 +30,17 @@ describe('the field makes the question', () => {
     expect(presentQuestion(bare, placement).question).toBe('owner');
   });
 
+  it('a name without its own question is asked in words: max_rounds as "max rounds", startDate as "start date"', () => {
+    const [snake, camel] = fields({ name: 'max_rounds', type: 'integer' }, { name: 'startDate', type: 'text' });
+    expect(presentQuestion(snake, placement).question).toBe('max rounds');
+    expect(presentQuestion(camel, placement).question).toBe('start date');
+  });
+
+  it('an empty list default is shown as none', () => {
+    const [tags] = fields({ name: 'tags', type: 'list', default: [] });
+    expect(presentQuestion(tags, placement)).toMatchObject({ default: 'none' });
+  });
+
   it('a choice offers its options; a boolean, list and number carry their type', () => {
     const [choice, flag, list, count] = fields(
       { name: 'env', type: 'choice', options: ['staging', 'production'] },

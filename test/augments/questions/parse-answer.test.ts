@@ -68,3 +68,17 @@ describe('the dash', () => {
     expect(check({ name: 'n', type: 'number' }, '-')).toEqual({ error: '"-" is not a number; type digits, such as 3 or 2.5' });
   });
 });
+
+describe('defaults and empty answers as packs write them', () => {
+  it('a list may default to the empty list, and "-" takes it', () => {
+    expect(questionnaireSpecSchema.safeParse({ prompt: 'p', fields: [{ name: 'tags', type: 'list', default: [] }] }).success).toBe(true);
+    expect(check({ name: 'tags', type: 'list', default: [] }, '-')).toEqual([]);
+    expect(check({ name: 'tags', type: 'list', default: [] }, 'a, b')).toEqual(['a', 'b']);
+  });
+
+  it('"-" on an optional field with no default leaves it empty instead of answering "-"', () => {
+    expect(check({ name: 'note', type: 'text', required: false }, '-')).toBeUndefined();
+    expect(check({ name: 'count', type: 'integer', required: false }, '-')).toBeUndefined();
+    expect(check({ name: 'note', type: 'text' }, '-')).toBe('-');
+  });
+});

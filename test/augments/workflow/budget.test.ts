@@ -31,14 +31,33 @@ describe('workflow engine.budget', () => {
     expect(h.events.some((e) => e.type === 'CUSTOM' && e.name === 'workflow.stopped')).toBe(true);
   });
 
-  it('max_tool_calls: counts every tool call of the workflow, transitions included', async () => {
+  it('max_tool_calls trips when the count reaches the limit: the call that reaches it is the last', async () => {
     const h = await startWorkflow(workflowFolder(pingPong({ max_tool_calls: 2 })));
     const lookup = (key: string) => ({ toolCalls: [{ name: 'lookup', args: { key } }] });
     const { result, calls } = await runTurn(h, [lookup('a'), lookup('b'), lookup('c'), { text: 'never' }], { tools: [lookupTool()] });
-    expect(calls).toHaveLength(3);
+    expect(calls).toHaveLength(2);
     expect(result.status).toBe('budget-exhausted');
-    expect(result.message).toMatch(/max_tool_calls \(2\).*3 tool calls/);
-    expect(savedState(h)).toMatchObject({ toolCalls: 3, state: 'ping' });
+    expect(result.message).toMatch(/max_tool_calls \(2\).*2 tool calls/);
+    expect(savedState(h)).toMatchObject({ toolCalls: 2, state: 'ping' });
+  });
+
+  it('max_tool_calls counts transitions too: reaching the limit in a batch refuses that batch\'s move', async () => {
+    const h = await startWorkflow(workflowFolder(pingPong({ max_tool_calls: 1 })));
+    const { result, calls } = await runTurn(h, [...hits(2), { text: 'never' }]);
+    expect(calls).toHaveLength(1);
+    expect(result.status).toBe('budget-exhausted');
+    expect(savedState(h)).toMatchObject({ toolCalls: 1, state: 'ping', transitions: [] });
+  });
+
+  it('max_wall_time_sec trips when the elapsed seconds reach the limit, not one second later', async () => {
+    const dir = workflowFolder(pingPong({ max_wall_time_sec: 60 }));
+    const first = await startWorkflow(dir);
+    const saved = savedState(first);
+    writeFileSync(join(first.session.dir, 'workflow.json'), JSON.stringify({ ...saved, startedAt: new Date(Date.now() - 60_000).toISOString() }));
+    const h = await startWorkflow(dir, { sessionId: first.session.id });
+    const { result } = await runTurn(h, [...hits(2), { text: 'never' }]);
+    expect(result.status).toBe('budget-exhausted');
+    expect(result.message).toMatch(/max_wall_time_sec \(60\) is used up: the workflow has run 6\ds/);
   });
 
   it('max_wall_time_sec: a workflow started too long ago stops at its next move', async () => {
@@ -71,9 +90,9 @@ describe('workflow engine.budget', () => {
     expect(savedState(h)).toMatchObject({ state: 'ping' });
   });
 
-  it('no engine.budget means no limit but max_visits and the round cap', async () => {
+  it('no engine.budget means no limit but max_visits and the one round cap of the turn', async () => {
     const h = await startWorkflow(workflowFolder(pingPong({})));
-    const { result, calls } = await runTurn(h, [...hits(12), { text: 'Stopping here.' }], { maxInferenceLoops: 1 });
+    const { result, calls } = await runTurn(h, [...hits(12), { text: 'Stopping here.' }], { maxInferenceLoops: 13 });
     expect(calls).toHaveLength(13);
     expect(result).toMatchObject({ status: 'completed', text: 'Stopping here.' });
   });

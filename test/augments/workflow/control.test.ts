@@ -54,17 +54,20 @@ describe('workflow state control (RFC 0014, Level 2)', () => {
     expect(h.augment.snapshot?.()).toMatchObject({ workflow: { state: 'resolution', complete: true, transitions: [{ from: 'verifying', to: 'triage' }, { from: 'triage', to: 'resolution' }] } });
   });
 
-  it('codegen loop compile → fix → compile → test runs without user turns; fix.max_visits redirects to report', async () => {
+  it('codegen loop compile → fix → compile → test runs without user turns; fix.max_visits redirects to report, which speaks', async () => {
     const h = await startWorkflow(workflowFolder(packText(rfcCodegen(1))));
     const { result, calls } = await runTurn(h, [
       { toolCalls: [transition('CompileFailed')] },
       { toolCalls: [transition('PatchApplied')] },
       { toolCalls: [transition('CompileOk')] },
       { toolCalls: [transition('TestsFailed')] },
-      { text: 'never reached' },
+      { text: 'Tests still fail after one fix; here is the report.', toolCalls: [transition('TestsFailed')] },
     ]);
-    expect(calls).toHaveLength(4);
-    expect(result.status).toBe('completed');
+    // Nothing was said on the way, so the terminal state gets one closing round, with no tools.
+    expect(calls).toHaveLength(5);
+    expect(calls[4].system).toContain('Current state: report');
+    expect(calls[4].tools).toEqual([]);
+    expect(result).toMatchObject({ status: 'completed', text: 'Tests still fail after one fix; here is the report.' });
     expect(stateOrder(h, 'compile')).toEqual(['compile', 'fix', 'compile', 'test', 'report']);
     expect(transitions(h.events).at(-1)).toMatchObject({ from: 'test', to: 'report', event: 'TestsFailed', redirected: { target: 'fix', maxVisits: 1 } });
     expect(savedState(h)).toMatchObject({ state: 'report', complete: true, visits: { compile: 2, fix: 1, test: 1, report: 1 } });
@@ -146,31 +149,37 @@ describe('workflow state control (RFC 0014, Level 2)', () => {
     expect(savedState(h)).toMatchObject({ state: 'verifying', transitions: [] });
   });
 
-  it('a control: agent chain gets a fresh maxInferenceLoops budget per round; a single round is still capped', async () => {
-    const chain = packText({
+  it('an all-agent cycle with no max_visits and no budget ends budget-exhausted at the one bound on rounds for the turn', async () => {
+    const cycle = packText({
       entry: 'a',
       states: {
-        a: { prompt_task: 'a', on_event: { Go: 'b' }, control: 'agent' },
-        b: { prompt_task: 'b', control: 'agent', on_event: { Go: 'c' } },
-        c: { prompt_task: 'c', control: 'agent', on_event: { Go: 'a' } },
+        a: { prompt_task: 'a', control: 'agent', on_event: { Go: 'b' } },
+        b: { prompt_task: 'b', control: 'agent', on_event: { Go: 'a' } },
       },
-      prompts: { b: { system_template: 'Look things up.', tools: ['lookup'] } },
     });
-    const h = await startWorkflow(workflowFolder(chain));
-    const fine = await runTurn(h, [{ toolCalls: [transition('Go')] }, { toolCalls: [transition('Go')] }, { text: 'In c now.' }], { maxInferenceLoops: 1 });
-    expect(fine.calls).toHaveLength(3);
-    expect(fine.result).toMatchObject({ status: 'completed', text: 'In c now.' });
+    const h = await startWorkflow(workflowFolder(cycle));
+    const { result, calls } = await runTurn(h, Array.from({ length: 50 }, () => ({ toolCalls: [transition('Go')] })), { maxInferenceLoops: 4 });
+    // Every move into an agent state used to restart the count; now the turn has one bound.
+    expect(calls).toHaveLength(4);
+    expect(result.status).toBe('budget-exhausted');
+    expect(result.message).toMatch(/4 inference rounds \(settings\.maxInferenceLoops\)/);
+    expect(stateOrder(h, 'a')).toEqual(['a', 'b', 'a', 'b', 'a']);
+  });
 
-    const h2 = await startWorkflow(workflowFolder(chain));
-    const lookup = lookupTool();
-    const capped = await runTurn(
-      h2,
-      [{ toolCalls: [transition('Go')] }, { toolCalls: [{ name: 'lookup', args: { key: 'x' } }] }, { toolCalls: [{ name: 'lookup', args: { key: 'y' } }] }, { text: 'never' }],
-      { maxInferenceLoops: 2, tools: [lookup] },
-    );
-    expect(capped.calls).toHaveLength(3);
-    expect(capped.result.status).toBe('budget-exhausted');
-    expect(capped.result.message).toMatch(/maxInferenceLoops/);
+  it('engine.budget.max_rounds raises the bound for a workflow whose loop is meant to run longer', async () => {
+    const cycle = packText({
+      entry: 'a',
+      states: {
+        a: { prompt_task: 'a', control: 'agent', on_event: { Go: 'b' } },
+        b: { prompt_task: 'b', control: 'agent', on_event: { Go: 'a' } },
+      },
+      budget: { max_rounds: 6 },
+    });
+    const h = await startWorkflow(workflowFolder(cycle));
+    const { result, calls } = await runTurn(h, Array.from({ length: 50 }, () => ({ toolCalls: [transition('Go')] })), { maxInferenceLoops: 2 });
+    expect(calls).toHaveLength(6);
+    expect(result.status).toBe('budget-exhausted');
+    expect(result.message).toMatch(/6 inference rounds \(engine\.budget\.max_rounds of /);
   });
 
   it('two transitions in one response: the first is committed, the second refused', async () => {
@@ -179,5 +188,38 @@ describe('workflow state control (RFC 0014, Level 2)', () => {
     expect(result.toolCalls.map((c) => c.isError)).toEqual([false, true]);
     expect(result.toolCalls[1].content).toMatch(/already pending/);
     expect(transitions(h.events)).toHaveLength(1);
+  });
+});
+
+describe('the PromptKit-shaped workflow__transition', () => {
+  it('offers {event, context} with event an enum of the state\'s events and context a required string', async () => {
+    const h = await startWorkflow(workflowFolder(SUPPORT));
+    const { calls } = await runTurn(h, [{ text: 'Hello.' }]);
+    const schema = JSON.stringify(calls[0].toolSchemas[0]);
+    expect(schema).toContain('"enum":["AccountVerified"]');
+    expect(schema).toMatch(/"context":\{[^}]*"type":"string"/);
+    expect(schema).toMatch(/"required":\["event","context"\]/);
+  });
+
+  it('a string context moves the state, is kept as given, and reaches the next prompt as {{workflow_context}}', async () => {
+    const pack = packText({
+      version: 1,
+      entry: 'triage',
+      states: { triage: { prompt_task: 'triage', on_event: { Approved: 'confirmation' } }, confirmation: { prompt_task: 'confirmation' } },
+      prompts: { confirmation: { system_template: 'Confirm the refund. Handed over: {{workflow_context}}' } },
+    });
+    const h = await startWorkflow(workflowFolder(pack));
+    const { result, calls } = await runTurn(h, [{ toolCalls: [transition('Approved', 'Refunded $20 on order 7')] }, { text: 'Your $20 refund is on its way.' }]);
+    expect(transitions(h.events)).toEqual([expect.objectContaining({ from: 'triage', to: 'confirmation', context: 'Refunded $20 on order 7' })]);
+    // confirmation has no on_event: terminal, as in PromptKit; nothing was said, so it speaks.
+    expect(calls[1].system).toContain('Handed over: Refunded $20 on order 7');
+    expect(result).toMatchObject({ status: 'completed', text: 'Your $20 refund is on its way.' });
+    expect(savedState(h)).toMatchObject({ state: 'confirmation', complete: true });
+  });
+
+  it('an object context is still accepted and kept as given', async () => {
+    const h = await startWorkflow(workflowFolder(SUPPORT));
+    await runTurn(h, [{ toolCalls: [transition('AccountVerified', { account_id: 'ACC-1' })] }, { text: 'Routing.' }]);
+    expect(transitions(h.events)[0]).toMatchObject({ context: { account_id: 'ACC-1' } });
   });
 });

@@ -125,7 +125,9 @@ export async function runTurn(
     threadId: h.session.id,
     runId: `run_${h.messages.length}`,
     messages: h.messages,
-    maxInferenceLoops: options.maxInferenceLoops ?? 10,
+    // As Conversation does: the workflow may raise the turn's one bound on rounds.
+    maxInferenceLoops: Math.max(options.maxInferenceLoops ?? 10, h.augment.roundLimit?.()?.rounds ?? 0),
+    roundLimitSource: h.augment.roundLimit?.()?.source,
     signal: options.signal ?? new AbortController().signal,
     // Absent, the kernel's NOBODY answers, as in --print and serve.
     person: options.person,
@@ -163,7 +165,7 @@ export function savedState(h: Harness): Record<string, unknown> {
   return JSON.parse(readFileSync(join(h.session.dir, 'workflow.json'), 'utf8')) as Record<string, unknown>;
 }
 
-export function transition(event: string, context?: Record<string, unknown>): { name: string; args: Record<string, unknown> } {
+export function transition(event: string, context?: Record<string, unknown> | string): { name: string; args: Record<string, unknown> } {
   return { name: 'workflow__transition', args: context ? { event, context } : { event } };
 }
 

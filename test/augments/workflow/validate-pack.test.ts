@@ -65,7 +65,7 @@ describe('workflow pack validation', () => {
         version: 1,
         entry: 'sorting',
         states: {
-          sorting: { prompt_task: 'sort', persistence: 'transient', on_event: { Sorted: 'closing' }, artifacts: { note: { type: 'text/plain' } } },
+          sorting: { prompt_task: 'sort', persistence: 'transient', on_event: { Sorted: 'closing' } },
           // The v1.3 form of a terminal state: an empty on_event.
           closing: { prompt_task: 'wrap', on_event: {}, orchestration: 'internal', extensions: { 'x-owner': 'ops' } },
         },
@@ -202,9 +202,32 @@ describe('workflow pack validation', () => {
       expect(found).toEqual([expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.on_event', message: expect.stringMatching(/terminal but declares on_event/) })]);
     });
 
-    it('a non-terminal state with no way out', () => {
+    it('a version 2 state with no on_event, which is terminal as in PromptKit, unless it says so itself', () => {
       const found = check({ entry: 'a', states: { a: { prompt_task: 'a', on_event: { Go: 'stuck' } }, stuck: { prompt_task: 'a' } } });
-      expect(found).toEqual([expect.objectContaining({ severity: 'warning', field: 'workflow.states.stuck', message: expect.stringMatching(/not terminal and has no on_event/) })]);
+      expect(found).toEqual([expect.objectContaining({ severity: 'warning', field: 'workflow.states.stuck', message: expect.stringMatching(/not marked terminal and has no on_event, so it is terminal/) })]);
+      expect(check({ version: 1, entry: 'a', states: { a: { prompt_task: 'a', on_event: { Go: 'last' } }, last: { prompt_task: 'a' } } })).toEqual([]);
+      const denied = check({ version: 1, entry: 'a', states: { a: { prompt_task: 'a', on_event: { Go: 'last' } }, last: { prompt_task: 'a', terminal: false } } });
+      expect(denied).toEqual([expect.objectContaining({ field: 'workflow.states.last', message: expect.stringMatching(/says terminal: false but has no on_event/) })]);
+    });
+
+    it('fields auggy does not execute: validators, RFC 0009 artifacts, an on_max_visits redirect chain', () => {
+      const found = check({
+        entry: 'a',
+        states: {
+          a: { prompt_task: 'a', max_visits: 2, on_max_visits: 'b', on_event: { Go: 'a', Next: 'b' }, artifacts: { summary: { type: 'text/plain' } } },
+          b: { prompt_task: 'a', max_visits: 1, on_max_visits: 'c', on_event: { Go: 'c' } },
+          c: { prompt_task: 'a', terminal: true },
+        },
+        prompts: { a: { system_template: 'A.', validators: [{ type: 'banned_words', params: { words: ['x'] } }] } },
+      });
+      expect(found).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.artifacts', message: expect.stringMatching(/artifacts \(RFC 0009\); auggy does not keep/) }),
+          expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.on_max_visits', message: expect.stringMatching(/redirect is not chained/) }),
+          expect.objectContaining({ severity: 'warning', field: 'prompts.a.validators', message: expect.stringMatching(/does not run validators/) }),
+        ]),
+      );
+      expect(found.every((d) => d.severity === 'warning' && d.line !== undefined)).toBe(true);
     });
 
     it('a composition state, which auggy does not run', () => {

@@ -20,6 +20,16 @@ function Intro({ text }: { text: string }) {
   );
 }
 
+/** `question 2 of 3`, or who asks when it is not the agent: a tool waiting for a yes, an MCP server. */
+export function headingText(question: PresentedQuestion): string {
+  const purpose = question.purpose;
+  if (purpose?.kind === 'approval') return `approve a tool call · ${purpose.server} · ${purpose.tool}`;
+  const place = `question ${question.index} of ${question.total}`;
+  if (purpose?.kind === 'elicitation') return `${place} · asked by the MCP server ${purpose.server}`;
+  if (purpose?.kind === 'sampling') return `${purpose.server} asks to use the agent's model`;
+  return place;
+}
+
 function Heading({ question }: { question: PresentedQuestion }) {
   const colour = usePalette();
   return (
@@ -30,9 +40,7 @@ function Heading({ question }: { question: PresentedQuestion }) {
         </Text>
       </Box>
       <Box flexDirection="column" flexGrow={1}>
-        <Text dimColor>
-          question {question.index} of {question.total}
-        </Text>
+        <Text dimColor>{headingText(question)}</Text>
         <Text bold>{question.question}</Text>
       </Box>
     </Box>

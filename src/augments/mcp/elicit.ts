@@ -1,0 +1,49 @@
+import type { ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { runQuestionnaire } from '../questions/index.js';
+import { elicitationForm } from './elicitation-form.js';
+import type { CallSeat } from './server-pool.js';
+
+/** Both the turn and the server can call the question off. */
+function either(a: AbortSignal, b: AbortSignal): AbortSignal {
+  return AbortSignal.any([a, b]);
+}
+
+/**
+ * A server's `elicitation/create`, answered on the person's road. Form mode asks one question
+ * per field; URL mode shows the link and asks to go on. Nobody there (print, serve, /away, or
+ * no call waiting) answers at once: `cancel` for a form, `decline` for a link.
+ */
+export async function answerElicitation(server: string, params: ElicitRequestParams, seat: CallSeat | undefined, signal: AbortSignal): Promise<ElicitResult> {
+  // The person may take their time: the call's timeout waits for them.
+  const resume = seat?.person.present() ? seat.clock.hold() : undefined;
+  try {
+    return await ask(server, params, seat, signal);
+  } finally {
+    resume?.();
+  }
+}
+
+async function ask(server: string, params: ElicitRequestParams, seat: CallSeat | undefined, signal: AbortSignal): Promise<ElicitResult> {
+  if (params.mode === 'url') {
+    if (!seat || !seat.person.present()) return { action: 'decline' };
+    const result = await runQuestionnaire(
+      {
+        prompt: `${server} asks you to open a link:\n${params.message}\n${params.url}`,
+        fields: [{ name: 'opened', question: 'Open it in your browser, then answer yes to go on (no declines)', type: 'boolean' }],
+      },
+      seat.person,
+      { signal: either(signal, seat.signal), emit: seat.emit, id: `elicit_${params.elicitationId}`, purpose: { kind: 'elicitation', server, url: params.url } },
+    );
+    return result.status === 'answered' && result.answers.opened === true ? { action: 'accept' } : { action: 'decline' };
+  }
+  if (!seat) return { action: 'cancel' };
+  const form = elicitationForm(params, server);
+  const result = await runQuestionnaire(form.spec, seat.person, {
+    signal: either(signal, seat.signal),
+    emit: seat.emit,
+    schema: form.schema,
+    purpose: { kind: 'elicitation', server },
+  });
+  if (result.status === 'answered') return { action: 'accept', content: result.answers };
+  return { action: result.reason === 'away' ? 'cancel' : 'decline' };
+}

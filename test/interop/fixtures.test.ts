@@ -1,0 +1,108 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadAgent } from '../../src/agent/load-agent.js';
+import { REPO_ROOT } from '../helpers/agent-fixture.js';
+import { auggy, auggyPrint } from '../helpers/auggy-cli.js';
+import { startChatServer, type ChatReply, type ChatServer } from '../helpers/chat-server.js';
+
+/** A fixture copied to a temp folder, so its runs never write sessions into the repository. */
+function fixture(path: string): string {
+  const target = join(mkdtempSync(join(tmpdir(), 'auggy-interop-')), path.split('/').at(-1) ?? 'agent');
+  cpSync(join(REPO_ROOT, 'test', 'fixtures', path), target, { recursive: true });
+  return target;
+}
+
+let chat: ChatServer | undefined;
+afterEach(async () => {
+  await chat?.close();
+  chat = undefined;
+});
+
+async function turn(path: string, replies: ChatReply[], message = 'hello') {
+  const dir = fixture(path);
+  chat = await startChatServer(replies);
+  const run = await auggyPrint(dir, chat.url, message, '--output', 'json');
+  return { dir, run, chat, out: run.exitCode === 0 || run.exitCode === 1 ? (JSON.parse(String(run.stdout)) as Record<string, unknown>) : undefined };
+}
+
+const systemOf = (server: ChatServer, index = 0) => String(server.requests[index].body.messages[0].content);
+const toolsOf = (server: ChatServer, index = 0) => (server.requests[index].body.tools ?? []).map((t) => t.function.name);
+
+describe('real auggy folders load, validate and run a turn', () => {
+  it.each(['auggy/concierge', 'auggy/modularity', 'auggy/security', 'promptkit/hitl', 'promptkit/guarded', 'promptkit/spin'])('%s validates with exit 0', async (path) => {
+    const checked = await auggy(['validate', fixture(path)]);
+    expect(checked.exitCode, String(checked.stdout)).toBe(0);
+    const loaded = await loadAgent(fixture(path), { processEnv: {} });
+    expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('concierge (augments by folder name): unsupported ones are one warning each, their skills and the tool-less skill are not sent', async () => {
+    const { run, chat: server } = await turn('auggy/concierge', [{ text: 'Welcome to the harbour.' }]);
+    expect(run.exitCode).toBe(0);
+    expect(String(run.stdout)).toContain('Welcome to the harbour.');
+    const system = systemOf(server);
+    expect(system).toContain('You help visitors choose a service');
+    expect(system).toContain('<skill name="turnControl">');
+    for (const absent of ['<skill name="filesystem">', '<skill name="auggy">', '<skill name="concierge-services">']) expect(system).not.toContain(absent);
+    expect(toolsOf(server)).toEqual(['request_input']);
+    expect(String(run.stderr).match(/not supported here, ignored/g)).toHaveLength(5);
+  });
+
+  it('modularity (every augment inline): the turn runs with none of them and the identity file', async () => {
+    const { run, chat: server } = await turn('auggy/modularity', [{ text: 'Done.' }]);
+    expect(run.exitCode).toBe(0);
+    expect(systemOf(server)).toContain('concise evaluation agent');
+    expect(toolsOf(server)).toEqual([]);
+  });
+
+  it('security (inline entries): an inline augment implemented here is configured from its options', async () => {
+    const { run, chat: server } = await turn('auggy/security', [{ text: 'Nothing to do.' }]);
+    expect(run.exitCode).toBe(0);
+    expect(toolsOf(server)).toEqual(['request_input']);
+    expect(server.requests[0].body.tools?.[0].function.description).toBe('Ask the operator one short question and wait for the answer.');
+  });
+
+  it('admin shows the system prompt size in characters', async () => {
+    const shown = await auggy(['admin', fixture('auggy/concierge')]);
+    expect(shown.exitCode).toBe(0);
+    expect(String(shown.stdout)).toMatch(/System prompt: [\d,]+ characters before augment blocks \(identity \d+; skills: turnControl [\d,]+\)/);
+    expect(String(shown.stdout)).toContain('Creator: Harbour team');
+    const json = JSON.parse(String((await auggy(['admin', fixture('auggy/concierge'), '--json'])).stdout)) as { systemPrompt: { characters: number; skills: { id: string }[] } };
+    expect(json.systemPrompt.characters).toBeGreaterThan(100);
+    expect(json.systemPrompt.skills.map((s) => s.id)).toEqual(['turnControl']);
+  });
+});
+
+describe('PromptKit packs run as their authors meant', () => {
+  it('hitl: the PromptKit-shaped transition (context a string) moves the state, and the terminal state speaks', async () => {
+    const { run, out, chat: server } = await turn(
+      'promptkit/hitl',
+      [{ toolCalls: [{ name: 'workflow__transition', args: { event: 'Approved', context: 'Refunded order 7 in full' } }] }, { text: 'Your refund for order 7 is on its way.' }],
+      'please refund order 7',
+    );
+    expect(run.exitCode).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(JSON.stringify(server.requests[0].body.tools)).toContain('"required":["event","context"]');
+    expect(systemOf(server, 1)).toContain('Handed over: Refunded order 7 in full');
+    expect(toolsOf(server, 1)).toEqual([]);
+    expect(out).toMatchObject({ status: 'completed', text: 'Your refund for order 7 is on its way.', workflow: { state: 'confirmation', complete: true } });
+    // triage lists issue_refund, a host tool of PromptKit's: said once, not silently dropped.
+    expect(String(run.stderr)).toMatch(/lists tool issue_refund, which no enabled augment offers/);
+  });
+
+  it('guarded: a version 1 state with no on_event is terminal', async () => {
+    const { run, out } = await turn('promptkit/guarded', [{ text: 'Got it.', toolCalls: [{ name: 'workflow__transition', args: { event: 'Collected', context: 'order 12' } }] }, { text: 'never' }]);
+    expect(run.exitCode).toBe(0);
+    expect(out).toMatchObject({ status: 'completed', text: 'Got it.', workflow: { state: 'wrap', complete: true } });
+  });
+
+  it('spin: an all-agent cycle with no max_visits and no budget ends budget-exhausted at the turn\'s bound', async () => {
+    const loop = (i: number): ChatReply => ({ toolCalls: [{ name: 'workflow__transition', args: { event: i % 2 === 0 ? 'Checked' : 'Thought', context: `round ${i}` } }] });
+    const { run, out, chat: server } = await turn('promptkit/spin', Array.from({ length: 40 }, (_, i) => loop(i)));
+    expect(run.exitCode).toBe(1);
+    expect(server.requests).toHaveLength(5);
+    expect(out).toMatchObject({ status: 'budget-exhausted', message: expect.stringMatching(/5 inference rounds \(settings\.maxInferenceLoops\)/) });
+  });
+});
