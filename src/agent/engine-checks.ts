@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import { providerKeyVariable } from './provider-keys.js';
+import { readAgentFile } from './read-agent-file.js';
 import { locateField, type YamlSource } from './yaml-source.js';
 import type { EngineConfig } from './schema.js';
 import type { Diagnostic, Severity } from './types.js';
@@ -35,8 +34,12 @@ export function checkEngine(input: EngineCheckInput): Diagnostic[] {
     if (!engine.script) {
       diagnostics.push(at('error', 'engine', 'the scripted provider needs a rules file; add script: ./script.yaml under engine'));
     } else {
-      const path = isAbsolute(engine.script) ? engine.script : resolve(input.agentDir, engine.script);
-      if (!existsSync(path)) diagnostics.push(at('error', 'engine.script', `${engine.script} does not exist; create the rules file or fix the path (it is relative to the agent folder)`));
+      const read = readAgentFile(input.agentDir, engine.script);
+      if (!read.ok && read.problem === 'missing') {
+        diagnostics.push(at('error', 'engine.script', `${engine.script} does not exist; create the rules file or fix the path (it is relative to the agent folder)`));
+      } else if (!read.ok) {
+        diagnostics.push(at('error', 'engine.script', `${engine.script} ${read.message}`));
+      }
     }
   }
 

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { BUILTIN_AUGMENTS } from '../augments/registry.js';
 import { agentYamlSchema, engineSchema } from './schema.js';
 import { schemaDiagnostics } from './schema-issues.js';
@@ -8,6 +8,7 @@ import { loadAugments } from './load-augments.js';
 import { loadSkills } from './load-skills.js';
 import { checkEngine } from './engine-checks.js';
 import { readDotEnv } from './dot-env.js';
+import { readAgentFile } from './read-agent-file.js';
 import type { Diagnostic, LoadedAgent, LoadedSkill, LoadResult } from './types.js';
 import { missingTools, offeredTools } from './skill-tools.js';
 
@@ -35,13 +36,14 @@ function isMapping(value: unknown): value is Record<string, unknown> {
 
 /** Reads the identity file agent.yaml points at; missing is an error, empty a warning. */
 function readIdentity(agentDir: string, identity: string, source: YamlSource): { text?: string; diagnostics: Diagnostic[] } {
-  const path = isAbsolute(identity) ? identity : resolve(agentDir, identity);
   const position = locateField(source, ['identity']);
   const at = { field: 'identity', line: position?.line, column: position?.column };
-  if (!existsSync(path) || !statSync(path).isFile()) {
+  const read = readAgentFile(agentDir, identity);
+  if (!read.ok && read.problem === 'missing') {
     return { diagnostics: [error(`${identity} does not exist; write the agent's instructions there, or point identity: at the right file`, at)] };
   }
-  const text = readFileSync(path, 'utf8');
+  if (!read.ok) return { diagnostics: [error(`${identity} ${read.message}`, at)] };
+  const text = read.text;
   if (text.trim() === '') {
     return { text, diagnostics: [{ severity: 'warning', file: AGENT_FILE, ...at, message: `${identity} is empty, so the agent has no instructions; describe its job there` }] };
   }
@@ -105,7 +107,9 @@ export async function loadAgent(dir: string, options: LoadOptions = {}): Promise
     return { diagnostics: [error(`not found in ${agentDir}; pass an agent folder, or create one with auggy create <name>`)] };
   }
 
-  const parsed = parseYamlSource(readFileSync(agentPath, 'utf8'), AGENT_FILE);
+  const agentFile = readAgentFile(agentDir, AGENT_FILE);
+  if (!agentFile.ok) return { diagnostics: [error(agentFile.message)] };
+  const parsed = parseYamlSource(agentFile.text, AGENT_FILE);
   if (!parsed.source) return { diagnostics: parsed.diagnostics };
   const source = parsed.source;
   if (!isMapping(source.data)) {
@@ -122,7 +126,9 @@ export async function loadAgent(dir: string, options: LoadOptions = {}): Promise
   const identity = readIdentity(agentDir, identityPath, source);
   diagnostics.push(...identity.diagnostics);
 
-  const env = readDotEnv(agentDir);
+  const dotEnv = readDotEnv(agentDir);
+  if (dotEnv.problem) diagnostics.push({ severity: 'error', file: '.env', message: `${dotEnv.problem}; .env holds the provider keys as NAME=value lines` });
+  const env = dotEnv.env;
   const engine = engineSchema.safeParse(raw.engine);
   if (engine.success) diagnostics.push(...checkEngine({ agentDir, engine: engine.data, agentYaml: source, dotEnv: env, processEnv }));
 

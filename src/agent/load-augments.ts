@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILTIN_AUGMENTS, findAugmentFactory } from '../augments/registry.js';
 import { nearest } from './suggest.js';
@@ -6,6 +6,7 @@ import { augmentYamlSchema, type InlineAugment } from './schema.js';
 import { schemaDiagnostics } from './schema-issues.js';
 import { formatFieldPath, locateField, parseFieldPath, parseYamlSource, withPosition, type FieldPath, type YamlSource } from './yaml-source.js';
 import type { Diagnostic, LoadedAugmentConfig, Severity } from './types.js';
+import { readAgentFile } from './read-agent-file.js';
 
 export interface AugmentsLoad {
   augments: LoadedAugmentConfig[];
@@ -25,7 +26,9 @@ function supportedList(): string {
 
 /** Reads and checks one `augments/<id>/augment.yaml`. */
 function readAugmentYaml(agentDir: string, id: string, file: string): { type?: string; config: Record<string, unknown>; source?: YamlSource; diagnostics: Diagnostic[] } {
-  const parsed = parseYamlSource(readFileSync(join(agentDir, file), 'utf8'), file);
+  const read = readAgentFile(agentDir, file);
+  if (!read.ok) return { config: {}, diagnostics: [{ severity: 'error', file, message: read.message }] };
+  const parsed = parseYamlSource(read.text, file);
   if (!parsed.source) return { config: {}, diagnostics: parsed.diagnostics };
   const data = parsed.source.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {

@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillFrontMatterSchema } from './schema.js';
 import { schemaDiagnostics } from './schema-issues.js';
 import { splitFrontMatter } from './front-matter.js';
 import { parseYamlSource } from './yaml-source.js';
+import { readAgentFile } from './read-agent-file.js';
 import type { Diagnostic, LoadedSkill } from './types.js';
 
 const EXAMPLES = {
@@ -20,7 +21,10 @@ function loadSkill(agentDir: string, id: string): { skill?: LoadedSkill; diagnos
   if (!existsSync(path)) {
     return { diagnostics: [{ severity: 'warning', file: `skills/${id}`, message: `has no SKILL.md, so the skill is left out; add ${file} or remove the folder` }] };
   }
-  const split = splitFrontMatter(readFileSync(path, 'utf8'));
+  const read = readAgentFile(agentDir, file);
+  // Guidance that leads outside the folder, or is not a plain small file, is refused outright.
+  if (!read.ok) return { diagnostics: [{ severity: 'error', file, message: `${read.message}` }] };
+  const split = splitFrontMatter(read.text);
   if (!split) {
     return { diagnostics: [{ severity: 'warning', file, line: 1, message: `has no front matter, so the skill is left out; ${FRONT_MATTER_FIX}` }] };
   }

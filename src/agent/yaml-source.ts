@@ -69,7 +69,18 @@ export function parseYamlSource(
     });
     return { diagnostics };
   }
-  return { source: { file, doc, lineCounter, lineOffset, data: doc.toJS() as unknown }, diagnostics: [] };
+  let data: unknown;
+  try {
+    // The parser's own limit on alias expansion (maxAliasCount) stops a "billion laughs" file here.
+    data = doc.toJS();
+  } catch (error) {
+    const bomb = error instanceof Error && /alias/i.test(error.message);
+    const message = bomb
+      ? 'repeats YAML aliases (*name) so often that reading it would exhaust memory (an alias bomb), so it is refused; write the values out'
+      : `cannot be read as data (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); fix the YAML there`;
+    return { diagnostics: [{ severity: options.severity ?? 'error', file, line: lineOffset + 1, column: 1, message }] };
+  }
+  return { source: { file, doc, lineCounter, lineOffset, data }, diagnostics: [] };
 }
 
 function positionOf(source: YamlSource, offset: number): Position {

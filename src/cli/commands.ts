@@ -6,6 +6,7 @@ import { registerAdmin } from './admin.js';
 import { registerServe } from './serve.js';
 import { registerMcp } from './mcp.js';
 import { registerSessions } from './sessions.js';
+import { registerTest } from './test.js';
 
 export type SetExitCode = (code: number) => void;
 
@@ -21,4 +22,5 @@ export function registerCommands(program: Command, setExitCode: SetExitCode): vo
   registerServe(program, setExitCode);
   registerSessions(program, setExitCode);
   registerMcp(program, setExitCode);
+  registerTest(program, setExitCode);
 }

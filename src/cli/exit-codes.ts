@@ -6,6 +6,8 @@ export const EXIT = {
   usage: 2,
   inputRequired: 3,
   canceled: 130,
+  /** 128 + SIGTERM: how CI stops a job on timeout; the turn is canceled and saved as with Ctrl+C. */
+  terminated: 143,
 } as const;
 
 /** The exit code that tells a script how the turn ended. */

@@ -12,6 +12,7 @@ Examples:
   auggy -r                                      pick a session of this folder to resume
   auggy sessions examples/demo                  list that folder's sessions
   auggy serve examples/demo --port 0            serve it over AG-UI
+  auggy test examples/demo                      run its conversation scenarios (tests/)
 
 Environment variables:
   AUGGY_MODEL       provider:model to use instead of engine in agent.yaml (as --model)
@@ -25,7 +26,7 @@ Environment variables:
 
 Exit codes:
   0    done (with --print: the turn completed)
-  1    the turn failed or ran out of inference rounds; validate found errors
+  1    the turn failed or ran out of inference rounds; validate found errors; a test failed
   2    usage or configuration error: nothing was run
   3    with --print: the agent asked a question (input-required); answer with --session ID
   130  canceled (Ctrl+C); the session is saved

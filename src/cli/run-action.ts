@@ -1,17 +1,18 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, UsageError } from './exit-codes.js';
+import { integerOption } from './integer-option.js';
 import { invokedAs } from './invoked-as.js';
 import { resolveRunArgs } from './run-args.js';
 import type { RunOptionValues } from './run.js';
 import { storeChoiceFrom } from './store-option.js';
 import { agentSessions, sessionListText } from './sessions/sessions-action.js';
-import { loadRunnableAgent, openAgentStore, openWritingConversation, type AgentTarget, type SessionChoice } from '../hosts/open-conversation.js';
+import { loadRunnableAgent, openAgentStore, openConversation, type AgentTarget, type SessionChoice } from '../hosts/open-conversation.js';
 import { retypeCommand, type RetypeContext } from '../hosts/retype-command.js';
 import type { Conversation } from '../kernel/conversation.js';
 import type { StoreChoice } from '../session/open-store.js';
-import type { WriterLease } from '../session/store.js';
 import { hostScopeFor } from './allow-tool.js';
+import { SessionError } from '../session/session.js';
 
 function warnOnStderr(message: string): void {
   process.stderr.write(`auggy: warning: ${message}\n`);
@@ -84,6 +85,7 @@ export async function runCommand(first: string | undefined, second: string | und
     throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
   }
   const storeChoice = storeChoiceFrom(options);
+  const maxMessageChars = integerOption('--max-message-chars', options.maxMessageChars, 1);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, warnOnStderr);
   // Everything the run starts (MCP servers) is stopped before auggy exits, however the run ends.
   const host = hostScopeFor(target.agent, options.allowTool);
@@ -97,30 +99,30 @@ export async function runCommand(first: string | undefined, second: string | und
         store: storeChoice,
       });
     }
-    return await printInStore(target, choice, message, options, retype, storeChoice);
+    return await printTurn(target, choice, message, options, retype, maxMessageChars, storeChoice);
   } finally {
     await host.close();
   }
 }
 
-async function printInStore(
+async function printTurn(
   target: AgentTarget,
   choice: SessionChoice,
   message: string | undefined,
   options: RunOptionValues,
   retype: RetypeContext,
+  maxMessageChars: number,
   storeChoice: Omit<StoreChoice, 'log'>,
 ): Promise<number> {
   const { readMessage } = await import('../hosts/print/read-message.js');
-  const text = await readMessage(message);
+  const { runPrintTurn, Interrupted } = await import('../hosts/print/print-host.js');
+  const text = await readMessage(message, maxMessageChars);
   const store = await openAgentStore(target, storeChoice, warnOnStderr);
   try {
-    const { conversation, writer } = await openWritingConversation(target, choice, warnOnStderr, store);
+    const conversation = await openConversation(target, choice, warnOnStderr, store);
     try {
-      await applyHostInputs(conversation, options);
-      return await printTurn(conversation, text, options, writer, retype);
+      return await printAsWriter(conversation, text, options, retype, Interrupted, runPrintTurn);
     } finally {
-      await writer.release();
       await conversation.session.close().catch(() => undefined);
     }
   } finally {
@@ -128,32 +130,47 @@ async function printInStore(
   }
 }
 
-async function printTurn(conversation: Conversation, text: string, options: RunOptionValues, writer: WriterLease, retype: RetypeContext): Promise<number> {
-  const { runPrintTurn } = await import('../hosts/print/print-host.js');
+async function printAsWriter(
+  conversation: Conversation,
+  text: string,
+  options: RunOptionValues,
+  retype: RetypeContext,
+  Interrupted: typeof import('../hosts/print/print-host.js').Interrupted,
+  runPrintTurn: typeof import('../hosts/print/print-host.js').runPrintTurn,
+): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
-  const onSigint = () => {
+  // SIGTERM (CI stopping a job on timeout) ends the turn as Ctrl+C does: canceled and saved.
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
     interrupts++;
-    // The first Ctrl+C cancels the turn cleanly; a second one does not wait.
-    if (interrupts === 1) controller.abort(new Error('interrupted'));
-    else process.exit(EXIT.canceled);
+    // The first signal cancels the turn cleanly; a second one does not wait.
+    if (interrupts === 1) controller.abort(new Interrupted(signal));
+    else process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.canceled);
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
-    return await runPrintTurn({
-      conversation,
-      message: text,
-      format: options.outputFormat ?? options.output,
-      signal: controller.signal,
-      writer,
-      answerCommand: (sessionId) => `${retypeCommand(retype, ['--print', '--session', sessionId])} "<answer>"`,
-      writers: {
-        out: (chunk) => process.stdout.write(chunk),
-        err: (chunk) => process.stderr.write(chunk),
-        colour: process.stderr.isTTY === true && !process.env.NO_COLOR,
-      },
+    // One writer per session: the lease covers the flags and the turn, and is refused at once when another auggy holds it.
+    return await conversation.asWriter(async () => {
+      await applyHostInputs(conversation, options);
+      return runPrintTurn({
+        conversation,
+        message: text,
+        format: options.outputFormat ?? options.output,
+        signal: controller.signal,
+        answerCommand: (sessionId) => `${retypeCommand(retype, ['--print', '--session', sessionId])} "<answer>"`,
+        writers: {
+          out: (chunk) => process.stdout.write(chunk),
+          err: (chunk) => process.stderr.write(chunk),
+          colour: process.stderr.isTTY === true && !process.env.NO_COLOR,
+        },
+      });
     });
+  } catch (error) {
+    if (error instanceof SessionError) throw new UsageError(error.message);
+    throw error;
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

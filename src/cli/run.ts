@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { SetExitCode } from './commands.js';
 import { addModelOptions, type ModelOptionValues } from './model-options.js';
 import { addStoreOption, type StoreOptionValues } from './store-option.js';
+import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
 
 export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
   print?: boolean;
@@ -15,6 +16,7 @@ export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
   event?: string;
   board: string[];
   allowTool: string[];
+  maxMessageChars: string;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -35,7 +37,8 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('-c, --continue', 'resume the most recent session anything was said in')
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
     .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, [])
-    .option('--allow-tool <pattern>', 'mcp: let tools matching this run without asking the person, e.g. mcp_ops_* (repeatable)', collect, []);
+    .option('--allow-tool <pattern>', 'mcp: let tools matching this run without asking the person, e.g. mcp_ops_* (repeatable)', collect, [])
+    .option('--max-message-chars <n>', 'with --print: refuse a longer message before anything is sent', String(DEFAULT_MAX_MESSAGE_CHARS));
   addModelOptions(command);
   addStoreOption(command);
   command.addHelpText(
@@ -48,7 +51,8 @@ message, for the agent in the current folder. So inside an agent folder
 \`auggy run DIR -p "hello"\` runs it in DIR. With no message, or -, it is read from stdin.
 
 Exit codes with --print: 0 completed, 3 input-required (the agent asked a question),
-1 failed or budget-exhausted, 2 usage or configuration error, 130 canceled.
+1 failed or budget-exhausted, 2 usage or configuration error (also: the session is in use by
+another auggy), 130 canceled by Ctrl+C, 143 stopped by SIGTERM (the partial reply is saved).
 
 Examples:
   auggy run examples/demo

@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import { EXIT, UsageError } from './exit-codes.js';
+import { integerOption } from './integer-option.js';
 import type { ServeOptionValues } from './serve.js';
 import { loadRunnableAgent, openAgentStore, type AgentTarget } from '../hosts/open-conversation.js';
 import type { SessionStore } from '../session/store.js';
@@ -9,14 +11,6 @@ import { hostScopeFor } from './allow-tool.js';
 
 function log(line: string): void {
   process.stderr.write(`auggy serve: ${line}\n`);
-}
-
-function integerOption(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`${flag} ${value} is not a whole number from ${min} to ${max}`);
-  }
-  return n;
 }
 
 function urlHost(host: string): string {
@@ -31,8 +25,32 @@ interface ServeSettings {
   graceMs: number;
 }
 
+/** `https://app.example:3000`: what a browser sends as Origin; a path or a typo would never match one. */
+function checkCorsOrigin(value: string): void {
+  if (value === '*') return;
+  let origin: string | undefined;
+  try {
+    const url = new URL(value);
+    origin = /^https?:$/.test(url.protocol) ? url.origin : undefined;
+  } catch {
+    origin = undefined;
+  }
+  if (origin === undefined || origin !== value.replace(/\/$/, '')) {
+    throw new UsageError(`--cors-origin ${value} is not an origin; pass scheme, host and port only, such as http://localhost:3000 (or * for any)`);
+  }
+}
+
+function checkAllowedHost(value: string): void {
+  const ipv6 = isIP(value.replace(/^\[|\]$/g, '')) === 6;
+  if (!/^[A-Za-z0-9.-]+$/.test(value) && !ipv6) {
+    throw new UsageError(`--allowed-host ${value} is not a host name; pass a name such as agents.example.com, without scheme or port`);
+  }
+}
+
 /** Checks every option before anything loads, so a mistake costs no start-up. */
 function settingsFrom(options: ServeOptionValues): ServeSettings {
+  options.corsOrigin.forEach(checkCorsOrigin);
+  options.allowedHost.forEach(checkAllowedHost);
   const token = options.token ?? (process.env.AUGGY_TOKEN || undefined);
   if (token !== undefined && token.trim() === '') throw new UsageError('--token is empty; pass a secret or leave it out');
   const host = options.host.trim();
@@ -99,7 +117,8 @@ async function serveUntilStopped(target: AgentTarget, store: SessionStore, setti
     store,
     token: settings.token,
     maxMessageChars: settings.maxMessageChars,
-    corsOrigin: options.corsOrigin,
+    corsOrigins: options.corsOrigin,
+    allowedHosts: options.allowedHost,
     log,
   });
   const stopped = untilStopSignal();

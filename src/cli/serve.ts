@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { SetExitCode } from './commands.js';
 import { addModelOptions, type ModelOptionValues } from './model-options.js';
 import { addStoreOption, type StoreOptionValues } from './store-option.js';
+import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
 
 export interface ServeOptionValues extends ModelOptionValues, StoreOptionValues {
   host: string;
@@ -9,8 +10,13 @@ export interface ServeOptionValues extends ModelOptionValues, StoreOptionValues 
   token?: string;
   maxMessageChars: string;
   graceMs: string;
-  corsOrigin?: string;
+  corsOrigin: string[];
   allowTool: string[];
+  allowedHost: string[];
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 export function registerServe(program: Command, setExitCode: SetExitCode): void {
@@ -21,10 +27,11 @@ export function registerServe(program: Command, setExitCode: SetExitCode): void 
     .option('--host <address>', 'address to bind; anything but loopback needs a token', '127.0.0.1')
     .option('--port <number>', 'port to listen on (0 picks a free one)', '8787')
     .option('--token <secret>', 'bearer token required on /agent/run and /admin (also AUGGY_TOKEN)')
-    .option('--max-message-chars <n>', 'refuse a user message longer than this (HTTP 413)', '32000')
+    .option('--max-message-chars <n>', 'refuse a user message longer than this (HTTP 413)', String(DEFAULT_MAX_MESSAGE_CHARS))
     .option('--grace-ms <ms>', 'on SIGTERM, how long in-flight runs may finish before they are canceled', '5000')
-    .option('--cors-origin <origin>', 'allow browser pages from this origin (or *) to call the server')
-    .option('--allow-tool <pattern>', 'mcp: let tools matching this run without a person\'s yes, e.g. mcp_ops_* (repeatable)', (value: string, previous: string[]) => [...previous, value], []);
+    .option('--cors-origin <origin>', 'let web pages from this origin (or *) call the server; repeatable', collect, [])
+    .option('--allowed-host <name>', 'a name besides the bound address and localhost that clients may use in Host; repeatable', collect, [])
+    .option('--allow-tool <pattern>', 'mcp: let tools matching this run without a person\'s yes, e.g. mcp_ops_* (repeatable)', collect, []);
   addModelOptions(command);
   addStoreOption(command);
   command.addHelpText(
@@ -39,7 +46,12 @@ Routes:
   GET  /admin       the auggy admin report as JSON
 
 A run that asks a question ends with RUN_FINISHED result {status:"input-required", message}.
-SIGTERM stops accepting, lets in-flight runs finish for --grace-ms, cancels the rest, exits 0.
+SIGTERM refuses new runs (503 with Retry-After), lets in-flight runs finish for --grace-ms,
+cancels the rest, exits 0.
+
+Web pages: a request whose Host is not the bound address, localhost or an --allowed-host name
+is refused (403), and so is one from a browser Origin that is not the server's own or a
+--cors-origin; POST /agent/run takes Content-Type: application/json only (415).
 
 Examples:
   auggy serve examples/demo

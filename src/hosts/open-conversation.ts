@@ -9,7 +9,7 @@ import { ModelSpecError, resolveModelSpec, type ModelOverrides, type ModelSpec }
 import { folderStore } from '../session/folder-store.js';
 import { openSessionStore, type StoreChoice } from '../session/open-store.js';
 import { SessionError } from '../session/session.js';
-import { SessionBusyError, type SessionStore, type WriterLease } from '../session/store.js';
+import type { SessionStore } from '../session/store.js';
 
 export interface AgentTarget {
   agent: LoadedAgent;
@@ -67,34 +67,6 @@ export async function openConversation(target: AgentTarget, choice: SessionChoic
     return await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn, store: sessions, host: target.host });
   } catch (error) {
     if (error instanceof SessionError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
-/**
- * `--print`: the session's writer is taken before the session is read, so what the turn starts
- * from is what the last writer left (another replica may have written the thread a moment ago).
- * A session another auggy is writing is refused at once (exit 2).
- */
-export async function openWritingConversation(
-  target: AgentTarget,
-  choice: SessionChoice,
-  warn: (message: string) => void,
-  store: SessionStore,
-): Promise<{ conversation: Conversation; writer: WriterLease }> {
-  let writer: WriterLease | undefined;
-  try {
-    let sessionId = choice.sessionId;
-    if (sessionId === undefined && choice.continueLatest) sessionId = (await store.list())[0];
-    if (sessionId !== undefined) writer = await store.acquireWriter(sessionId);
-    const session = await store.open({ sessionId });
-    // A new session's id is known to nobody else until now.
-    writer ??= await store.acquireWriter(session.id);
-    const conversation = await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn, store, host: target.host });
-    return { conversation, writer };
-  } catch (error) {
-    await writer?.release();
-    if (error instanceof SessionError || error instanceof SessionBusyError) throw new UsageError(error.message);
     throw error;
   }
 }

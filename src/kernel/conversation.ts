@@ -27,11 +27,6 @@ export interface TurnOptions {
   clientTools?: KernelTool[];
   /** The client's id for the user message, kept so its history is recognised later. */
   messageId?: string;
-  /**
-   * The session's writer, when the host took it before opening the session (serve, print); the
-   * turn takes one for itself otherwise, and lets go of it when it ends.
-   */
-  writer?: WriterLease;
 }
 
 /** A client's result for a call the last turn left open. */
@@ -85,6 +80,10 @@ export class Conversation {
   private currentTurnId: string | undefined;
   private writeError: string | undefined;
   private running = false;
+  /** How many asWriter calls are inside the session's writer lease right now. */
+  private writerDepth = 0;
+  /** The lease asWriter holds now, so a turn inside it stops if the lease is lost. */
+  private heldLease: WriterLease | undefined;
   private completionUsage = { inputTokens: 0, outputTokens: 0 };
   readonly complete: CompleteFn;
   readonly host: HostScope;
@@ -233,6 +232,41 @@ export class Conversation {
     return this.model;
   }
 
+  /**
+   * Runs `work` as the session's one writer across processes: the lease is taken first (a
+   * SessionBusyError, before anything is written, when another auggy holds it) and given back
+   * after. Nested calls share the lease, so a host can hold it around flags and the turn.
+   */
+  async asWriter<T>(work: () => Promise<T>): Promise<T> {
+    if (this.writerDepth > 0) {
+      this.writerDepth++;
+      try {
+        return await work();
+      } finally {
+        this.writerDepth--;
+      }
+    }
+    const lease = await this.session.acquireWriter();
+    this.writerDepth = 1;
+    this.heldLease = lease;
+    try {
+      lease.notices.forEach((notice) => this.warn(notice));
+      // Another process took turns here since this conversation read the log: start from what it wrote.
+      if (lease.changedElsewhere) this.reloadTranscript();
+      return await work();
+    } finally {
+      this.writerDepth = 0;
+      this.heldLease = undefined;
+      await lease.release();
+    }
+  }
+
+  private reloadTranscript(): void {
+    const { entries, warnings } = this.session.entries();
+    warnings.forEach((warning) => this.warn(warning));
+    this.messages = transcriptFromEntries(entries);
+  }
+
   /** Tool calls the last turn left open for the client (frontend tools), awaiting their results. */
   openToolCalls(): { toolCallId: string; toolName: string }[] {
     return openToolCalls(this.messages).map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));
@@ -310,24 +344,21 @@ export class Conversation {
   private async run(options: TurnOptions, begin: (runId: string) => Promise<void>): Promise<TurnResult & { runId: string }> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
-    let ownWriter: WriterLease | undefined;
     try {
-      if (!options.writer) {
-        // Throws SessionBusyError before anything is written when another process holds it.
-        ownWriter = await this.session.acquireWriter();
-        if (await this.session.refresh()) this.messages = transcriptFromEntries(this.session.entries().entries);
-      }
-    } catch (error) {
+      // One writer per session across processes: SessionBusyError here, before anything is written.
+      return await this.asWriter(() => this.runAsWriter(options, begin, this.heldLease));
+    } finally {
       this.running = false;
-      throw error;
     }
-    const writer = options.writer ?? ownWriter;
+  }
+
+  private async runAsWriter(options: TurnOptions, begin: (runId: string) => Promise<void>, writer: WriterLease | undefined): Promise<TurnResult & { runId: string }> {
     const runId = newRunId();
     this.currentTurnId = runId;
     this.writeError = undefined;
     this.completionUsage = { inputTokens: 0, outputTokens: 0 };
     // A writer that loses its hold stops the turn rather than write beside the next one.
-    const signal = writer ? AbortSignal.any([options.signal ?? new AbortController().signal, writer.lost]) : (options.signal ?? new AbortController().signal);
+    const signal = writer?.lost ? AbortSignal.any([options.signal ?? new AbortController().signal, writer.lost]) : (options.signal ?? new AbortController().signal);
     const clientTools = options.clientTools ?? [];
     try {
       await begin(runId);
@@ -402,9 +433,7 @@ export class Conversation {
       }
       return { ...result, runId };
     } finally {
-      this.running = false;
       this.currentTurnId = undefined;
-      await ownWriter?.release();
     }
   }
 

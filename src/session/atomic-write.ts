@@ -1,17 +1,70 @@
-import { renameSync, writeFileSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { pidExists } from './process-identity.js';
+
+/** `board.json.4121-a1b2c3d4.tmp`: the writer's pid, so a later process can tell a crash's leftover from a write in progress. */
+const TEMP_NAME = /^.+\.(\d+)-[0-9a-f]{8}\.tmp$/;
+/** What earlier releases wrote: no pid, so only a crash could have left one behind a session being opened. */
+const LEGACY_TEMP_NAME = /^.+\.[0-9a-f]{8}\.tmp$/;
+
+/** Folders cannot be fsynced everywhere (some file systems, Windows); there the rename is as durable as it gets. */
+const DIR_SYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EISDIR', 'EPERM', 'EACCES', 'EBADF']);
+
+function writeAll(fd: number, data: Buffer): void {
+  let offset = 0;
+  while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
+}
+
+/** Flushes a folder's entries, so a rename in it survives a power cut. */
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch (error) {
+    if (!DIR_SYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 /**
- * Writes a file so a reader sees the old content or the new, never half of either:
- * write a temp file beside it, then rename over. On failure the temp file is removed.
+ * Writes a file so a reader sees the old content or the new, never half of either, even across
+ * a crash or power cut: write a temp file beside it, fsync it, rename it over, fsync the folder.
+ * On any failure (a full disk) the temp file is removed and the old file is left as it was.
  */
 export function writeFileAtomic(path: string, content: string, mode = 0o600): void {
-  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
-    writeFileSync(temp, content, { mode });
+    // 'wx': never through a link or over a file that is already there.
+    const fd = openSync(temp, 'wx', mode);
+    try {
+      writeAll(fd, Buffer.from(content, 'utf8'));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
   }
+  fsyncDir(dirname(path));
+}
+
+/**
+ * Removes temp files a crash left in a folder. One whose writer still runs is a write in
+ * progress and stays; this process writes synchronously, so none of its own is in progress.
+ */
+export function removeStaleTempFiles(dir: string): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const match = TEMP_NAME.exec(name);
+    const stale = match ? Number(match[1]) === process.pid || !pidExists(Number(match[1])) : LEGACY_TEMP_NAME.test(name);
+    if (!stale) continue;
+    rmSync(join(dir, name), { force: true });
+    removed.push(basename(name));
+  }
+  return removed;
 }

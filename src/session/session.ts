@@ -1,13 +1,26 @@
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
+import { appendWholeLine, logSize, setAsideCutLine } from './event-log.js';
 import { isValidSessionId, newSessionId } from './ids.js';
-import { acquireFolderWriter } from './folder-writer.js';
-import type { WriterLease } from './store.js';
+import { FileWriterLock } from './lock-file.js';
+import { ensureRealFolders, readFileNoFollow, refuseLinksIn } from './real-paths.js';
+import { SessionError, describeWriteError } from './session-error.js';
+import { SessionBusyError, type WriterLease } from './writer-lock.js';
 import { sessionHasMessage } from './session-summary.js';
 
-export class SessionError extends Error {}
+export { SessionError } from './session-error.js';
+export { SessionBusyError, type WriterLease, type WriterLock } from './writer-lock.js';
+export { FileWriterLock } from './lock-file.js';
+
+const EVENTS_FILE = 'events.jsonl';
+
+/** The session's writer lease, and whether someone else wrote the session since this handle last saw it. */
+export interface SessionWriterLease extends WriterLease {
+  /** True when another process appended since this handle last read or wrote: its transcript is out of date. */
+  readonly changedElsewhere: boolean;
+}
 
 /**
  * An open session: the append-only event log plus small state files. Reads and writes are
@@ -24,9 +37,9 @@ export interface SessionHandle {
   readonly resumed: boolean;
   /** Where a person finds the whole session: a file, or the store and the session id. */
   readonly location: string;
-  /** Appends one entry; throws SessionError with a readable reason (disk full, ...) on failure. */
+  /** Appends one whole line; throws SessionError with a readable reason (disk full, ...) and leaves no part of it behind. */
   append(entry: SessionEntry): void;
-  /** Every readable entry; a torn last line (crash mid-write) is skipped and reported. */
+  /** Every readable entry; a line that cannot be read is skipped and reported. */
   entries(): { entries: SessionEntry[]; warnings: string[] };
   readState(name: string): { status: 'missing' } | { status: 'ok'; value: unknown } | { status: 'corrupt'; setAsideTo: string };
   /** Replaces a state file. Parts another writer changed meanwhile, and this one did not, are kept. */
@@ -36,14 +49,15 @@ export interface SessionHandle {
   setAsideState(name: string, reason: string): string;
   /** Told the name of a state file another writer changed; returns the unsubscribe. */
   watchState(listener: (name: string) => void): () => void;
-  /** Takes this session's one writer for a turn; SessionBusyError when someone else holds it. */
-  acquireWriter(): Promise<WriterLease>;
-  /** Reloads what another process wrote since this handle read it; true when the log grew. */
-  refresh(): Promise<boolean>;
   /** Resolves once every write so far is saved; rejects with SessionError when one was not. */
   flush(): Promise<void>;
   /** Flushes and lets go of the handle. */
   close(): Promise<void>;
+  /**
+   * Becomes the session's one writer across processes, or throws SessionBusyError at once. A
+   * turn holds it from start to end; whatever a crash left (a cut last line) is repaired here.
+   */
+  acquireWriter(): Promise<SessionWriterLease>;
 }
 
 
@@ -51,19 +65,17 @@ export function sessionsRoot(agentDir: string): string {
   return join(agentDir, '.auggy', 'sessions');
 }
 
-function describeWriteError(error: unknown, path: string): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOSPC') return `the disk is full, so ${path} could not be written; free some space and resume with --session`;
-  if (code === 'EACCES' || code === 'EPERM') return `${path} is not writable; check the folder's permissions`;
-  if (code === 'EROFS') return `${path} is on a read-only file system`;
-  return `${path} could not be written (${error instanceof Error ? error.message : String(error)})`;
-}
-
 class FolderSession implements SessionHandle {
+  /** The log's size as this handle last left it; another size means another writer appended. */
+  private knownSize: number | undefined;
+  /** Told with the first entries(): what opening repaired. */
+  private openNotices: string[] = [];
+
   constructor(
     readonly id: string,
     readonly dir: string,
     readonly resumed: boolean,
+    private readonly locks: FileWriterLock,
     private readonly watchers: StateWatchers = new StateWatchers(),
   ) {}
 
@@ -72,37 +84,96 @@ class FolderSession implements SessionHandle {
   }
 
   private get eventsFile(): string {
-    return join(this.dir, 'events.jsonl');
+    return join(this.dir, EVENTS_FILE);
+  }
+
+  /**
+   * What a crash may have left: temp files of atomic writes, and a cut last line, which is moved
+   * aside only when no other live process writes the session (then it may be a line in flight).
+   */
+  repairOnOpen(): void {
+    removeStaleTempFiles(this.dir);
+    let lease: WriterLease;
+    try {
+      lease = this.locks.acquireWriterNow(this.id);
+    } catch (error) {
+      if (error instanceof SessionBusyError) return;
+      throw error;
+    }
+    try {
+      this.openNotices.push(...lease.notices, ...this.setAsideCutLine());
+    } finally {
+      void lease.release();
+    }
+  }
+
+  private setAsideCutLine(): string[] {
+    let moved: number;
+    try {
+      moved = setAsideCutLine(this.eventsFile);
+    } catch (error) {
+      throw new SessionError(describeWriteError(error, this.eventsFile));
+    }
+    if (moved === 0) return [];
+    return [`${EVENTS_FILE} of session ${this.id} ended in a cut-off line (${moved} bytes, left by a crash or a full disk); it was moved to ${EVENTS_FILE}.broken`];
   }
 
   append(entry: SessionEntry): void {
     try {
-      appendFileSync(this.eventsFile, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+      const added = appendWholeLine(this.eventsFile, JSON.stringify(entry));
+      if (this.knownSize !== undefined) this.knownSize += added;
     } catch (error) {
       throw new SessionError(describeWriteError(error, this.eventsFile));
     }
   }
 
   entries(): { entries: SessionEntry[]; warnings: string[] } {
-    const warnings: string[] = [];
+    const warnings = this.openNotices.splice(0);
     const entries: SessionEntry[] = [];
-    const lines = readFileSync(this.eventsFile, 'utf8').split('\n');
+    const raw = readFileNoFollow(this.eventsFile);
+    this.knownSize = raw.length;
+    const lines = raw.toString('utf8').split('\n');
+    // The text after the last newline is not a whole line yet: a line in flight, or one a crash cut (repaired before the next append).
+    const partial = lines.pop();
     lines.forEach((line, index) => {
       if (line.trim() === '') return;
       try {
         entries.push(JSON.parse(line) as SessionEntry);
       } catch {
-        warnings.push(`events.jsonl line ${index + 1} is incomplete (probably cut off by a crash) and was skipped`);
+        warnings.push(`${EVENTS_FILE} line ${index + 1} cannot be read (probably damaged by a crash) and was skipped`);
       }
     });
+    if (partial !== undefined && partial.trim() !== '') this.knownSize -= Buffer.byteLength(partial);
     return { entries, warnings };
+  }
+
+  async acquireWriter(): Promise<SessionWriterLease> {
+    const lease = await this.locks.acquireWriter(this.id);
+    try {
+      const notices = [...lease.notices, ...this.setAsideCutLine()];
+      const size = logSize(this.eventsFile);
+      const changedElsewhere = this.knownSize !== undefined && size !== this.knownSize;
+      if (this.knownSize !== undefined) this.knownSize = size;
+      return { notices, changedElsewhere, release: () => lease.release() };
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
   }
 
   readState(name: string): ReturnType<SessionHandle['readState']> {
     const path = join(this.dir, name);
-    if (!existsSync(path)) return { status: 'missing' };
+    let text: string;
     try {
-      return { status: 'ok', value: JSON.parse(readFileSync(path, 'utf8')) as unknown };
+      text = readFileNoFollow(path).toString('utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { status: 'missing' };
+      if (code === 'ELOOP') throw new SessionError(`${path} is a symbolic link; auggy reads no state through a link, so replace it with a real file`);
+      throw new SessionError(`${path} cannot be read (${code ?? String(error)})`);
+    }
+    try {
+      return { status: 'ok', value: JSON.parse(text) as unknown };
     } catch {
       // Keep the bad file for inspection; the session carries on without it.
       const setAsideTo = `${path}.corrupt-${Date.now()}`;
@@ -135,15 +206,6 @@ class FolderSession implements SessionHandle {
 
   watchState(listener: (name: string) => void): () => void {
     return this.watchers.add(this, listener);
-  }
-
-  acquireWriter(): Promise<WriterLease> {
-    return acquireFolderWriter(this.id);
-  }
-
-  refresh(): Promise<boolean> {
-    // Nothing is cached: every read goes to the files.
-    return Promise.resolve(false);
   }
 
   flush(): Promise<void> {
@@ -185,8 +247,8 @@ export function listSessions(agentDir: string): string[] {
   const root = sessionsRoot(agentDir);
   if (!existsSync(root)) return [];
   return readdirSync(root)
-    .filter((name) => isValidSessionId(name) && existsSync(join(root, name, 'events.jsonl')))
-    .map((name) => ({ name, mtime: statSync(join(root, name, 'events.jsonl')).mtimeMs }))
+    .filter((name) => isValidSessionId(name) && existsSync(join(root, name, EVENTS_FILE)))
+    .map((name) => ({ name, mtime: statSync(join(root, name, EVENTS_FILE)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime || b.name.localeCompare(a.name))
     .map((s) => s.name);
 }
@@ -203,28 +265,47 @@ export interface OpenSessionOptions {
   continueLatest?: boolean;
   /** serve: a client's thread id names a session that may not exist yet. */
   createIfMissing?: boolean;
+  /** The writer lock, shared by every session a process opens (serve); one of its own otherwise. */
+  locks?: FileWriterLock;
+}
+
+function hasEventLog(dir: string): boolean {
+  try {
+    lstatSync(join(dir, EVENTS_FILE));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function openSession(options: OpenSessionOptions): SessionHandle {
   const root = sessionsRoot(options.agentDir);
+  const locks = options.locks ?? new FileWriterLock(root);
   let id = options.sessionId;
   if (id !== undefined && !isValidSessionId(id)) {
     throw new SessionError(`"${id}" is not a session id (letters, digits, - and _ only, at most 128 characters)`);
   }
+  // Checked before anything is listed or created: a linked .auggy/sessions is refused outright.
+  ensureRealFolders(options.agentDir, ['.auggy', 'sessions'], { create: false });
   // A chat opened and quit leaves a session with nothing in it: nothing to continue there.
   if (id === undefined && options.continueLatest) id = listSessions(options.agentDir).find((candidate) => sessionHasMessage(join(root, candidate, 'events.jsonl')));
   if (id !== undefined) {
-    const dir = join(root, id);
-    if (existsSync(join(dir, 'events.jsonl'))) return new FolderSession(id, dir, true, options.watchers);
+    const dir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: false });
+    if (existsSync(dir)) refuseLinksIn(dir, `.auggy/sessions/${id}`);
+    if (hasEventLog(dir)) {
+      const session = new FolderSession(id, dir, true, locks, options.watchers);
+      session.repairOnOpen();
+      return session;
+    }
     if (!options.createIfMissing) {
       throw new SessionError(`no session "${id}" in ${root}; run without --session to start one`);
     }
   }
-  return createSession(options, id ?? newSessionId());
+  return createSession(options, id ?? newSessionId(), locks);
 }
 
-function createSession(options: OpenSessionOptions, id: string): SessionHandle {
-  const dir = join(sessionsRoot(options.agentDir), id);
+function createSession(options: OpenSessionOptions, id: string, locks: FileWriterLock): SessionHandle {
+  const dir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: true });
   const header: SessionHeader = {
     kind: 'header',
     version: 1,
@@ -233,12 +314,17 @@ function createSession(options: OpenSessionOptions, id: string): SessionHandle {
     agentName: options.agentName,
     createdAt: new Date().toISOString(),
   };
+  const path = join(dir, EVENTS_FILE);
+  let fd: number | undefined;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
-    writeFileSync(join(dir, 'events.jsonl'), `${JSON.stringify(header)}\n`, { mode: 0o600, flag: 'wx' });
+    fd = openSync(path, 'wx', 0o600);
+    writeSync(fd, `${JSON.stringify(header)}\n`);
   } catch (error) {
-    throw new SessionError(describeWriteError(error, join(dir, 'events.jsonl')));
+    // A header cut short by a full disk would be a session no one can read: leave none at all.
+    if (fd !== undefined) rmSync(path, { force: true });
+    throw new SessionError(describeWriteError(error, path));
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  return new FolderSession(id, dir, false, options.watchers);
+  return new FolderSession(id, dir, false, locks, options.watchers);
 }

@@ -1,4 +1,5 @@
 import type { SessionHandle } from './session.js';
+import type { WriterLease } from './writer-lock.js';
 
 /** Which agent a store keeps sessions for: several agents may share one database. */
 export interface StoreAgent {
@@ -21,26 +22,7 @@ export interface StoreOpenOptions {
   observer?: boolean;
 }
 
-/**
- * The one writer of a session. Held while a turn (or a serve run) lives; a second writer is
- * refused with SessionBusyError. `lost` aborts when the hold ends without `release()` (a lease
- * that expired because this process stalled), so the run stops instead of writing beside another.
- */
-export interface WriterLease {
-  readonly sessionId: string;
-  readonly lost: AbortSignal;
-  release(): Promise<void>;
-}
-
-/** A second writer on a session: refused at once, with who holds it. */
-export class SessionBusyError extends Error {
-  constructor(
-    readonly sessionId: string,
-    readonly holder: string,
-  ) {
-    super(`session ${sessionId} is in use by another auggy (${holder}); wait for it or use another session`);
-  }
-}
+export { SessionBusyError, type WriterLease } from './writer-lock.js';
 
 /**
  * Where sessions live. The agent folder is the default; PostgreSQL lets several processes (serve
@@ -81,7 +63,6 @@ export function observerView(handle: SessionHandle): SessionHandle {
     setAsideState: (name, reason) => handle.setAsideState(name, reason),
     watchState: (listener) => handle.watchState(listener),
     acquireWriter: () => handle.acquireWriter(),
-    refresh: () => handle.refresh(),
     flush: () => handle.flush(),
     close: () => handle.close(),
   };

@@ -62,7 +62,7 @@ function scriptedPrompter(answers: string[]): Prompter & { asked: string[]; said
 }
 
 describe('auggy create writes the agent folder', () => {
-  it('writes exactly the six files with the default provider (openai) and their exact contents', async () => {
+  it('writes exactly the seven files with the default provider (openai) and their exact contents', async () => {
     const run = await create('deployer', { purpose: 'Deploy services.' });
     expect(run.code).toBe(0);
     const dir = join(run.parent, 'deployer');
@@ -77,6 +77,8 @@ describe('auggy create writes the agent folder', () => {
       'skills',
       'skills/turnControl',
       'skills/turnControl/SKILL.md',
+      'tests',
+      'tests/example.scenario.yaml',
     ]);
     const agentYaml = read(dir, 'agent.yaml');
     expect(agentYaml).toMatch(ID_LINE);
@@ -119,12 +121,13 @@ Your purpose: Deploy services.
     expect(read(dir, '.env.example')).toBe('# Provider keys for this agent. Copy this file to .env and fill it in; .env is never committed.\nOPENAI_API_KEY=\n');
     expect(read(dir, '.gitignore')).toBe('# Provider keys stay on this machine.\n.env\n# Run state: sessions, transcripts, boards.\n.auggy/\n');
     expect(run.out).toBe(`Created Deployer in deployer/ (openai, gpt-5.4-mini):
-  agent.yaml, identity.md, skills/turnControl, augments/turnControl, .env.example, .gitignore
+  agent.yaml, identity.md, skills/turnControl, augments/turnControl, tests/example.scenario.yaml, .env.example, .gitignore
 
 Next steps:
   cd deployer
   cp .env.example .env      # then set OPENAI_API_KEY in .env
   auggy run
+  auggy test      # runs tests/example.scenario.yaml
 `);
   });
 

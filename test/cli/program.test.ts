@@ -54,7 +54,7 @@ describe('the auggy binary', () => {
     const result = await auggy(['create', 'my-agent'], { cwd });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('Next steps:\n  cd my-agent\n  cp .env.example .env      # then set OPENAI_API_KEY in .env\n  auggy run');
-    expect(readdirSync(join(cwd, 'my-agent')).sort()).toEqual(['.env.example', '.gitignore', 'agent.yaml', 'augments', 'identity.md', 'skills']);
+    expect(readdirSync(join(cwd, 'my-agent')).sort()).toEqual(['.env.example', '.gitignore', 'agent.yaml', 'augments', 'identity.md', 'skills', 'tests']);
 
     const checked = await auggy(['validate', 'my-agent'], { cwd });
     expect(checked.exitCode).toBe(0);

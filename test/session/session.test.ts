@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendFileSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listSessions, openSession, SessionError } from '../../src/session/session.js';
@@ -40,13 +40,30 @@ describe('sessions', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('skips a torn last line with a warning instead of failing', () => {
-    const session = openSession({ agentDir: agentDir(), agentName: 'demo' });
+  it('a cut last line is moved to events.jsonl.broken when the session opens, with one warning; a later open is silent', () => {
+    const dir = agentDir();
+    const session = openSession({ agentDir: dir, agentName: 'demo' });
     session.append({ kind: 'user', turnId: 't', text: 'kept', at: 'now' });
     appendFileSync(join(session.dir, 'events.jsonl'), '{"kind":"user","text":"cut of');
+    const resumed = openSession({ agentDir: dir, agentName: 'demo', sessionId: session.id });
+    const { entries, warnings } = resumed.entries();
+    expect(entries.map((e) => e.kind)).toEqual(['header', 'user']);
+    expect(warnings).toEqual([expect.stringMatching(/ended in a cut-off line .* moved to events\.jsonl\.broken/)]);
+    expect(readFileSync(join(session.dir, 'events.jsonl.broken'), 'utf8')).toBe('{"kind":"user","text":"cut of\n');
+    // The next append starts a line of its own instead of being glued onto the cut one.
+    resumed.append({ kind: 'user', turnId: 't2', text: 'next', at: 'now' });
+    const again = openSession({ agentDir: dir, agentName: 'demo', sessionId: session.id }).entries();
+    expect(again.warnings).toEqual([]);
+    expect(again.entries.map((e) => (e.kind === 'user' ? e.text : e.kind))).toEqual(['header', 'kept', 'next']);
+  });
+
+  it('a damaged line in the middle is skipped with a warning naming it', () => {
+    const session = openSession({ agentDir: agentDir(), agentName: 'demo' });
+    appendFileSync(join(session.dir, 'events.jsonl'), '{"kind":"user","te\n');
+    session.append({ kind: 'user', turnId: 't', text: 'after', at: 'now' });
     const { entries, warnings } = session.entries();
     expect(entries).toHaveLength(2);
-    expect(warnings).toEqual([expect.stringMatching(/line 3 is incomplete/)]);
+    expect(warnings).toEqual([expect.stringMatching(/line 2 cannot be read/)]);
   });
 
   it('sets a corrupt state file aside rather than deleting it', () => {
@@ -57,6 +74,37 @@ describe('sessions', () => {
     expect(readdirSync(session.dir).some((name) => name.startsWith('user_ask.json.corrupt-'))).toBe(true);
     session.writeState('user_ask.json', { text: 'x' });
     expect(session.readState('user_ask.json')).toEqual({ status: 'ok', value: { text: 'x' } });
+  });
+});
+
+describe('nothing under .auggy is written through a link', () => {
+  it('a linked .auggy, .auggy/sessions or session folder is refused with one sentence, and nothing lands at the target', () => {
+    const elsewhere = agentDir();
+    const linkedAuggy = agentDir();
+    symlinkSync(elsewhere, join(linkedAuggy, '.auggy'));
+    expect(() => openSession({ agentDir: linkedAuggy, agentName: 'demo' })).toThrow(/^\.auggy is a symbolic link \(to \S+\); auggy writes nothing under \.auggy through a link, so replace it with a real folder$/);
+
+    const linkedSessions = agentDir();
+    mkdirSync(join(linkedSessions, '.auggy'));
+    symlinkSync(elsewhere, join(linkedSessions, '.auggy', 'sessions'));
+    expect(() => openSession({ agentDir: linkedSessions, agentName: 'demo', continueLatest: true })).toThrow(/^\.auggy\/sessions is a symbolic link/);
+
+    const linkedSession = agentDir();
+    mkdirSync(join(linkedSession, '.auggy', 'sessions'), { recursive: true });
+    symlinkSync(elsewhere, join(linkedSession, '.auggy', 'sessions', 'abc'));
+    expect(() => openSession({ agentDir: linkedSession, agentName: 'demo', sessionId: 'abc', createIfMissing: true })).toThrow(/^\.auggy\/sessions\/abc is a symbolic link/);
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('a state file that is a link is refused, and the file it points at is left alone', () => {
+    const dir = agentDir();
+    const session = openSession({ agentDir: dir, agentName: 'demo' });
+    const target = join(agentDir(), 'outside.json');
+    writeFileSync(target, '{"mine": true}');
+    symlinkSync(target, join(session.dir, 'board.json'));
+    expect(() => openSession({ agentDir: dir, agentName: 'demo', sessionId: session.id })).toThrow(/board\.json is a symbolic link .* replace it with a real file/);
+    expect(() => session.readState('board.json')).toThrow(SessionError);
+    expect(readFileSync(target, 'utf8')).toBe('{"mine": true}');
   });
 });
 

@@ -140,7 +140,7 @@ describe('two serve replicas on one PostgreSQL store', () => {
 
     const elsewhere = await postRun(b.url, runInput(threadId, 'me too'));
     expect(elsewhere.status).toBe(409);
-    expect(((await elsewhere.json()) as { error: string }).error).toMatch(new RegExp(`run is already in progress on thread ${threadId}`));
+    expect(((await elsewhere.json()) as { error: string }).error).toMatch(new RegExp(`^session ${threadId} is in use by another auggy \\(pid ${a.pid} on `));
     const here = await postRun(a.url, runInput(threadId, 'me too'));
     expect(here.status).toBe(409);
 
@@ -173,7 +173,7 @@ describe('two serve replicas on one PostgreSQL store', () => {
         await response.text();
         break;
       }
-      expect(((await response.json()) as { error: string }).error).toMatch(/already in progress/);
+      expect(((await response.json()) as { error: string }).error).toMatch(/is in use by another auggy/);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(statuses[statuses.length - 1]).toBe(200);

@@ -44,6 +44,11 @@ describe('reading keys from the terminal', () => {
     expect(read('one\rtwo\r')).toEqual([{ kind: 'paste', text: 'one\ntwo\n' }]);
   });
 
+  it('takes Enter at the start of a chunk as Enter, with the keys typed after it read late', () => {
+    expect(read('\r/hlep')).toEqual([key('enter'), { kind: 'text', text: '/hlep' }]);
+    expect(read('\rone\rtwo')).toEqual([key('enter'), { kind: 'paste', text: 'one\ntwo' }]);
+  });
+
   it('drops sequences it does not know instead of typing them', () => {
     expect(read('\u001b[I', '\u001b[99~')).toEqual([]);
   });

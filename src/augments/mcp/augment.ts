@@ -55,7 +55,7 @@ export const mcpAugment: AugmentFactory = {
       severity: 'warning' as const,
       message: `${d.message}; the servers and their settings live in ${MCP_CONFIG_FILE} at the agent root`,
     }));
-    const read = readMcpConfig(agentDir, envLookup(readDotEnv(agentDir)));
+    const read = readMcpConfig(agentDir, envLookup(readDotEnv(agentDir).env));
     if (!read.found) {
       diagnostics.push({ severity: 'warning', file: MCP_CONFIG_FILE, message: `is missing, so the mcp augment has no servers; write one with an "mcpServers" object (auggy create --augment mcp shows the shape)` });
     }

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { readAgentFile } from '../../agent/read-agent-file.js';
 import type { Diagnostic, Severity } from '../../agent/types.js';
 import { formatFieldPath, locateField, parseYamlSource, type FieldPath, type YamlSource } from '../../agent/yaml-source.js';
 import {
@@ -145,7 +146,10 @@ function readServer(name: string, raw: unknown, policy: ServerPolicy, findings: 
 export function readMcpConfig(agentDir: string, lookup?: Lookup): ConfigRead {
   const path = join(agentDir, MCP_CONFIG_FILE);
   if (!existsSync(path)) return { servers: [], diagnostics: [], found: false };
-  const text = readFileSync(path, 'utf8');
+  // Read like every file the folder names: inside the folder after links, a small regular file.
+  const file = readAgentFile(agentDir, MCP_CONFIG_FILE);
+  if (!file.ok) return { servers: [], diagnostics: [{ severity: 'error', file: MCP_CONFIG_FILE, message: file.message }], found: true };
+  const text = file.text;
   let data: unknown;
   try {
     data = JSON.parse(text);

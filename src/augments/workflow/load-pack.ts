@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { schemaDiagnostics } from '../../agent/schema-issues.js';
 import type { Diagnostic } from '../../agent/types.js';
+import { readAgentFile } from '../../agent/read-agent-file.js';
 import { parseYamlSource, type YamlSource } from '../../agent/yaml-source.js';
 import { PACK_FIELD_EXAMPLES, packSchema, type PackFile } from './pack-schema.js';
 
@@ -29,15 +29,12 @@ export function packLocation(agentDir: string, packPath: string): { path: string
  */
 export function loadPackFile(agentDir: string, packPath: string): LoadedPack {
   const { path, file } = packLocation(agentDir, packPath);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(error)})`;
-    return { path, file, diagnostics: [{ severity: 'error', file, message: `the workflow pack ${reason}; check config.pack in augments/workflow/augment.yaml` }] };
+  // Inside the folder after links, a regular file, at most 1 MiB: a pack is sent to the model too.
+  const read = readAgentFile(agentDir, packPath);
+  if (!read.ok) {
+    return { path, file, diagnostics: [{ severity: 'error', file, message: `the workflow pack ${read.message}; check config.pack in augments/workflow/augment.yaml` }] };
   }
-  const parsed = parseYamlSource(text, file);
+  const parsed = parseYamlSource(read.text, file);
   if (!parsed.source) return { path, file, diagnostics: parsed.diagnostics };
   const source = parsed.source;
   if (source.data === null || typeof source.data !== 'object' || Array.isArray(source.data)) {

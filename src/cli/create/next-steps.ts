@@ -18,6 +18,7 @@ export function createdMessage(answers: CreateAnswers, target: string, files: re
   if (answers.provider === 'openai-compatible') steps.push(`# start your server at ${answers.baseURL ?? 'its URL'} serving ${answers.model}`);
   if (answers.provider === 'scripted') steps.push('# edit script.yaml to change the replies');
   steps.push('auggy run');
+  steps.push('auggy test      # runs tests/example.scenario.yaml');
   return [
     `Created ${answers.displayName} in ${where}/ (${answers.provider}, ${answers.model}):`,
     `  ${topLevel.join(', ')}`,

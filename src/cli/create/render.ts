@@ -121,6 +121,7 @@ export function renderAgentFolder(answers: CreateAnswers, id: string, templatesD
     for (const [path, template] of Object.entries(factory.rootTemplates ?? {})) files.push({ path, content: readTemplate(templatesDir, template) });
   }
   if (answers.provider === 'scripted') files.push({ path: 'script.yaml', content: readTemplate(templatesDir, 'script.yaml') });
+  files.push({ path: 'tests/example.scenario.yaml', content: readTemplate(templatesDir, 'tests/example.scenario.yaml') });
   files.push({ path: '.env.example', content: fillTemplate(readTemplate(templatesDir, 'env.example'), { keyLines: keyLines(answers) }, 'env.example') });
   files.push({ path: '.gitignore', content: readTemplate(templatesDir, 'gitignore') });
   return files;

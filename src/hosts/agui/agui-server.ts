@@ -9,6 +9,7 @@ import { requireBearer } from './access.js';
 import { handleBoard } from './handle-board.js';
 import { handleRun } from './handle-run.js';
 import { HttpError, sendError, sendJson } from './http-io.js';
+import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from './request-guards.js';
 import { ThreadRegistry } from './thread-registry.js';
 
 export interface AguiServerOptions {
@@ -18,8 +19,10 @@ export interface AguiServerOptions {
   /** Bearer token for /agent/run and /admin; undefined leaves them open (loopback only). */
   token?: string;
   maxMessageChars: number;
-  /** Origin allowed to call from a browser, or undefined for no CORS headers. */
-  corsOrigin?: string;
+  /** Browser origins allowed to call (`*` for any); none by default, so web pages elsewhere cannot. */
+  corsOrigins?: readonly string[];
+  /** Names besides the bound address and localhost that the Host header may carry. */
+  allowedHosts?: readonly string[];
   /** Operator-facing lines (one per run, warnings), without a trailing newline. */
   log(line: string): void;
 }
@@ -28,8 +31,8 @@ export interface AguiServer {
   /** Resolves to the bound address once listening; rejects on EADDRINUSE and the like. */
   listen(host: string, port: number): Promise<AddressInfo>;
   /**
-   * Stops accepting, lets in-flight runs finish for `graceMs`, cancels the rest (their clients
-   * still get RUN_FINISHED canceled), then closes every connection.
+   * Stops taking new runs (they get 503 with Retry-After), lets in-flight runs finish for
+   * `graceMs`, cancels the rest (their clients still get RUN_FINISHED canceled), then closes.
    */
   shutdown(graceMs: number): Promise<void>;
 }
@@ -42,6 +45,7 @@ function routeList(): string {
     .join(', ');
 }
 
+/** The headers that let a listed origin's page read the response. */
 function corsHeaders(origin: string | undefined): Record<string, string> {
   if (origin === undefined) return {};
   return { 'access-control-allow-origin': origin, vary: 'Origin' };
@@ -68,16 +72,30 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
     store.shared ? 0 : undefined,
   );
   const beside = { target, store, threads, log: options.log };
-  const headers = corsHeaders(options.corsOrigin);
-  let closing = false;
+  const guards: RequestGuards = {
+    bound: { address: '127.0.0.1', host: '127.0.0.1' },
+    allowedHosts: options.allowedHosts ?? [],
+    corsOrigins: normalOrigins(options.corsOrigins ?? []),
+  };
+  /** Set once SIGTERM arrived: when the grace period ends, so refusals can say when to come back. */
+  let closingUntil: number | undefined;
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  function closingRefusal(headers: Record<string, string>): HttpError | undefined {
+    if (closingUntil === undefined) return undefined;
+    const seconds = Math.max(1, Math.ceil((closingUntil - Date.now()) / 1000));
+    return new HttpError(503, 'the server is shutting down; try again shortly', { ...headers, 'retry-after': String(seconds), connection: 'close' });
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://auggy.invalid').pathname;
     const method = req.method ?? 'GET';
-    if (closing) throw new HttpError(503, 'the server is shutting down', { connection: 'close' });
-    if (method === 'OPTIONS' && options.corsOrigin !== undefined && ROUTES[path] !== undefined) {
+    const closing = closingRefusal(headers);
+    if (closing) throw closing;
+    if (method === 'OPTIONS' && ROUTES[path] !== undefined) {
+      // A preflight: the origin already passed, so say what the route takes.
       res.writeHead(204, {
         ...headers,
+        allow: `${ROUTES[path]}, OPTIONS`,
         'access-control-allow-methods': `${ROUTES[path]}, OPTIONS`,
         'access-control-allow-headers': 'authorization, content-type, accept',
         'access-control-max-age': '600',
@@ -98,17 +116,26 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
         return;
       case '/agent/run':
         requireBearer(req, options.token);
-        await handleRun(req, res, { ...beside, maxMessageChars: options.maxMessageChars, headers, closing: () => closing });
+        requireJsonBody(req);
+        await handleRun(req, res, { ...beside, maxMessageChars: options.maxMessageChars, headers, closingRefusal: () => closingRefusal(headers) });
         return;
       case '/agent/board':
         requireBearer(req, options.token);
+        requireJsonBody(req);
         await handleBoard(req, res, { ...beside, headers });
         return;
     }
   }
 
   const server: Server = createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
+    let headers: Record<string, string> = {};
+    const served = (async () => {
+      // Who may call comes first: a rebound DNS name or a foreign page learns nothing else.
+      checkHost(req, guards);
+      headers = corsHeaders(checkOrigin(req, guards));
+      await route(req, res, headers);
+    })();
+    served.catch((error: unknown) => {
       if (error instanceof HttpError) {
         sendError(res, new HttpError(error.status, error.message, { ...headers, ...error.headers }));
         return;
@@ -125,15 +152,16 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
         server.once('error', reject);
         server.listen(port, host, () => {
           server.off('error', reject);
-          resolve(server.address() as AddressInfo);
+          const address = server.address() as AddressInfo;
+          guards.bound = { address: address.address, host };
+          resolve(address);
         });
       }),
     shutdown: async (graceMs) => {
-      closing = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      closingUntil = Date.now() + graceMs;
       const runs = threads.runs();
       if (runs.length > 0) {
+        // Still listening: a run sent now gets 503 with Retry-After, not a refused connection.
         options.log(`shutting down: ${runs.length} run(s) in flight, waiting up to ${graceMs} ms`);
         let timer: NodeJS.Timeout | undefined;
         const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
@@ -146,6 +174,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       } else {
         options.log('shutting down');
       }
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
     },

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Conversation } from '../../kernel/conversation.js';
+import { SessionBusyError, SessionError } from '../../session/session.js';
 import type { TurnOutcome } from '../../kernel/events.js';
-import { SessionBusyError, type WriterLease } from '../../session/store.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
 import { HttpError, readJsonBody } from './http-io.js';
 import { parseRunInput, type RunRequest } from './run-input.js';
@@ -17,8 +17,8 @@ export interface RunRouteContext extends BesideRunContext {
   headers: Record<string, string>;
   /** One line on stderr per finished run, for whoever operates the server. */
   log(line: string): void;
-  /** True once shutdown began: no new run may start. */
-  closing(): boolean;
+  /** Once shutdown began, the 503 a new run gets (with Retry-After); undefined before. */
+  closingRefusal(): HttpError | undefined;
 }
 
 function describe(error: unknown): string {
@@ -62,7 +62,7 @@ function mergedState(request: RunRequest, snapshot: Record<string, unknown>): Re
 }
 
 /** Runs the turn, streaming its events; resolves to how it ended. Never throws. */
-async function streamTurn(conversation: Conversation, request: RunRequest, stream: RunStream, signal: AbortSignal, writer: WriterLease): Promise<TurnOutcome> {
+async function streamTurn(conversation: Conversation, request: RunRequest, stream: RunStream, signal: AbortSignal): Promise<TurnOutcome> {
   const unsubscribe = conversation.subscribe((event) => stream.forward(event.type === 'STATE_SNAPSHOT' ? { ...event, snapshot: mergedState(request, event.snapshot) } : event));
   try {
     if (request.state) await conversation.applyClientState(request.state);
@@ -70,8 +70,8 @@ async function streamTurn(conversation: Conversation, request: RunRequest, strea
     const { input } = request;
     const result =
       input.kind === 'message'
-        ? await conversation.runTurn(input.text, { signal, writer, clientTools: tools, messageId: input.messageId })
-        : await conversation.resumeTurn(input.results, { signal, writer, clientTools: tools });
+        ? await conversation.runTurn(input.text, { signal, clientTools: tools, messageId: input.messageId })
+        : await conversation.resumeTurn(input.results, { signal, clientTools: tools });
     return { status: result.status, message: result.message, code: result.code, ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}) };
   } catch (error) {
     // An augment or the session failing outside the kernel's own error handling.
@@ -85,13 +85,13 @@ async function streamTurn(conversation: Conversation, request: RunRequest, strea
  * A second run on a busy thread is refused (409), but the state it carries is the person's board
  * write and does not wait: it is applied beside the run in flight, which sees it next round.
  */
-async function refuseBusy(context: RunRouteContext, request: RunRequest): Promise<HttpError> {
-  const busy = `a run is already in progress on thread ${request.threadId}; wait for its RUN_FINISHED and send again`;
+async function refuseBusy(context: RunRouteContext, request: RunRequest, holder?: string): Promise<HttpError> {
+  const busy = holder ?? `a run is already in progress on thread ${request.threadId}; wait for its RUN_FINISHED and send again`;
   const state = request.state;
-  if (!state) return new HttpError(409, busy);
+  if (!state) return new HttpError(409, busy, context.headers);
   const { notes } = await besideRun(context, request.threadId, { createIfMissing: true }, (conversation) => conversation.applyClientState(state));
   const refused = notes.length > 0 ? ` (${notes.join('; ')})` : '';
-  return new HttpError(409, `${busy}; the state it carried was applied, and the run in flight sees it at its next round${refused}`);
+  return new HttpError(409, `${busy}; the state it carried was applied, and the run in flight sees it at its next round${refused}`, context.headers);
 }
 
 /**
@@ -101,18 +101,10 @@ async function refuseBusy(context: RunRouteContext, request: RunRequest): Promis
 export async function handleRun(req: IncomingMessage, res: ServerResponse, context: RunRouteContext): Promise<void> {
   const request = parseRunInput(await readJsonBody(req), context.maxMessageChars);
   // Checked again after the body arrived: shutdown may have begun while it was uploading.
-  if (context.closing()) throw new HttpError(503, 'the server is shutting down', { connection: 'close' });
+  const closing = context.closingRefusal();
+  if (closing) throw closing;
   const claim = context.threads.claim(request.threadId);
   if (!claim) throw await refuseBusy(context, request);
-  let writer: WriterLease;
-  try {
-    // Taken before the session is read, so the run starts from what the last writer left.
-    writer = await context.store.acquireWriter(request.threadId);
-  } catch (error) {
-    claim.release();
-    if (error instanceof SessionBusyError) throw await refuseBusy(context, request);
-    throw new HttpError(503, `the session store cannot be used right now: ${describe(error)}`, { 'retry-after': '1' });
-  }
 
   const started = Date.now();
   let outcome: TurnOutcome | undefined;
@@ -126,18 +118,29 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
       claim.run.controller.abort(new Error('the client disconnected'));
     });
     const conversation = await openThread(context, request.threadId);
-    claim.run.conversation = conversation;
-    const adopted = reconcileHistory(conversation, request.history);
-    if (adopted > 0) context.log(`thread ${request.threadId}: adopted ${adopted} message(s) of the client's history`);
-    checkToolResults(conversation, request);
-    stream.open(context.headers);
-    outcome = await streamTurn(conversation, request, stream, claim.run.controller.signal, writer);
-    // Let go before the client hears the end: its next message may land on another replica at once.
-    await writer.release();
+    try {
+      // The thread's session has one writer across processes and replicas: another auggy writing
+      // it (a --print, a run on another replica) means 409, before the stream opens. The lease is
+      // given back before the terminal event goes out: a client that reads it may go on at once,
+      // on this replica or another.
+      outcome = await conversation.asWriter(async () => {
+        claim.run.conversation = conversation;
+        const adopted = reconcileHistory(conversation, request.history);
+        if (adopted > 0) context.log(`thread ${request.threadId}: adopted ${adopted} message(s) of the client's history`);
+        checkToolResults(conversation, request);
+        stream.open(context.headers);
+        return streamTurn(conversation, request, stream, claim.run.controller.signal);
+      });
+    } catch (error) {
+      if (error instanceof SessionBusyError) throw await refuseBusy(context, request, error.message);
+      if (error instanceof SessionError) throw new HttpError(500, `the session for thread ${request.threadId} could not be written: ${error.message}`, context.headers);
+      throw error;
+    } finally {
+      claim.run.conversation = undefined;
+      context.threads.keep(request.threadId, conversation);
+    }
     await stream.finish(outcome);
-    context.threads.keep(request.threadId, conversation);
   } finally {
-    await writer.release();
     claim.release();
     if (outcome) {
       const why = clientGone ? ' (the client disconnected)' : outcome.message && outcome.status !== 'input-required' ? `: ${outcome.message}` : '';

@@ -1,9 +1,15 @@
-import { exitCodeForStatus } from '../../cli/exit-codes.js';
+import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
 import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
 import type { Conversation } from '../../kernel/conversation.js';
-import type { WriterLease } from '../../session/store.js';
 import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
 import { summarize, systemLineText, textEventWriter, type OutputFormat, type Writers } from './print-output.js';
+
+/** Why the signal aborted: the person's Ctrl+C, or a SIGTERM (CI stopping a job on timeout). */
+export class Interrupted extends Error {
+  constructor(readonly by: 'SIGINT' | 'SIGTERM') {
+    super(by === 'SIGTERM' ? 'stopped by SIGTERM' : 'interrupted');
+  }
+}
 
 export interface PrintOptions {
   conversation: Conversation;
@@ -11,8 +17,6 @@ export interface PrintOptions {
   format: OutputFormat;
   writers: Writers;
   signal: AbortSignal;
-  /** The session's writer, taken by the host before it opened the session. */
-  writer?: WriterLease;
   /** The command that answers the session's question, as the person types it from here. */
   answerCommand(sessionId: string): string;
 }
@@ -35,11 +39,12 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
   });
   let result;
   try {
-    result = await conversation.runTurn(options.message, { signal: options.signal, writer: options.writer });
+    result = await conversation.runTurn(options.message, { signal: options.signal });
   } finally {
     unsubscribe();
   }
   const summary = summarize(result, conversation.session.id, conversation.snapshot());
+  const stoppedBy = result.status === 'canceled' && options.signal.reason instanceof Interrupted ? options.signal.reason.by : undefined;
   if (format === 'json') w.out(`${JSON.stringify(summary, null, 2)}\n`);
   if (format === 'stream-json') w.out(`${JSON.stringify({ type: 'RESULT', ...summary })}\n`);
   if (format === 'text') {
@@ -55,11 +60,16 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
         text.err(`auggy: ${result.message ?? 'the turn ran out of inference rounds'}\n`);
         break;
       case 'canceled':
-        text.err(`auggy: ${result.message ?? 'canceled'} (session ${conversation.session.id} is saved)\n`);
+        if (stoppedBy !== 'SIGTERM') text.err(`auggy: ${result.message ?? 'canceled'} (session ${conversation.session.id} is saved)\n`);
         break;
       case 'completed':
         break;
     }
+  }
+  if (stoppedBy === 'SIGTERM') {
+    // Whatever the format, one line on stderr says what happened; stdout stays parseable.
+    w.err(`auggy: stopped by SIGTERM; the partial reply is saved in session ${conversation.session.id}\n`);
+    return EXIT.terminated;
   }
   return exitCodeForStatus(result.status);
 }

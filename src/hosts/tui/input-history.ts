@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../session/atomic-write.js';
+import { ensureRealFolders } from '../../session/real-paths.js';
 
 /** How many entries are kept; older ones fall off. */
 export const INPUT_HISTORY_LIMIT = 500;
@@ -35,7 +36,8 @@ export function withEntry(entries: readonly string[], entry: string, limit = INP
 export function saveInputHistoryEntry(path: string, entry: string, limit = INPUT_HISTORY_LIMIT): { entries: string[]; error?: string } {
   const entries = withEntry(loadInputHistory(path), entry, limit);
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // .auggy must be a real folder: a link would put what was typed somewhere else.
+    ensureRealFolders(dirname(dirname(path)), [basename(dirname(path))], { create: true });
     writeFileAtomic(path, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`);
     return { entries };
   } catch (error) {

@@ -63,6 +63,9 @@ function controlKey(char: string): Keypress | undefined {
 
 /** A run of plain characters: text, with control characters as keys in between. */
 function parsePlain(raw: string): Keypress[] {
+  // A chunk that starts with Enter is a typed Enter the chat read late, together with what was
+  // typed next (a busy redraw lets keys pile up); a paste starts with text.
+  if (raw.startsWith('\r') && raw.length > 1) return [key('enter'), ...parsePlain(raw.slice(1))];
   // Several lines at once without paste brackets can only be a paste (no one types that fast).
   const body = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
   if (/[\r\n]/.test(body) && body.replace(/[\r\n]/g, '') !== '') return [{ kind: 'paste', text: normalizeNewlines(raw) }];

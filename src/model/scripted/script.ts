@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { readBoundedFile } from '../../agent/read-agent-file.js';
 
 const scriptedToolCallSchema = z.object({
   name: z.string().min(1),
@@ -18,7 +18,14 @@ const scriptedRuleSchema = z.object({
   /** Optional case-insensitive regular expression on the system prompt (workflow state, evaluator). */
   system: z.string().optional(),
   /** `steps[n]` is the reply after n tool rounds since the user's message. */
-  steps: z.array(scriptedStepSchema).min(1),
+  steps: z.array(scriptedStepSchema).min(1).optional(),
+  /**
+   * Instead of steps: one reply per call to this rule, taken in order and starting over after the
+   * last, so a deterministic model can still answer differently on each run (`auggy test --repeat`).
+   */
+  replies: z.array(scriptedStepSchema).min(1).optional(),
+}).refine((rule) => (rule.steps === undefined) !== (rule.replies === undefined), {
+  message: 'a rule needs either steps or replies (not both)',
 });
 
 export const scriptSchema = z.object({
@@ -33,9 +40,11 @@ export type ScriptedStep = z.infer<typeof scriptedStepSchema>;
 export class ScriptError extends Error {}
 
 export function loadScript(path: string): Script {
+  const read = readBoundedFile(path);
+  if (!read.ok) throw new ScriptError(`the model script ${path} ${read.message}`);
   let raw: unknown;
   try {
-    raw = parse(readFileSync(path, 'utf8'));
+    raw = parse(read.text);
   } catch (error) {
     throw new ScriptError(`cannot read the model script ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
@@ -56,12 +65,22 @@ export function loadScript(path: string): Script {
   return parsed.data;
 }
 
-/** Picks the reply: the first rule whose patterns fit, at the step for this many tool rounds. */
-export function pickStep(script: Script, userText: string, system: string, toolRounds: number): ScriptedStep | undefined {
-  const rule = script.rules.find(
+/**
+ * Picks the reply: the first rule whose patterns fit, at the step for this many tool rounds, or
+ * its next reply in turn. `replyCounts` holds how often each rule's replies were taken.
+ */
+export function pickStep(script: Script, userText: string, system: string, toolRounds: number, replyCounts: Map<number, number> = new Map()): ScriptedStep | undefined {
+  const index = script.rules.findIndex(
     (candidate) =>
       new RegExp(candidate.match, 'i').test(userText) &&
       (candidate.system === undefined || new RegExp(candidate.system, 'i').test(system)),
   );
-  return rule?.steps[toolRounds];
+  const rule = script.rules[index];
+  if (!rule) return undefined;
+  if (rule.replies) {
+    const taken = replyCounts.get(index) ?? 0;
+    replyCounts.set(index, taken + 1);
+    return rule.replies[taken % rule.replies.length];
+  }
+  return rule.steps?.[toolRounds];
 }

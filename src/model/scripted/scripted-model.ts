@@ -57,11 +57,16 @@ function streamParts(step: ScriptedStep, callIndex: number): LanguageModelV3Stre
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+      reject(signal?.reason);
+    };
+    // The listener goes when the pause ends: one per chunk would pile up on a long reply's signal.
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
@@ -71,9 +76,10 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export function createScriptedModel(script: Script, modelId: string): LanguageModelV3 {
   let calls = 0;
+  const replyCounts = new Map<number, number>();
   const replyFor = (options: LanguageModelV3CallOptions): ScriptedStep => {
     const { text, toolRounds } = latestUserText(options.prompt);
-    return pickStep(script, text, systemText(options.prompt), toolRounds) ?? { text: '', toolCalls: [] };
+    return pickStep(script, text, systemText(options.prompt), toolRounds, replyCounts) ?? { text: '', toolCalls: [] };
   };
   return {
     specificationVersion: 'v3',

@@ -78,7 +78,7 @@ export class Leases {
     const timer = setInterval(() => void renew(), Math.max(100, Math.floor(leaseMs / 3)));
     timer.unref();
     return {
-      sessionId,
+      notices: [],
       lost: lost.signal,
       release: () =>
         (released ??= (async () => {

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Pool } from 'pg';
 import type { SessionEntry, SessionHeader } from '../entries.js';
 import { mergeState } from '../merge-state.js';
-import { SessionError, type SessionHandle } from '../session.js';
+import { SessionError, type SessionHandle, type SessionWriterLease } from '../session.js';
 import type { WriterLease } from '../store.js';
 import { describeStoreError } from './describe-error.js';
 
@@ -149,8 +149,15 @@ export class PgSession implements SessionHandle {
     return () => this.watchers.delete(listener);
   }
 
-  acquireWriter(): Promise<WriterLease> {
-    return this.context.acquireWriter(this.id);
+  /** The lease, then what other replicas wrote since this handle read the session. */
+  async acquireWriter(): Promise<SessionWriterLease> {
+    const lease = await this.context.acquireWriter(this.id);
+    try {
+      return { ...lease, notices: lease.notices, release: () => lease.release(), changedElsewhere: await this.refresh() };
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
   }
 
   async refresh(): Promise<boolean> {

@@ -88,10 +88,9 @@ describe('userAsk persistence in user_ask.json', () => {
       location: '/nonexistent/events.jsonl',
       setAsideState: () => '/nonexistent/aside',
       watchState: () => () => undefined,
-      acquireWriter: () => Promise.resolve({ sessionId: 's', lost: new AbortController().signal, release: () => Promise.resolve() }),
-      refresh: () => Promise.resolve(false),
       flush: () => Promise.resolve(),
       close: () => Promise.resolve(),
+      acquireWriter: async () => ({ notices: [], changedElsewhere: false, release: async () => undefined }),
     };
     const store = new UserAskStore(session, (message) => warnings.push(message));
     store.set('deploy', 'user');

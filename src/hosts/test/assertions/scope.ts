@@ -1,0 +1,69 @@
+import type { TurnStatus } from '../../../kernel/events.js';
+
+/** One tool call as assertions read it. */
+export interface ObservedToolCall {
+  name: string;
+  input: unknown;
+  result: string;
+  isError: boolean;
+}
+
+/** A question the person was asked: request_input's prompt, or one questionnaire field. */
+export interface ObservedQuestion {
+  text: string;
+  /** The questionnaire field; absent for request_input. */
+  field?: string;
+  source: 'request_input' | 'questionnaire';
+}
+
+export interface ObservedTransition {
+  from: string;
+  to: string;
+  event: string;
+}
+
+/** The workflow as `--output json` shows it after the turn. */
+export interface ObservedWorkflow {
+  state: string;
+  complete: boolean;
+  stopped?: string;
+  transitions: ObservedTransition[];
+}
+
+/** The userAsk verdict after the turn; `judged` is false when no evaluation ran for this turn. */
+export interface ObservedAsk {
+  outcome?: string;
+  reason?: string;
+  judged: boolean;
+  error?: string;
+}
+
+export interface ObservedBoardLine {
+  text: string;
+  owner: string;
+  by?: string;
+}
+
+/**
+ * What one assertion looks at: a turn (its reply, calls, questions and the state after it) or,
+ * for `conversation_assertions`, the whole conversation. Augment state is `undefined` when the
+ * agent does not have that augment, so an assertion can say so instead of passing.
+ */
+export interface Scope {
+  kind: 'turn' | 'conversation';
+  /** The reply text; in a conversation scope, every reply joined by blank lines. */
+  text: string;
+  /** Each assistant reply on its own (one for a turn), for checks that go reply by reply. */
+  replies: string[];
+  /** Undefined when this step ran no model turn (only an event or a board line). */
+  status?: TurnStatus;
+  /** The failure, budget or question message of the turn. */
+  message?: string;
+  toolCalls: ObservedToolCall[];
+  questions: ObservedQuestion[];
+  workflow?: ObservedWorkflow;
+  ask?: ObservedAsk;
+  board?: Record<string, ObservedBoardLine>;
+  /** The conversation so far as `user:` / `assistant:` / `tool:` lines, for judges of the whole session. */
+  conversation: string;
+}

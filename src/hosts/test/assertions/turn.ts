@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { TurnStatus } from '../../../kernel/events.js';
+import { OUTCOMES } from '../../../augments/user-ask/ask-state.js';
+import { assertionType } from './types.js';
+import { compilePattern, listed, oneOrMany, regexSource, shown, stringList } from './describe.js';
+
+const STATUSES = ['completed', 'input-required', 'failed', 'canceled', 'budget-exhausted'] as const satisfies readonly TurnStatus[];
+
+/** turn_status: how the turn ended (one status, or any of a list). */
+export const turnStatus = assertionType({
+  name: 'turn_status',
+  params: z.object({ status: oneOrMany(STATUSES) }),
+  check({ status }, scope) {
+    const actual = scope.status === undefined ? 'no model turn ran in this step' : `${scope.status}${scope.message && scope.status !== 'input-required' ? ` (${scope.message})` : ''}`;
+    return { passed: scope.status !== undefined && status.includes(scope.status), expected: `the turn to end ${status.join(' or ')}`, actual };
+  },
+});
+
+/** asks: a question was put to the person (request_input's prompt or a questionnaire field) that matches. */
+export const asks = assertionType({
+  name: 'asks',
+  params: z
+    .object({ pattern: regexSource.optional(), fields: stringList.optional() })
+    .refine((params) => params.pattern !== undefined || params.fields !== undefined, { message: 'needs pattern (the question, as a regular expression) or fields (the questionnaire fields asked)' }),
+  check({ pattern, fields }, scope) {
+    const asked = scope.questions;
+    const wanted = [pattern !== undefined ? `a question matching /${pattern}/` : '', fields ? `the field(s) ${listed(fields)} asked` : ''].filter(Boolean).join(' and ');
+    const matches = pattern === undefined || asked.some((question) => compilePattern(pattern, 'i').test(question.text));
+    const missing = (fields ?? []).filter((field) => !asked.some((question) => question.field === field));
+    const actual =
+      asked.length === 0
+        ? 'no question was asked'
+        : `asked ${asked.map((question) => (question.field ? `${question.field}: ${shown(question.text)}` : shown(question.text))).join('; ')}`;
+    return { passed: matches && missing.length === 0, expected: wanted, actual };
+  },
+});
+
+/** ask_outcome: the userAsk evaluator's verdict on this turn. */
+export const askOutcome = assertionType({
+  name: 'ask_outcome',
+  params: z.object({ outcome: oneOrMany(OUTCOMES) }),
+  check({ outcome }, scope) {
+    const expected = `the user ask judged ${outcome.join(' or ')}`;
+    const ask = scope.ask;
+    if (!ask) return { passed: false, expected, actual: 'the agent has no userAsk augment (add userAsk to agent.yaml augments)' };
+    if (!ask.judged) return { passed: false, expected, actual: `no verdict for this turn${ask.error ? ` (the evaluator failed: ${ask.error})` : ''}` };
+    return { passed: ask.outcome !== undefined && (outcome as readonly string[]).includes(ask.outcome), expected, actual: `${ask.outcome ?? 'none'}${ask.reason ? `: ${shown(ask.reason)}` : ''}` };
+  },
+});
+
+/** board_line: a board line's text after the turn, exactly (`text`) or by pattern; optionally who wrote it. */
+export const boardLine = assertionType({
+  name: 'board_line',
+  params: z
+    .object({ line: z.string().min(1), text: z.string().optional(), pattern: regexSource.optional(), by: z.enum(['agent', 'person']).optional() })
+    .refine((params) => params.text !== undefined || params.pattern !== undefined || params.by !== undefined, {
+      message: 'needs text (the exact line) or pattern (a regular expression on it)',
+    }),
+  check({ line, text, pattern, by }, scope) {
+    const wanted = [text !== undefined ? `to read ${shown(text)}` : '', pattern !== undefined ? `to match /${pattern}/` : '', by ? `written by the ${by}` : ''].filter(Boolean).join(', ');
+    const expected = `board line ${shown(line)} ${wanted}`;
+    if (!scope.board) return { passed: false, expected, actual: 'the agent has no board augment (add board to agent.yaml augments)' };
+    const found = scope.board[line];
+    if (!found) return { passed: false, expected, actual: `the board has no line ${shown(line)} (lines: ${Object.keys(scope.board).join(', ') || 'none'})` };
+    const passed =
+      (text === undefined || found.text.trim() === text.trim()) &&
+      (pattern === undefined || compilePattern(pattern).test(found.text)) &&
+      (by === undefined || found.by === by);
+    return { passed, expected, actual: `${shown(found.text)}${found.by ? `, written by the ${found.by}` : ', never written'}` };
+  },
+});

@@ -1,0 +1,112 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TurnStatus, KernelEvent } from '../../../kernel/events.js';
+import { Conversation } from '../../../kernel/conversation.js';
+import type { ModelBuild } from '../../../model/create-model.js';
+import { openSession } from '../../../session/session.js';
+import type { TurnResult } from '../../../kernel/turn-loop.js';
+import type { AgentTarget } from '../../open-conversation.js';
+import type { Scope } from '../assertions/scope.js';
+import type { Scenario, ScenarioTurn } from '../scenario/types.js';
+import { conversationScope, turnScope } from './observe-turn.js';
+import { evaluateAll, failsRun, type AssertionOutcome } from './evaluate.js';
+import { scenarioPerson } from './scenario-person.js';
+
+export interface TurnReport {
+  index: number;
+  line?: number;
+  content?: string;
+  status?: TurnStatus;
+  message?: string;
+  durationMs: number;
+  /** What went wrong before the checks (a board line or event refused): each one fails the run. */
+  problems: string[];
+  /** Worth knowing but not a failure (fields the scripted person had no answer for). */
+  notes: string[];
+  assertions: AssertionOutcome[];
+}
+
+export interface RunReport {
+  passed: boolean;
+  canceled: boolean;
+  durationMs: number;
+  turns: TurnReport[];
+  conversation: AssertionOutcome[];
+}
+
+export interface RunOptions {
+  target: AgentTarget;
+  /** Built once for the whole test run and shared, like serve shares it across threads. */
+  model: Promise<ModelBuild>;
+  signal: AbortSignal;
+  warn(message: string): void;
+  onTurn?(turn: ScenarioTurn): void;
+}
+
+/** The person's board lines and the workflow event, applied before the message as --board and --event would be. */
+async function applyHostInputs(conversation: Conversation, turn: ScenarioTurn): Promise<string[]> {
+  const problems: string[] = [];
+  for (const { line, text } of turn.board) {
+    const value = `${line}=${text}`;
+    const refused = conversation.checkHostInput('board', value);
+    const applied = refused ?? (await conversation.hostInput('board', value));
+    if (!applied.ok) problems.push(`board line ${line} was not written: ${applied.message.replace(/^no enabled augment takes --board.*$/, 'the agent has no board augment')}`);
+  }
+  if (turn.event !== undefined) {
+    const applied = await conversation.hostInput('event', turn.event);
+    if (!applied.ok) problems.push(`event ${turn.event} was not applied: ${applied.message.replace(/^no enabled augment takes --event.*$/, 'the agent has no workflow augment')}`);
+  }
+  return problems;
+}
+
+async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: RunOptions): Promise<{ report: TurnReport; scope: Scope }> {
+  const started = Date.now();
+  const events: KernelEvent[] = [];
+  const unsubscribe = conversation.subscribe((event) => events.push(event));
+  const person = scenarioPerson(turn.person);
+  let result: TurnResult | undefined;
+  let problems: string[];
+  try {
+    problems = await applyHostInputs(conversation, turn);
+    if (turn.content !== undefined) result = await conversation.runTurn(turn.content, { signal: options.signal, person });
+  } finally {
+    unsubscribe();
+  }
+  const scope = turnScope({ events, result, snapshot: conversation.snapshot(), transcript: conversation.transcript() });
+  const assertions = await evaluateAll(turn.assertions, scope, { complete: conversation.complete, signal: options.signal });
+  const notes = person.unscripted.map(({ field, took }) => `the scripted person had no answer for field ${field}, so it ${took === 'default' ? 'took the default' : 'declined it'}`);
+  return {
+    report: { index: turn.index, line: turn.line, content: turn.content, status: result?.status, message: result?.message, durationMs: Date.now() - started, problems, notes, assertions },
+    scope,
+  };
+}
+
+/**
+ * One run of a scenario in a fresh session that lives in a temp folder outside the agent folder
+ * and is removed afterwards: the folder's own sessions are never read or written.
+ */
+export async function runScenarioOnce(scenario: Scenario, options: RunOptions): Promise<RunReport> {
+  const started = Date.now();
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'auggy-test-')));
+  const { agent, modelSpec } = options.target;
+  const turns: TurnReport[] = [];
+  const scopes: Scope[] = [];
+  try {
+    const session = openSession({ agentDir: root, agentName: agent.yaml.name, agentId: agent.yaml.id });
+    const conversation = await Conversation.open({ agent, modelSpec, session, warn: options.warn, model: options.model });
+    for (const turn of scenario.turns) {
+      if (options.signal.aborted) break;
+      options.onTurn?.(turn);
+      const { report, scope } = await runTurn(conversation, turn, options);
+      turns.push(report);
+      scopes.push(scope);
+    }
+    const canceled = options.signal.aborted;
+    const conversationOutcomes = canceled ? [] : await evaluateAll(scenario.conversationAssertions, conversationScope(scopes), { complete: conversation.complete, signal: options.signal });
+    const passed = !canceled && turns.every((turn) => turn.problems.length === 0 && !turn.assertions.some(failsRun)) && !conversationOutcomes.some(failsRun);
+    return { passed, canceled, durationMs: Date.now() - started, turns, conversation: conversationOutcomes };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,88 @@
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { NO_FOLLOW } from './real-paths.js';
+
+
+export const BROKEN_SUFFIX = '.broken';
+
+function writeAll(fd: number, data: Buffer): void {
+  let offset = 0;
+  while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
+}
+
+/**
+ * Appends one whole line or nothing: a write cut short (a full disk) is truncated back, so the
+ * log never ends in half a line that the next append would be glued onto. Returns the bytes added.
+ */
+export function appendWholeLine(path: string, line: string): number {
+  const data = Buffer.from(line.endsWith('\n') ? line : `${line}\n`, 'utf8');
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | NO_FOLLOW);
+  try {
+    const before = fstatSync(fd).size;
+    try {
+      writeAll(fd, data);
+    } catch (error) {
+      try {
+        ftruncateSync(fd, before);
+      } catch {
+        // Nothing more can be done; the reader skips a torn line.
+      }
+      throw error;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return data.length;
+}
+
+/** The log's size in bytes. */
+export function logSize(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | NO_FOLLOW);
+  try {
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const CHUNK = 64 * 1024;
+
+/** The offset just after the last newline before `size`, or 0 when there is none. */
+function endOfLastWholeLine(fd: number, size: number): number {
+  const chunk = Buffer.alloc(CHUNK);
+  for (let end = size; end > 0; end -= CHUNK) {
+    const start = Math.max(0, end - CHUNK);
+    readSync(fd, chunk, 0, end - start, start);
+    const at = chunk.subarray(0, end - start).lastIndexOf(0x0a);
+    if (at >= 0) return start + at + 1;
+  }
+  return 0;
+}
+
+/**
+ * When the log does not end in a newline (a crash or a full disk cut its last line), moves the
+ * partial line into `<log>.broken` and cuts it off, so the next append starts a line of its own.
+ * Returns how many bytes were moved, 0 when the log was whole.
+ */
+export function setAsideCutLine(path: string): number {
+  const fd = openSync(path, constants.O_RDWR | NO_FOLLOW);
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return 0;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] === 0x0a) return 0;
+    const cut = endOfLastWholeLine(fd, size);
+    const partial = Buffer.alloc(size - cut);
+    readSync(fd, partial, 0, partial.length, cut);
+    const broken = openSync(`${path}${BROKEN_SUFFIX}`, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW, 0o600);
+    try {
+      writeAll(broken, Buffer.concat([partial, Buffer.from('\n')]));
+    } finally {
+      closeSync(broken);
+    }
+    ftruncateSync(fd, cut);
+    return partial.length;
+  } finally {
+    closeSync(fd);
+  }
+}

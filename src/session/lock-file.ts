@@ -1,0 +1,154 @@
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { currentProcess, isStillRunning, type ProcessIdentity } from './process-identity.js';
+import { SessionError, describeWriteError } from './session-error.js';
+import { SessionBusyError, type WriterLease, type WriterLock } from './writer-lock.js';
+
+export const LOCK_FILE = 'writer.lock';
+
+interface LockRecord extends ProcessIdentity {
+  /** Tells this holding apart from any other, so a release never removes someone else's lock. */
+  token: string;
+  acquiredAt: string;
+}
+
+/** A lock file just created and not yet written (a crash in between) is empty; past this age it is abandoned. */
+const EMPTY_LOCK_GRACE_MS = 10_000;
+
+function isLockRecord(value: unknown): value is LockRecord {
+  if (value === null || typeof value !== 'object') return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.pid === 'number' && typeof record.startedAt === 'number' && typeof record.host === 'string' && typeof record.token === 'string';
+}
+
+function readRecord(path: string): LockRecord | 'missing' | 'unreadable' {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return isLockRecord(parsed) ? parsed : 'unreadable';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable';
+  }
+}
+
+function holderText(record: ProcessIdentity, self: ProcessIdentity): string {
+  return record.host === self.host ? `pid ${record.pid}` : `pid ${record.pid} on ${record.host}`;
+}
+
+/**
+ * One writer per session through a lock file in the session folder, created exclusively
+ * (O_EXCL) and holding the pid and start time of its process. A lock whose process is gone is
+ * taken over, with a notice. One instance serves every session of a process, so a single exit
+ * hook removes whatever it still holds when the process ends abruptly.
+ */
+export class FileWriterLock implements WriterLock {
+  private readonly held = new Map<string, { path: string; token: string }>();
+  private readonly self = currentProcess();
+  private readonly onExit = () => {
+    for (const { path, token } of this.held.values()) this.removeIfOurs(path, token);
+  };
+
+  constructor(private readonly sessionsRoot: string) {}
+
+  async acquireWriter(sessionId: string): Promise<WriterLease> {
+    return this.acquireWriterNow(sessionId);
+  }
+
+  /** The same, synchronously: the file operations never wait on anything. */
+  acquireWriterNow(sessionId: string): WriterLease {
+    const path = join(this.sessionsRoot, sessionId, LOCK_FILE);
+    const notices: string[] = [];
+    // Two rounds: a dead holder's lock is moved aside once, then the file is created afresh.
+    for (let round = 0; round < 2; round++) {
+      const token = randomBytes(8).toString('hex');
+      if (this.tryCreate(path, token)) return this.lease(sessionId, path, token, notices);
+      const holder = readRecord(path);
+      if (holder === 'missing') continue;
+      if (holder === 'unreadable') {
+        if (!this.isAbandoned(path)) throw new SessionBusyError(sessionId, 'pid unknown');
+        this.moveAside(path, undefined);
+        notices.push(`session ${sessionId} had an unreadable lock file (a crash while taking it); it was taken over`);
+        continue;
+      }
+      if (isStillRunning(holder, this.self)) throw new SessionBusyError(sessionId, holderText(holder, this.self));
+      if (this.moveAside(path, holder.token)) {
+        notices.push(`session ${sessionId} was locked by auggy ${holderText(holder, this.self)}, which is no longer running; it was taken over`);
+      }
+    }
+    throw new SessionBusyError(sessionId, 'pid unknown');
+  }
+
+  /** Creates the lock file exclusively; false when one is already there. */
+  private tryCreate(path: string, token: string): boolean {
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw new SessionError(describeWriteError(error, path));
+    }
+    try {
+      const record: LockRecord = { ...this.self, token, acquiredAt: new Date().toISOString() };
+      writeSync(fd, `${JSON.stringify(record)}\n`);
+      fsyncSync(fd);
+    } catch (error) {
+      closeSync(fd);
+      rmSync(path, { force: true });
+      throw new SessionError(describeWriteError(error, path));
+    }
+    closeSync(fd);
+    return true;
+  }
+
+  private isAbandoned(path: string): boolean {
+    try {
+      return Date.now() - statSync(path).mtimeMs > EMPTY_LOCK_GRACE_MS;
+    } catch {
+      return true;
+    }
+  }
+
+  /**
+   * Moves a dead holder's lock out of the way. Two processes may both judge it dead: whoever
+   * renames second may have moved the first one's fresh lock, so it checks the token and, if so,
+   * links it back (link never replaces an existing file).
+   */
+  private moveAside(path: string, deadToken: string | undefined): boolean {
+    const aside = `${path}.stale-${randomBytes(4).toString('hex')}`;
+    try {
+      renameSync(path, aside);
+    } catch {
+      return false;
+    }
+    const moved = readRecord(aside);
+    const wasDead = deadToken === undefined ? moved === 'unreadable' : moved !== 'missing' && moved !== 'unreadable' && moved.token === deadToken;
+    if (!wasDead) {
+      try {
+        linkSync(aside, path);
+      } catch {
+        // Someone created a new lock meanwhile; theirs stands.
+      }
+    }
+    rmSync(aside, { force: true });
+    return wasDead;
+  }
+
+  private lease(sessionId: string, path: string, token: string, notices: string[]): WriterLease {
+    const key = `${sessionId}\u0000${token}`;
+    if (this.held.size === 0) process.on('exit', this.onExit);
+    this.held.set(key, { path, token });
+    return {
+      notices,
+      release: async () => {
+        if (!this.held.delete(key)) return;
+        if (this.held.size === 0) process.off('exit', this.onExit);
+        this.removeIfOurs(path, token);
+      },
+    };
+  }
+
+  private removeIfOurs(path: string, token: string): void {
+    const record = readRecord(path);
+    if (record !== 'missing' && record !== 'unreadable' && record.token === token) rmSync(path, { force: true });
+  }
+}

@@ -1,0 +1,136 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { execa, execaSync } from 'execa';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSession, SessionError } from '../../src/session/session.js';
+import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
+
+async function deadPid(): Promise<number> {
+  const child = execa('node', ['-e', '0']);
+  const pid = child.pid ?? -1;
+  await child;
+  return pid;
+}
+
+describe('temp files of atomic writes', () => {
+  it('those a crash left are removed when the session opens; one whose writer still runs stays', async () => {
+    const agentDir = mkdtempSync(join(tmpdir(), 'auggy-temp-'));
+    const session = openSession({ agentDir, agentName: 'demo' });
+    const crashed = `board.json.${await deadPid()}-0a1b2c3d.tmp`;
+    const legacy = 'user_ask.json.0a1b2c3d.tmp';
+    const inProgress = `board.json.${process.ppid}-0a1b2c3d.tmp`;
+    for (const name of [crashed, legacy, inProgress]) writeFileSync(join(session.dir, name), '{"half":');
+    openSession({ agentDir, agentName: 'demo', sessionId: session.id });
+    const left = readdirSync(session.dir);
+    expect(left).not.toContain(crashed);
+    expect(left).not.toContain(legacy);
+    expect(left).toContain(inProgress);
+  });
+
+  it('a state write leaves no temp file behind', () => {
+    const session = openSession({ agentDir: mkdtempSync(join(tmpdir(), 'auggy-temp-')), agentName: 'demo' });
+    session.writeState('board.json', { a: 1 });
+    session.writeState('board.json', { a: 2 });
+    expect(readdirSync(session.dir).sort()).toEqual(['board.json', 'events.jsonl']);
+    expect(session.readState('board.json')).toEqual({ status: 'ok', value: { a: 2 } });
+  });
+});
+
+/**
+ * A real full disk: a 64 KiB tmpfs. Mounting needs root (CI runs as root); elsewhere these
+ * tests are skipped and say why.
+ */
+const mountPoint = mkdtempSync(join(tmpdir(), 'auggy-fulldisk-'));
+let mountProblem: string | undefined;
+
+beforeAll(() => {
+  try {
+    execaSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0755', 'tmpfs', mountPoint]);
+  } catch (error) {
+    mountProblem = `cannot mount a small tmpfs to fill (${(error as { shortMessage?: string }).shortMessage ?? String(error)})`;
+  }
+});
+
+afterAll(() => {
+  if (mountProblem === undefined) execaSync('umount', [mountPoint], { reject: false });
+  rmSync(mountPoint, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  if (mountProblem !== undefined) return;
+  for (const name of readdirSync(mountPoint)) rmSync(join(mountPoint, name), { recursive: true, force: true });
+});
+
+/** Writes a filler file until the file system says it is full. */
+function fillDisk(): void {
+  const fd = openSync(join(mountPoint, 'filler'), 'w');
+  const block = Buffer.alloc(4096, 0x61);
+  try {
+    for (;;) writeSync(fd, block);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function agentOnSmallDisk(): string {
+  const dir = join(mountPoint, 'agent');
+  mkdirSync(dir);
+  return dir;
+}
+
+describe('a full disk', () => {
+  it('a state write fails with one sentence and leaves the old file whole and no temp file', (context) => {
+    context.skip(mountProblem !== undefined, mountProblem);
+    const session = openSession({ agentDir: agentOnSmallDisk(), agentName: 'demo' });
+    session.writeState('board.json', { line: 'old' });
+    fillDisk();
+    let refused: unknown;
+    try {
+      session.writeState('board.json', { line: 'x'.repeat(20_000) });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(SessionError);
+    expect((refused as Error).message).toMatch(/^the disk is full, so \S+board\.json could not be written; free some space and resume with --session$/);
+    expect(session.readState('board.json')).toEqual({ status: 'ok', value: { line: 'old' } });
+    expect(readdirSync(session.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('an append cut short is taken back: the log still ends with its last whole line', (context) => {
+    context.skip(mountProblem !== undefined, mountProblem);
+    const session = openSession({ agentDir: agentOnSmallDisk(), agentName: 'demo' });
+    session.append({ kind: 'user', turnId: 't1', text: 'before the disk filled', at: 'now' });
+    const before = readFileSync(join(session.dir, 'events.jsonl'));
+    fillDisk();
+    // Far larger than the room left in the file's last page, so the write is cut partway.
+    expect(() => session.append({ kind: 'user', turnId: 't2', text: 'y'.repeat(20_000), at: 'now' })).toThrow(/^the disk is full/);
+    expect(readFileSync(join(session.dir, 'events.jsonl'))).toEqual(before);
+    rmSync(join(mountPoint, 'filler'));
+    session.append({ kind: 'user', turnId: 't3', text: 'after', at: 'now' });
+    expect(session.entries()).toMatchObject({ warnings: [], entries: [{ kind: 'header' }, { text: 'before the disk filled' }, { text: 'after' }] });
+  });
+
+  it('auggy run --print on a full disk: one sentence, exit 2, and the session as it was', async (context) => {
+    context.skip(mountProblem !== undefined, mountProblem);
+    const dir = join(mountPoint, 'agent');
+    const source = makeAgentFolder();
+    mkdirSync(dir);
+    for (const name of ['agent.yaml', 'identity.md']) writeFileSync(join(dir, name), readFileSync(join(source, name)));
+    mkdirSync(join(dir, 'augments', 'turnControl'), { recursive: true });
+    writeFileSync(join(dir, 'augments', 'turnControl', 'augment.yaml'), 'type: turnControl\n');
+    const session = openSession({ agentDir: dir, agentName: 'fixture' });
+    const log = readFileSync(join(session.dir, 'events.jsonl'));
+    fillDisk();
+    const result = await execa('node', [AUGGY_BIN, 'run', dir, '--print', 'hello', '--session', session.id], {
+      reject: false,
+      env: { OPENAI_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', NO_COLOR: '1' },
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^auggy: the disk is full, so .* could not be written; free some space/)]);
+    expect(readFileSync(join(session.dir, 'events.jsonl'))).toEqual(log);
+    expect(existsSync(join(session.dir, 'writer.lock'))).toBe(false);
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, utimesSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileWriterLock, SessionBusyError, openSession, sessionsRoot } from '../../src/session/session.js';
+import { currentProcess, isStillRunning } from '../../src/session/process-identity.js';
+
+function newSession() {
+  const agentDir = mkdtempSync(join(tmpdir(), 'auggy-lock-'));
+  const session = openSession({ agentDir, agentName: 'demo' });
+  return { agentDir, session, lockFile: join(session.dir, 'writer.lock') };
+}
+
+/** The pid of a process that has ended. */
+async function deadPid(): Promise<number> {
+  const child = execa('node', ['-e', '0']);
+  const pid = child.pid ?? -1;
+  await child;
+  return pid;
+}
+
+function writeLock(path: string, fields: Record<string, unknown>): void {
+  writeFileSync(path, JSON.stringify({ host: hostname(), token: 'old-token', acquiredAt: new Date(0).toISOString(), ...fields }));
+}
+
+describe('one writer per session', () => {
+  it('a second writer is refused at once, naming the holder; after release the next one gets it', async () => {
+    const { agentDir, session, lockFile } = newSession();
+    const lease = await session.acquireWriter();
+    expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    // Another process would hold its own lock object over the same folder; the file is what counts.
+    const other = new FileWriterLock(sessionsRoot(agentDir));
+    const refused = await other.acquireWriter(session.id).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SessionBusyError);
+    expect((refused as Error).message).toBe(`session ${session.id} is in use by another auggy (pid ${process.pid}); wait for it or use another session`);
+    await lease.release();
+    expect(existsSync(lockFile)).toBe(false);
+    const next = await other.acquireWriter(session.id);
+    expect(next.notices).toEqual([]);
+    await next.release();
+  });
+
+  it('a lock whose process is gone is taken over with one notice', async () => {
+    const { session, lockFile } = newSession();
+    const pid = await deadPid();
+    writeLock(lockFile, { pid, startedAt: Date.now() - 60_000 });
+    const lease = await session.acquireWriter();
+    expect(lease.notices).toEqual([`session ${session.id} was locked by auggy pid ${pid}, which is no longer running; it was taken over`]);
+    expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: process.pid });
+    await lease.release();
+  });
+
+  it('our own pid with another start is an earlier process that had the pid (a restarted container): taken over', async () => {
+    const { session, lockFile } = newSession();
+    const self = currentProcess();
+    writeLock(lockFile, { pid: process.pid, startedAt: self.startedAt - 3_600_000, startTicks: (self.startTicks ?? 1000) - 500, bootId: self.bootId });
+    const lease = await session.acquireWriter();
+    expect(lease.notices).toEqual([expect.stringMatching(/no longer running; it was taken over/)]);
+    await lease.release();
+  });
+
+  it('a running pid that started at another moment than the lock says is a reused pid; a lock from before a reboot is dead', (context) => {
+    const self = currentProcess();
+    context.skip(self.startTicks === undefined || self.bootId === undefined, 'no /proc here: only whether the pid exists can be checked');
+    // The parent (vitest) runs, but it did not start at tick 1.
+    expect(isStillRunning({ pid: process.ppid, startedAt: self.startedAt, host: self.host, startTicks: 1, bootId: self.bootId }, self)).toBe(false);
+    expect(isStillRunning({ ...self, bootId: 'an-earlier-boot' }, self)).toBe(false);
+    expect(isStillRunning({ ...self, startTicks: 1, host: 'another-machine' }, self)).toBe(true);
+    // The wall clock may be set after a process started; the kernel's start ticks do not move.
+    expect(isStillRunning({ ...self, startedAt: self.startedAt - 3_600_000 }, self)).toBe(true);
+    expect(isStillRunning(self, self)).toBe(true);
+  });
+
+  it('another live process is recognised as running from the pid and start time it recorded', async () => {
+    const module = JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'session', 'process-identity.js'));
+    const child = execa('node', ['--input-type=module', '-e', `import { currentProcess } from ${module}; console.log(JSON.stringify(currentProcess())); setInterval(() => {}, 1000);`]);
+    try {
+      const line = await new Promise<string>((resolve) => child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+      const identity = JSON.parse(line) as ReturnType<typeof currentProcess>;
+      expect(identity.pid).toBe(child.pid);
+      expect(isStillRunning(identity)).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+      await child.catch(() => undefined);
+    }
+  });
+
+  it('an empty lock file is a writer starting up, unless it is old: then it is taken over', async () => {
+    const { session, lockFile } = newSession();
+    writeFileSync(lockFile, '');
+    await expect(session.acquireWriter()).rejects.toThrow(/in use by another auggy \(pid unknown\)/);
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(lockFile, past, past);
+    const lease = await session.acquireWriter();
+    expect(lease.notices).toEqual([expect.stringMatching(/unreadable lock file/)]);
+    await lease.release();
+  });
+
+  it('release never removes a lock someone else took meanwhile', async () => {
+    const { session, lockFile } = newSession();
+    const lease = await session.acquireWriter();
+    writeLock(lockFile, { pid: process.pid, startedAt: currentProcess().startedAt, token: 'someone-else' });
+    await lease.release();
+    expect(existsSync(lockFile)).toBe(true);
+  });
+
+  it('a lock left by a process that exits without releasing is removed by its exit hook', async () => {
+    const { agentDir, session, lockFile } = newSession();
+    const script = `
+      import { FileWriterLock } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'session', 'lock-file.js'))};
+      await new FileWriterLock(${JSON.stringify(sessionsRoot(agentDir))}).acquireWriter(${JSON.stringify(session.id)});
+      process.exit(7);
+    `;
+    const result = await execa('node', ['--input-type=module', '-e', script], { reject: false });
+    expect(result.exitCode).toBe(7);
+    expect(existsSync(lockFile)).toBe(false);
+  });
+});

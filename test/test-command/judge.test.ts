@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeAgentFolder } from '../helpers/agent-fixture.js';
+import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { failuresByType, reportNamed, runScenarios, scenario } from './harness.js';
+
+let server: ChatServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function loopbackAgent(url: string): string {
+  return makeAgentFolder({ engine: `engine:\n  provider: openai-compatible\n  model: agent-model\n  baseURL: ${url}\n` });
+}
+
+describe('llm_judge', () => {
+  it("asks params.model, with no tools, to judge the reply against the criteria, and passes on its verdict", async () => {
+    server = await startChatServer((request) =>
+      request.body.model === 'judge-model'
+        ? { text: '```json\n{"passed": true, "score": 0.8, "reasoning": "It greets the person."}\n```' }
+        : { text: 'Hello, how can I help?' },
+    );
+    const suite = await runScenarios(loopbackAgent(server.url), {
+      judged: scenario('judged', `    - content: hi\n      assertions:\n        - { type: llm_judge, params: { criteria: "Greets the person.", rubric: "1 for a greeting", model: "openai-compatible:judge-model" } }`),
+    });
+    expect(reportNamed(suite, 'judged').passed).toBe(true);
+    const judge = server.requests.find((request) => request.body.model === 'judge-model');
+    expect(judge?.body.tools).toBeUndefined();
+    const prompt = JSON.stringify(judge?.body.messages);
+    expect(prompt).toContain('Content to evaluate:\\nHello, how can I help?');
+    expect(prompt).toContain('Criteria: Greets the person.');
+    expect(prompt).toContain('Rubric: 1 for a greeting');
+  });
+
+  it("uses the agent's own model when params.model is absent, and a reply that is no verdict fails with what it said", async () => {
+    server = await startChatServer((_request, index) => (index === 0 ? { text: 'Hello!' } : { text: 'Looks fine to me.' }));
+    const suite = await runScenarios(loopbackAgent(server.url), {
+      unreadable: scenario('unreadable', `    - content: hi\n      assertions:\n        - { type: llm_judge, params: { criteria: "Greets." } }`),
+    });
+    expect(server.requests.map((request) => request.body.model)).toEqual(['agent-model', 'agent-model']);
+    expect(failuresByType(reportNamed(suite, 'unreadable')).get('llm_judge')?.actual).toBe('the judge did not answer with {"passed", "score", "reasoning"}: "Looks fine to me."');
+  });
+
+  it('fails, saying why, when the judge cannot be reached', async () => {
+    server = await startChatServer((_request, index) => (index === 0 ? { text: 'Hello!' } : { status: 500 }));
+    const suite = await runScenarios(loopbackAgent(server.url), {
+      down: scenario('down', `    - content: hi\n      assertions:\n        - { type: llm_judge, params: { criteria: "Greets." } }`),
+    });
+    expect(failuresByType(reportNamed(suite, 'down')).get('llm_judge')?.actual).toMatch(/^the judge could not be asked: /);
+  });
+});
