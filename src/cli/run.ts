@@ -1,9 +1,10 @@
 import { Option, type Command } from 'commander';
 import type { SetExitCode } from './commands.js';
 import { addModelOptions, type ModelOptionValues } from './model-options.js';
+import { addStoreOption, type StoreOptionValues } from './store-option.js';
 import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
 
-export interface RunOptionValues extends ModelOptionValues {
+export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
   print?: boolean;
   output: 'text' | 'json' | 'stream-json';
   /** `--output-format`, the spelling other agent CLIs use; the same as --output. */
@@ -39,6 +40,7 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('--allow-tool <pattern>', 'mcp: let tools matching this run without asking the person, e.g. mcp_ops_* (repeatable)', collect, [])
     .option('--max-message-chars <n>', 'with --print: refuse a longer message before anything is sent', String(DEFAULT_MAX_MESSAGE_CHARS));
   addModelOptions(command);
+  addStoreOption(command);
   command.addHelpText(
     'after',
     `

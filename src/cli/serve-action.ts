@@ -2,7 +2,9 @@ import { isIP } from 'node:net';
 import { EXIT, UsageError } from './exit-codes.js';
 import { integerOption } from './integer-option.js';
 import type { ServeOptionValues } from './serve.js';
-import { loadRunnableAgent, type AgentTarget } from '../hosts/open-conversation.js';
+import { loadRunnableAgent, openAgentStore, type AgentTarget } from '../hosts/open-conversation.js';
+import type { SessionStore } from '../session/store.js';
+import { storeChoiceFrom } from './store-option.js';
 import { isLoopbackHost } from '../hosts/agui/access.js';
 import { createAguiServer } from '../hosts/agui/agui-server.js';
 import { hostScopeFor } from './allow-tool.js';
@@ -91,20 +93,28 @@ function untilStopSignal(): Promise<NodeJS.Signals> {
 /** `auggy serve`: the agent over HTTP as AG-UI until SIGTERM or SIGINT; exits 0 after a clean stop. */
 export async function serveCommand(dir: string, options: ServeOptionValues): Promise<number> {
   const settings = settingsFrom(options);
+  const storeChoice = storeChoiceFrom(options);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, (message) => log(`warning: ${message}`));
   // One scope for every thread: each MCP server is started once and shared.
   const host = hostScopeFor(target.agent, options.allowTool);
   target.host = host;
   try {
-    return await serveUntilStopped(target, settings, options);
+    // Connected and migrated before listening: a replica that cannot reach its store never takes traffic.
+    const store = await openAgentStore(target, storeChoice, log);
+    try {
+      return await serveUntilStopped(target, store, settings, options);
+    } finally {
+      await store.close();
+    }
   } finally {
     await host.close();
   }
 }
 
-async function serveUntilStopped(target: AgentTarget, settings: ServeSettings, options: ServeOptionValues): Promise<number> {
+async function serveUntilStopped(target: AgentTarget, store: SessionStore, settings: ServeSettings, options: ServeOptionValues): Promise<number> {
   const server = createAguiServer({
     target,
+    store,
     token: settings.token,
     maxMessageChars: settings.maxMessageChars,
     corsOrigins: options.corsOrigin,
@@ -120,6 +130,7 @@ async function serveUntilStopped(target: AgentTarget, settings: ServeSettings, o
   }
   // Scripts and tests read this line to learn the port (--port 0 picks one).
   process.stdout.write(`auggy serve: listening on http://${urlHost(address.address)}:${address.port}\n`);
+  if (store.shared) log(`sessions in ${store.location} (shared with any other replica on it)`);
   const signal = await stopped;
   log(`${signal} received`);
   await server.shutdown(settings.graceMs);

@@ -6,7 +6,9 @@ import { createModel, type ModelBuild } from '../model/create-model.js';
 import { classifyModelError } from '../model/describe-error.js';
 import { maxTokensOf, type ModelSpec } from '../model/model-spec.js';
 import { newRunId } from '../session/ids.js';
-import { SessionError, openSession, type SessionHandle } from '../session/session.js';
+import { folderStore } from '../session/folder-store.js';
+import { SessionError, type SessionHandle } from '../session/session.js';
+import type { SessionStore, WriterLease } from '../session/store.js';
 import { openToolCalls, transcriptFromEntries, unansweredResults } from '../session/transcript.js';
 import type { KernelTool } from './tool.js';
 import { makeComplete } from './complete.js';
@@ -52,6 +54,8 @@ export interface ConversationOptions {
    * it (and reads a scripted model's file) once, not once per conversation.
    */
   model?: Promise<ModelBuild>;
+  /** Where `/clear` opens the next session: the session's own store (the agent folder when absent). */
+  store?: SessionStore;
   /**
    * What the process shares across conversations (MCP connections, --allow-tool). Absent, the
    * conversation keeps its own, and `close()` closes it.
@@ -72,11 +76,14 @@ export class Conversation {
   private augmentList: Augment[] = [];
   private messages: ModelMessage[] = [];
   private model: Promise<ModelBuild> | undefined;
+  private readonly store: SessionStore | undefined;
   private currentTurnId: string | undefined;
   private writeError: string | undefined;
   private running = false;
   /** How many asWriter calls are inside the session's writer lease right now. */
   private writerDepth = 0;
+  /** The lease asWriter holds now, so a turn inside it stops if the lease is lost. */
+  private heldLease: WriterLease | undefined;
   private completionUsage = { inputTokens: 0, outputTokens: 0 };
   readonly complete: CompleteFn;
   readonly host: HostScope;
@@ -88,6 +95,7 @@ export class Conversation {
     this.session = options.session;
     this.warn = options.warn;
     this.model = options.model;
+    this.store = options.store;
     this.host = options.host ?? createHostScope();
     this.ownsHost = options.host === undefined;
     const complete = makeComplete(options.agent, options.modelSpec, () => this.loadModel());
@@ -240,6 +248,7 @@ export class Conversation {
     }
     const lease = await this.session.acquireWriter();
     this.writerDepth = 1;
+    this.heldLease = lease;
     try {
       lease.notices.forEach((notice) => this.warn(notice));
       // Another process took turns here since this conversation read the log: start from what it wrote.
@@ -247,6 +256,7 @@ export class Conversation {
       return await work();
     } finally {
       this.writerDepth = 0;
+      this.heldLease = undefined;
       await lease.release();
     }
   }
@@ -336,18 +346,19 @@ export class Conversation {
     this.running = true;
     try {
       // One writer per session across processes: SessionBusyError here, before anything is written.
-      return await this.asWriter(() => this.runAsWriter(options, begin));
+      return await this.asWriter(() => this.runAsWriter(options, begin, this.heldLease));
     } finally {
       this.running = false;
     }
   }
 
-  private async runAsWriter(options: TurnOptions, begin: (runId: string) => Promise<void>): Promise<TurnResult & { runId: string }> {
+  private async runAsWriter(options: TurnOptions, begin: (runId: string) => Promise<void>, writer: WriterLease | undefined): Promise<TurnResult & { runId: string }> {
     const runId = newRunId();
     this.currentTurnId = runId;
     this.writeError = undefined;
     this.completionUsage = { inputTokens: 0, outputTokens: 0 };
-    const signal = options.signal ?? new AbortController().signal;
+    // A writer that loses its hold stops the turn rather than write beside the next one.
+    const signal = writer?.lost ? AbortSignal.any([options.signal ?? new AbortController().signal, writer.lost]) : (options.signal ?? new AbortController().signal);
     const clientTools = options.clientTools ?? [];
     try {
       await begin(runId);
@@ -402,6 +413,14 @@ export class Conversation {
       for (const augment of this.augmentList) {
         await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: this.transcript(), signal });
       }
+      // A store that writes behind has saved the whole turn before the host reports how it ended.
+      try {
+        await this.session.flush();
+      } catch (error) {
+        this.persist(() => {
+          throw error;
+        });
+      }
       result = {
         ...result,
         usage: {
@@ -421,8 +440,10 @@ export class Conversation {
   /** `/clear`: the augments drop this conversation's state and a fresh session begins. */
   async clear(): Promise<Conversation> {
     for (const augment of this.augmentList) await augment.onCleared?.();
-    const session = openSession({ agentDir: this.agent.dir, agentName: this.agent.yaml.name, agentId: this.agent.yaml.id });
-    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, model: this.model, host: this.host });
+    const store = this.store ?? folderStore({ dir: this.agent.dir, name: this.agent.yaml.name, id: this.agent.yaml.id });
+    await this.session.close().catch(() => undefined);
+    const session = await store.open({});
+    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, model: this.model, store: this.store, host: this.host });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;
   }
