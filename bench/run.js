@@ -42,7 +42,7 @@ rows.push(row('auggy run --print (scripted demo)', print.median, 'ms median'));
 rows.push(row('auggy run --print over baseline', print.median - baseline.median, 'ms'));
 
 // Host-specific figures live beside their hosts' benches, when present.
-for (const [file, exportName] of [['tui.mjs', 'benchTui'], ['serve.mjs', 'benchServe'], ['big-reply.mjs', 'benchBigReply']]) {
+for (const [file, exportName] of [['tui.mjs', 'benchTui'], ['serve.mjs', 'benchServe'], ['big-reply.mjs', 'benchBigReply'], ['store.mjs', 'benchStore']]) {
   const path = join(root, 'bench', file);
   if (!existsSync(path)) continue;
   const module = await import(path);

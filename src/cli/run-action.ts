@@ -4,14 +4,17 @@ import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { integerOption } from './integer-option.js';
 import { invokedAs } from './invoked-as.js';
 import { resolveRunArgs } from './run-args.js';
+import { storeChoiceFrom, type StoreOptionValues } from './store-option.js';
 import { agentSessions, sessionListText } from './sessions/sessions-action.js';
-import { loadRunnableAgent, openConversation, type AgentTarget, type SessionChoice } from '../hosts/open-conversation.js';
+import { loadRunnableAgent, openAgentStore, openConversation, type AgentTarget, type SessionChoice } from '../hosts/open-conversation.js';
 import { retypeCommand, type RetypeContext } from '../hosts/retype-command.js';
 import type { Conversation } from '../kernel/conversation.js';
+import type { StoreChoice } from '../session/open-store.js';
 import { hostScopeFor } from './allow-tool.js';
 import type { ModelOptionValues } from './model-options.js';
+import { SessionError } from '../session/session.js';
 
-export interface RunOptionValues extends ModelOptionValues {
+export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
   print?: boolean;
   output: 'text' | 'json' | 'stream-json';
   /** `--output-format`, the spelling other agent CLIs use; the same as --output. */
@@ -25,7 +28,6 @@ export interface RunOptionValues extends ModelOptionValues {
   allowTool: string[];
   maxMessageChars: string;
 }
-import { SessionError } from '../session/session.js';
 
 function warnOnStderr(message: string): void {
   process.stderr.write(`auggy: warning: ${message}\n`);
@@ -61,6 +63,8 @@ function modelFlags(options: RunOptionValues): string[] {
     ...(options.model !== undefined ? ['--model', options.model] : []),
     ...(options.baseUrl !== undefined ? ['--base-url', options.baseUrl] : []),
     ...(options.timeout !== undefined ? ['--timeout', String(options.timeout)] : []),
+    // A session in the store is resumed from the store.
+    ...(options.store !== undefined ? ['--store', options.store] : []),
   ];
 }
 
@@ -95,6 +99,7 @@ export async function runCommand(first: string | undefined, second: string | und
   if (!print && !terminal) {
     throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
   }
+  const storeChoice = storeChoiceFrom(options);
   const maxMessageChars = integerOption('--max-message-chars', options.maxMessageChars, 1);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, warnOnStderr);
   // Everything the run starts (MCP servers) is stopped before auggy exits, however the run ends.
@@ -106,19 +111,48 @@ export async function runCommand(first: string | undefined, second: string | und
       return await startTui(target, choice, {
         retype,
         sessions: choice.pick ? agentSessions(dir).summaries : undefined,
+        store: storeChoice,
       });
     }
-    return await printTurn(target, choice, message, options, retype, maxMessageChars);
+    return await printTurn(target, choice, message, options, retype, maxMessageChars, storeChoice);
   } finally {
     await host.close();
   }
 }
 
-async function printTurn(target: AgentTarget, choice: SessionChoice, message: string | undefined, options: RunOptionValues, retype: RetypeContext, maxMessageChars: number): Promise<number> {
+async function printTurn(
+  target: AgentTarget,
+  choice: SessionChoice,
+  message: string | undefined,
+  options: RunOptionValues,
+  retype: RetypeContext,
+  maxMessageChars: number,
+  storeChoice: Omit<StoreChoice, 'log'>,
+): Promise<number> {
   const { readMessage } = await import('../hosts/print/read-message.js');
   const { runPrintTurn, Interrupted } = await import('../hosts/print/print-host.js');
   const text = await readMessage(message, maxMessageChars);
-  const conversation = await openConversation(target, choice, warnOnStderr);
+  const store = await openAgentStore(target, storeChoice, warnOnStderr);
+  try {
+    const conversation = await openConversation(target, choice, warnOnStderr, store);
+    try {
+      return await printAsWriter(conversation, text, options, retype, Interrupted, runPrintTurn);
+    } finally {
+      await conversation.session.close().catch(() => undefined);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function printAsWriter(
+  conversation: Conversation,
+  text: string,
+  options: RunOptionValues,
+  retype: RetypeContext,
+  Interrupted: typeof import('../hosts/print/print-host.js').Interrupted,
+  runPrintTurn: typeof import('../hosts/print/print-host.js').runPrintTurn,
+): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   // SIGTERM (CI stopping a job on timeout) ends the turn as Ctrl+C does: canceled and saved.

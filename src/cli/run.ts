@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { SetExitCode } from './set-exit-code.js';
 import type { RunOptionValues } from './run-action.js';
 import { addModelOptions } from './model-options.js';
+import { addStoreOption } from './store-option.js';
 import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
 
 function collect(value: string, previous: string[]): string[] {
@@ -25,6 +26,7 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('--allow-tool <pattern>', 'mcp: let tools matching this run without asking the person, e.g. mcp_ops_* (repeatable)', collect, [])
     .option('--max-message-chars <n>', 'with --print: refuse a longer message before anything is sent', String(DEFAULT_MAX_MESSAGE_CHARS));
   addModelOptions(command);
+  addStoreOption(command);
   command.addHelpText(
     'after',
     `

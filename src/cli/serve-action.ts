@@ -1,13 +1,15 @@
 import { isIP } from 'node:net';
 import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { integerOption } from './integer-option.js';
-import { loadRunnableAgent, type AgentTarget } from '../hosts/open-conversation.js';
+import { loadRunnableAgent, openAgentStore, type AgentTarget } from '../hosts/open-conversation.js';
+import type { SessionStore } from '../session/store.js';
+import { storeChoiceFrom, type StoreOptionValues } from './store-option.js';
 import { isLoopbackHost } from '../hosts/agui/access.js';
 import { createAguiServer } from '../hosts/agui/agui-server.js';
 import { hostScopeFor } from './allow-tool.js';
 import type { ModelOptionValues } from './model-options.js';
 
-export interface ServeOptionValues extends ModelOptionValues {
+export interface ServeOptionValues extends ModelOptionValues, StoreOptionValues {
   host: string;
   port: string;
   token?: string;
@@ -102,20 +104,28 @@ function untilStopSignal(): Promise<NodeJS.Signals> {
 /** `auggy serve`: the agent over HTTP as AG-UI until SIGTERM or SIGINT; exits 0 after a clean stop. */
 export async function serveCommand(dir: string, options: ServeOptionValues): Promise<number> {
   const settings = settingsFrom(options);
+  const storeChoice = storeChoiceFrom(options);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, (message) => log(`warning: ${message}`));
   // One scope for every thread: each MCP server is started once and shared.
   const host = hostScopeFor(target.agent, options.allowTool);
   target.host = host;
   try {
-    return await serveUntilStopped(target, settings, options);
+    // Connected and migrated before listening: a replica that cannot reach its store never takes traffic.
+    const store = await openAgentStore(target, storeChoice, log);
+    try {
+      return await serveUntilStopped(target, store, settings, options);
+    } finally {
+      await store.close();
+    }
   } finally {
     await host.close();
   }
 }
 
-async function serveUntilStopped(target: AgentTarget, settings: ServeSettings, options: ServeOptionValues): Promise<number> {
+async function serveUntilStopped(target: AgentTarget, store: SessionStore, settings: ServeSettings, options: ServeOptionValues): Promise<number> {
   const server = createAguiServer({
     target,
+    store,
     token: settings.token,
     maxMessageChars: settings.maxMessageChars,
     corsOrigins: options.corsOrigin,
@@ -131,6 +141,7 @@ async function serveUntilStopped(target: AgentTarget, settings: ServeSettings, o
   }
   // Scripts and tests read this line to learn the port (--port 0 picks one).
   process.stdout.write(`auggy serve: listening on http://${urlHost(address.address)}:${address.port}\n`);
+  if (store.shared) log(`sessions in ${store.location} (shared with any other replica on it)`);
   const signal = await stopped;
   log(`${signal} received`);
   await server.shutdown(settings.graceMs);

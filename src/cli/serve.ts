@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { SetExitCode } from './set-exit-code.js';
 import type { ServeOptionValues } from './serve-action.js';
 import { addModelOptions } from './model-options.js';
+import { addStoreOption } from './store-option.js';
 import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
 
 function collect(value: string, previous: string[]): string[] {
@@ -22,12 +23,15 @@ export function registerServe(program: Command, setExitCode: SetExitCode): void 
     .option('--allowed-host <name>', 'a name besides the bound address and localhost that clients may use in Host; repeatable', collect, [])
     .option('--allow-tool <pattern>', 'mcp: let tools matching this run without a person\'s yes, e.g. mcp_ops_* (repeatable)', collect, []);
   addModelOptions(command);
+  addStoreOption(command);
   command.addHelpText(
     'after',
     `
 Routes:
   POST /agent/run   AG-UI RunAgentInput in, a Server-Sent Events stream of AG-UI events out;
                     threadId names the session, so the next message on a thread continues it
+  POST /agent/board {"threadId", "lines": {"<line>": "<text>"}}: the person's board lines, written
+                    at once, even while a run is in flight on the thread (its next round reads them)
   GET  /health      {"status":"healthy"}
   GET  /admin       the auggy admin report as JSON
 
@@ -42,7 +46,8 @@ is refused (403), and so is one from a browser Origin that is not the server's o
 Examples:
   auggy serve examples/demo
   auggy serve examples/demo --port 0
-  AUGGY_TOKEN=secret auggy serve . --host 0.0.0.0`,
+  AUGGY_TOKEN=secret auggy serve . --host 0.0.0.0
+  AUGGY_TOKEN=secret auggy serve . --host 0.0.0.0 --store postgres://auggy@db:5432/auggy   (one of several replicas)`,
   );
   command.action(async (dir: string, options: ServeOptionValues) => {
     const { serveCommand } = await import('./serve-action.js');

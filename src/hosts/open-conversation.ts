@@ -8,7 +8,10 @@ import type { AugmentFactory } from '../kernel/augment.js';
 import { Conversation } from '../kernel/conversation.js';
 import type { HostScope } from '../kernel/host-scope.js';
 import { ModelSpecError, resolveModelSpec, type ModelOverrides, type ModelSpec } from '../model/model-spec.js';
-import { SessionError, openSession } from '../session/session.js';
+import { folderStore } from '../session/folder-store.js';
+import { openSessionStore, type StoreChoice } from '../session/open-store.js';
+import { SessionError } from '../session/session.js';
+import type { SessionStore } from '../session/store.js';
 
 export interface AgentTarget {
   agent: LoadedAgent;
@@ -50,16 +53,23 @@ export interface SessionChoice {
   continueLatest?: boolean;
 }
 
-export async function openConversation(target: AgentTarget, choice: SessionChoice, warn: (message: string) => void): Promise<Conversation> {
+/** `--store`: where this agent's sessions live; a store that cannot be used is a UsageError. */
+export async function openAgentStore(target: AgentTarget, choice: Omit<StoreChoice, 'log'>, log: (message: string) => void): Promise<SessionStore> {
+  const agent = target.agent;
   try {
-    const session = openSession({
-      agentDir: target.agent.dir,
-      agentName: target.agent.yaml.name,
-      agentId: target.agent.yaml.id,
-      sessionId: choice.sessionId,
-      continueLatest: choice.continueLatest,
-    });
-    return await Conversation.open({ agent: target.agent, augmentTypes: target.augmentTypes, modelSpec: target.modelSpec, session, warn, host: target.host });
+    return await openSessionStore({ dir: agent.dir, name: agent.yaml.name, id: agent.yaml.id }, { ...choice, log });
+  } catch (error) {
+    if (error instanceof SessionError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The TUI's conversation: each turn takes the session's writer for itself. */
+export async function openConversation(target: AgentTarget, choice: SessionChoice, warn: (message: string) => void, store?: SessionStore): Promise<Conversation> {
+  const sessions = store ?? folderStore({ dir: target.agent.dir, name: target.agent.yaml.name, id: target.agent.yaml.id });
+  try {
+    const session = await sessions.open({ sessionId: choice.sessionId, continueLatest: choice.continueLatest });
+    return await Conversation.open({ agent: target.agent, augmentTypes: target.augmentTypes, modelSpec: target.modelSpec, session, warn, store: sessions, host: target.host });
   } catch (error) {
     if (error instanceof SessionError) throw new UsageError(error.message);
     throw error;

@@ -5,7 +5,9 @@ import { createModelCache, type ModelBuilder } from '../model/model-cache.js';
 import { classifyModelError } from '../model/describe-error.js';
 import { maxTokensOf, type ModelSpec } from '../model/model-spec.js';
 import { newRunId } from '../session/ids.js';
-import { SessionError, openSession, type SessionHandle } from '../session/session.js';
+import { folderStore } from '../session/folder-store.js';
+import { SessionError, type SessionHandle } from '../session/session.js';
+import type { SessionStore, WriterLease } from '../session/store.js';
 import { openToolCalls, transcriptFromEntries, unansweredResults } from '../session/transcript.js';
 import type { KernelTool } from './tool.js';
 import { makeComplete } from './complete.js';
@@ -54,6 +56,8 @@ export interface ConversationOptions {
    * model is built (and a scripted model's file read) once, not once per conversation or call.
    */
   models?: ModelBuilder;
+  /** Where `/clear` opens the next session: the session's own store (the agent folder when absent). */
+  store?: SessionStore;
   /**
    * What the process shares across conversations (MCP connections, --allow-tool). Absent, the
    * conversation keeps its own, and `close()` closes it.
@@ -76,11 +80,14 @@ export class Conversation {
   private augmentList: Augment[] = [];
   private messages: ModelMessage[] = [];
   private readonly models: ModelBuilder;
+  private readonly store: SessionStore | undefined;
   private currentTurnId: string | undefined;
   private writeError: string | undefined;
   private running = false;
   /** How many asWriter calls are inside the session's writer lease right now. */
   private writerDepth = 0;
+  /** The lease asWriter holds now, so a turn inside it stops if the lease is lost. */
+  private heldLease: WriterLease | undefined;
   private completionUsage = { inputTokens: 0, outputTokens: 0 };
   readonly complete: CompleteFn;
   readonly host: HostScope;
@@ -94,6 +101,7 @@ export class Conversation {
     this.warn = options.warn;
     this.models = options.models ?? createModelCache();
     this.log = new SessionWriter((entry) => this.persist(() => this.session.append(entry)));
+    this.store = options.store;
     this.host = options.host ?? createHostScope();
     this.ownsHost = options.host === undefined;
     const complete = makeComplete(options.agent, options.modelSpec, this.models);
@@ -245,6 +253,7 @@ export class Conversation {
     }
     const lease = await this.session.acquireWriter();
     this.writerDepth = 1;
+    this.heldLease = lease;
     try {
       lease.notices.forEach((notice) => this.warn(notice));
       // Another process took turns here since this conversation read the log: start from what it wrote.
@@ -252,6 +261,7 @@ export class Conversation {
       return await work();
     } finally {
       this.writerDepth = 0;
+      this.heldLease = undefined;
       await lease.release();
     }
   }
@@ -341,18 +351,19 @@ export class Conversation {
     this.running = true;
     try {
       // One writer per session across processes: SessionBusyError here, before anything is written.
-      return await this.asWriter(() => this.runAsWriter(options, begin));
+      return await this.asWriter(() => this.runAsWriter(options, begin, this.heldLease));
     } finally {
       this.running = false;
     }
   }
 
-  private async runAsWriter(options: TurnOptions, begin: (runId: string) => Promise<void>): Promise<TurnResult & { runId: string }> {
+  private async runAsWriter(options: TurnOptions, begin: (runId: string) => Promise<void>, writer: WriterLease | undefined): Promise<TurnResult & { runId: string }> {
     const runId = newRunId();
     this.currentTurnId = runId;
     this.writeError = undefined;
     this.completionUsage = { inputTokens: 0, outputTokens: 0 };
-    const signal = options.signal ?? new AbortController().signal;
+    // A writer that loses its hold stops the turn rather than write beside the next one.
+    const signal = writer?.lost ? AbortSignal.any([options.signal ?? new AbortController().signal, writer.lost]) : (options.signal ?? new AbortController().signal);
     const clientTools = options.clientTools ?? [];
     try {
       await begin(runId);
@@ -407,6 +418,14 @@ export class Conversation {
       for (const augment of this.augmentList) {
         await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: this.transcript(), signal });
       }
+      // A store that writes behind has saved the whole turn before the host reports how it ended.
+      try {
+        await this.session.flush();
+      } catch (error) {
+        this.persist(() => {
+          throw error;
+        });
+      }
       result = {
         ...result,
         usage: {
@@ -427,8 +446,10 @@ export class Conversation {
   /** `/clear`: the augments drop this conversation's state and a fresh session begins. */
   async clear(): Promise<Conversation> {
     for (const augment of this.augmentList) await augment.onCleared?.();
-    const session = openSession({ agentDir: this.agent.dir, agentName: this.agent.yaml.name, agentId: this.agent.yaml.id });
-    const next = await Conversation.open({ agent: this.agent, augmentTypes: this.augmentTypes, modelSpec: this.modelSpec, session, warn: this.warn, models: this.models, host: this.host });
+    const store = this.store ?? folderStore({ dir: this.agent.dir, name: this.agent.yaml.name, id: this.agent.yaml.id });
+    await this.session.close().catch(() => undefined);
+    const session = await store.open({});
+    const next = await Conversation.open({ agent: this.agent, augmentTypes: this.augmentTypes, modelSpec: this.modelSpec, session, warn: this.warn, models: this.models, store: this.store, host: this.host });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;
   }

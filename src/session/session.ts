@@ -22,24 +22,44 @@ export interface SessionWriterLease extends WriterLease {
   readonly changedElsewhere: boolean;
 }
 
-/** An open session folder: the append-only event log plus small state files. */
+/**
+ * An open session: the append-only event log plus small state files. Reads and writes are
+ * synchronous for the kernel and augments; a store that talks to a server keeps what it loaded and
+ * writes behind, and `flush()` says when everything so far is saved.
+ */
 export interface SessionHandle {
   readonly id: string;
+  /**
+   * The session's folder in the agent folder store. A store without folders gives its location
+   * here (not a path); code meant for every store uses `location` and `setAsideState`.
+   */
   readonly dir: string;
   readonly resumed: boolean;
+  /** Where a person finds the whole session: a file, or the store and the session id. */
+  readonly location: string;
   /** Appends one whole line; throws SessionError with a readable reason (disk full, ...) and leaves no part of it behind. */
   append(entry: SessionEntry): void;
   /** Every readable entry; a line that cannot be read is skipped and reported. */
   entries(): { entries: SessionEntry[]; warnings: string[] };
   readState(name: string): { status: 'missing' } | { status: 'ok'; value: unknown } | { status: 'corrupt'; setAsideTo: string };
+  /** Replaces a state file. Parts another writer changed meanwhile, and this one did not, are kept. */
   writeState(name: string, value: unknown): void;
   removeState(name: string): void;
+  /** Keeps a state file that does not hold what it should aside for inspection; says where it went. */
+  setAsideState(name: string, reason: string): string;
+  /** Told the name of a state file another writer changed; returns the unsubscribe. */
+  watchState(listener: (name: string) => void): () => void;
+  /** Resolves once every write so far is saved; rejects with SessionError when one was not. */
+  flush(): Promise<void>;
+  /** Flushes and lets go of the handle. */
+  close(): Promise<void>;
   /**
    * Becomes the session's one writer across processes, or throws SessionBusyError at once. A
    * turn holds it from start to end; whatever a crash left (a cut last line) is repaired here.
    */
   acquireWriter(): Promise<SessionWriterLease>;
 }
+
 
 export function sessionsRoot(agentDir: string): string {
   return join(agentDir, '.auggy', 'sessions');
@@ -56,7 +76,12 @@ class FolderSession implements SessionHandle {
     readonly dir: string,
     readonly resumed: boolean,
     private readonly locks: FileWriterLock,
+    private readonly watchers: StateWatchers = new StateWatchers(),
   ) {}
+
+  get location(): string {
+    return this.eventsFile;
+  }
 
   private get eventsFile(): string {
     return join(this.dir, EVENTS_FILE);
@@ -164,10 +189,56 @@ class FolderSession implements SessionHandle {
     } catch (error) {
       throw new SessionError(describeWriteError(error, path));
     }
+    this.watchers.changed(this, name);
   }
 
   removeState(name: string): void {
     rmSync(join(this.dir, name), { force: true });
+    this.watchers.changed(this, name);
+  }
+
+  setAsideState(name: string, reason: string): string {
+    const path = join(this.dir, name);
+    const setAsideTo = `${path}.${reason}-${Date.now()}`;
+    renameSync(path, setAsideTo);
+    return setAsideTo;
+  }
+
+  watchState(listener: (name: string) => void): () => void {
+    return this.watchers.add(this, listener);
+  }
+
+  flush(): Promise<void> {
+    // Every write above is done before it returns.
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * The handles of one store on each session, so a state write through one reaches the others in
+ * this process at once (a board write from the client while a run holds the session).
+ */
+export class StateWatchers {
+  private readonly bySession = new Map<string, Set<{ handle: object; listener: (name: string) => void }>>();
+
+  add(handle: SessionHandle, listener: (name: string) => void): () => void {
+    const entry = { handle, listener };
+    const set = this.bySession.get(handle.id) ?? new Set();
+    set.add(entry);
+    this.bySession.set(handle.id, set);
+    return () => {
+      set.delete(entry);
+      if (set.size === 0) this.bySession.delete(handle.id);
+    };
+  }
+
+  /** Tells every other handle on the session that `name` changed. */
+  changed(by: SessionHandle, name: string): void {
+    for (const entry of this.bySession.get(by.id) ?? []) if (entry.handle !== by) entry.listener(name);
   }
 }
 
@@ -184,6 +255,8 @@ export function listSessions(agentDir: string): string[] {
 
 export interface OpenSessionOptions {
   agentDir: string;
+  /** Handles opened with the same watchers hear of each other's state writes. */
+  watchers?: StateWatchers;
   agentName: string;
   agentId?: string;
   /** Resume this session (must exist unless createIfMissing). */
@@ -220,7 +293,7 @@ export function openSession(options: OpenSessionOptions): SessionHandle {
     const dir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: false });
     if (existsSync(dir)) refuseLinksIn(dir, `.auggy/sessions/${id}`);
     if (hasEventLog(dir)) {
-      const session = new FolderSession(id, dir, true, locks);
+      const session = new FolderSession(id, dir, true, locks, options.watchers);
       session.repairOnOpen();
       return session;
     }
@@ -253,5 +326,5 @@ function createSession(options: OpenSessionOptions, id: string, locks: FileWrite
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  return new FolderSession(id, dir, false, locks);
+  return new FolderSession(id, dir, false, locks, options.watchers);
 }

@@ -9,6 +9,11 @@ export interface WriterLease {
   readonly notices: readonly string[];
   /** Gives the session back; safe to call more than once. */
   release(): Promise<void>;
+  /**
+   * Aborts when the hold ended without `release()` (a database lease that expired because this
+   * process stalled and another took it), so the run stops instead of writing beside the next.
+   */
+  readonly lost?: AbortSignal;
 }
 
 /** Hands out one writer per session at a time, across processes. */

@@ -65,6 +65,11 @@ export const boardAugment: AugmentFactory = {
         if (line.by) setup.emit({ type: 'CUSTOM', name: BOARD_CHANGED_EVENT, value: { line: line.name, text: line.text, by: line.by } });
       },
     });
+    // Another writer (a client's board write on this or another replica) changed the file: read
+    // it now, so the change reaches this run's clients at once and its next round.
+    setup.session.watchState((name) => {
+      if (name === BOARD_FILE) store.lines();
+    });
     const tools = createBoardTools(store);
     const command = boardCommand(store);
     return {

@@ -1,5 +1,3 @@
-import { renameSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { SessionError, type SessionHandle } from '../../session/session.js';
 import type { LineSpec, Owner, Writer } from './config.js';
@@ -131,10 +129,8 @@ export class BoardStore {
     }
     const parsed = boardFileSchema.safeParse(read.value);
     if (parsed.success) return parsed.data.lines;
-    const path = join(session.dir, BOARD_FILE);
-    const setAsideTo = `${path}.invalid-${this.now().getTime()}`;
     try {
-      renameSync(path, setAsideTo);
+      const setAsideTo = session.setAsideState(BOARD_FILE, 'invalid');
       warn(`board: ${BOARD_FILE} does not hold a board (${parsed.error.issues[0]?.message ?? 'unexpected shape'}) and was set aside as ${setAsideTo}; ${fallback}`);
     } catch {
       warn(`board: ${BOARD_FILE} does not hold a board and could not be set aside; ${fallback}`);

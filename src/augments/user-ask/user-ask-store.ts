@@ -1,5 +1,3 @@
-import { renameSync } from 'node:fs';
-import { join } from 'node:path';
 import { SessionError, type SessionHandle } from '../../session/session.js';
 import { applyEvaluation, askStateSchema, replaceAsk, type AskSource, type AskState, type Outcome } from './ask-state.js';
 
@@ -11,7 +9,7 @@ export const USER_ASK_FILE = 'user_ask.json';
  * and set aside (renamed, kept for inspection), and the session runs without it. The count of
  * evaluated turns belongs to one run of the host, so a resumed ask starts it again at 0.
  */
-export function loadAskState(session: SessionHandle, warn: (message: string) => void, now: Date = new Date()): AskState | undefined {
+export function loadAskState(session: SessionHandle, warn: (message: string) => void): AskState | undefined {
   const read = session.readState(USER_ASK_FILE);
   if (read.status === 'missing') return undefined;
   if (read.status === 'corrupt') {
@@ -20,10 +18,8 @@ export function loadAskState(session: SessionHandle, warn: (message: string) => 
   }
   const parsed = askStateSchema.safeParse(read.value);
   if (!parsed.success) {
-    const path = join(session.dir, USER_ASK_FILE);
-    const setAsideTo = `${path}.invalid-${now.getTime()}`;
     try {
-      renameSync(path, setAsideTo);
+      const setAsideTo = session.setAsideState(USER_ASK_FILE, 'invalid');
       warn(`userAsk: ${USER_ASK_FILE} does not hold an ask (${parsed.error.issues[0]?.message ?? 'unexpected shape'}) and was set aside as ${setAsideTo}; no ask is tracked`);
     } catch {
       warn(`userAsk: ${USER_ASK_FILE} does not hold an ask and could not be set aside; no ask is tracked until it is replaced`);
@@ -42,7 +38,7 @@ export class UserAskStore {
     private readonly warn: (message: string) => void,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.current = loadAskState(session, warn, now());
+    this.current = loadAskState(session, warn);
   }
 
   get state(): AskState | undefined {

@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { buildAdminReport } from '../../augments/admin-report.js';
 import { createModelCache } from '../../model/model-cache.js';
 import { Conversation } from '../../kernel/conversation.js';
-import { FileWriterLock, openSession, sessionsRoot } from '../../session/session.js';
+import type { SessionStore } from '../../session/store.js';
 import type { AgentTarget } from '../open-conversation.js';
 import { requireBearer } from './access.js';
+import { handleBoard } from './handle-board.js';
 import { handleRun } from './handle-run.js';
 import { HttpError, sendError, sendJson } from './http-io.js';
 import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from './request-guards.js';
@@ -13,6 +14,8 @@ import { ThreadRegistry } from './thread-registry.js';
 
 export interface AguiServerOptions {
   target: AgentTarget;
+  /** Where threads live: the agent folder, or a database other replicas share. */
+  store: SessionStore;
   /** Bearer token for /agent/run and /admin; undefined leaves them open (loopback only). */
   token?: string;
   maxMessageChars: number;
@@ -34,7 +37,7 @@ export interface AguiServer {
   shutdown(graceMs: number): Promise<void>;
 }
 
-const ROUTES: Record<string, string> = { '/agent/run': 'POST', '/health': 'GET', '/admin': 'GET' };
+const ROUTES: Record<string, string> = { '/agent/run': 'POST', '/agent/board': 'POST', '/health': 'GET', '/admin': 'GET' };
 
 function routeList(): string {
   return Object.entries(ROUTES)
@@ -49,30 +52,26 @@ function corsHeaders(origin: string | undefined): Record<string, string> {
 }
 
 export function createAguiServer(options: AguiServerOptions): AguiServer {
-  const { target } = options;
+  const { target, store } = options;
   // One model cache for every thread: each model is built (and a scripted model's file read) once.
   const models = createModelCache();
-  // One lock for every thread, so a --print (or another server) on the same folder is kept out of a running thread.
-  const locks = new FileWriterLock(sessionsRoot(target.agent.dir));
-  const threads = new ThreadRegistry(async (threadId) => {
-    const session = openSession({
-      agentDir: target.agent.dir,
-      agentName: target.agent.yaml.name,
-      agentId: target.agent.yaml.id,
-      sessionId: threadId,
-      createIfMissing: true,
-      locks,
-    });
-    return Conversation.open({
-      agent: target.agent,
-      augmentTypes: target.augmentTypes,
-      modelSpec: target.modelSpec,
-      session,
-      models,
-      host: target.host,
-      warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),
-    });
-  });
+  const threads = new ThreadRegistry(
+    async (threadId) => {
+      const session = await store.open({ sessionId: threadId, createIfMissing: true });
+      return Conversation.open({
+        agent: target.agent,
+        augmentTypes: target.augmentTypes,
+        modelSpec: target.modelSpec,
+        session,
+        models,
+        store,
+        host: target.host,
+        warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),
+      });
+    },
+    store.shared ? 0 : undefined,
+  );
+  const beside = { target, store, threads, log: options.log };
   const guards: RequestGuards = {
     bound: { address: '127.0.0.1', host: '127.0.0.1' },
     allowedHosts: options.allowedHosts ?? [],
@@ -118,7 +117,12 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       case '/agent/run':
         requireBearer(req, options.token);
         requireJsonBody(req);
-        await handleRun(req, res, { threads, maxMessageChars: options.maxMessageChars, headers, log: options.log, closingRefusal: () => closingRefusal(headers) });
+        await handleRun(req, res, { ...beside, maxMessageChars: options.maxMessageChars, headers, closingRefusal: () => closingRefusal(headers) });
+        return;
+      case '/agent/board':
+        requireBearer(req, options.token);
+        requireJsonBody(req);
+        await handleBoard(req, res, { ...beside, headers });
         return;
     }
   }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Conversation } from '../../kernel/conversation.js';
 import { SessionBusyError, SessionError } from '../../session/session.js';
 import type { TurnOutcome } from '../../kernel/events.js';
+import { besideRun, type BesideRunContext } from './beside-run.js';
 import { HttpError, readJsonBody } from './http-io.js';
 import { parseRunInput, type RunRequest } from './run-input.js';
 import { RunStream } from './run-stream.js';
@@ -9,7 +10,7 @@ import { reconcileHistory } from './client-history.js';
 import { clientTools } from './client-tools.js';
 import type { ThreadRegistry } from './thread-registry.js';
 
-export interface RunRouteContext {
+export interface RunRouteContext extends BesideRunContext {
   threads: ThreadRegistry;
   maxMessageChars: number;
   /** Headers every response carries (CORS). */
@@ -81,6 +82,19 @@ async function streamTurn(conversation: Conversation, request: RunRequest, strea
 }
 
 /**
+ * A second run on a busy thread is refused (409), but the state it carries is the person's board
+ * write and does not wait: it is applied beside the run in flight, which sees it next round.
+ */
+async function refuseBusy(context: RunRouteContext, request: RunRequest, holder?: string): Promise<HttpError> {
+  const busy = holder ?? `a run is already in progress on thread ${request.threadId}; wait for its RUN_FINISHED and send again`;
+  const state = request.state;
+  if (!state) return new HttpError(409, busy, context.headers);
+  const { notes } = await besideRun(context, request.threadId, { createIfMissing: true }, (conversation) => conversation.applyClientState(state));
+  const refused = notes.length > 0 ? ` (${notes.join('; ')})` : '';
+  return new HttpError(409, `${busy}; the state it carried was applied, and the run in flight sees it at its next round${refused}`, context.headers);
+}
+
+/**
  * POST /agent/run. Every refusal (bad body, busy thread, unopenable session) is an HttpError
  * thrown before the stream opens; once it is open, the run always ends with one terminal event.
  */
@@ -90,7 +104,7 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
   const closing = context.closingRefusal();
   if (closing) throw closing;
   const claim = context.threads.claim(request.threadId);
-  if (!claim) throw new HttpError(409, `a run is already in progress on thread ${request.threadId}; wait for its RUN_FINISHED and send again`);
+  if (!claim) throw await refuseBusy(context, request);
 
   const started = Date.now();
   let outcome: TurnOutcome | undefined;
@@ -105,9 +119,12 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
     });
     const conversation = await openThread(context, request.threadId);
     try {
-      // The thread's session has one writer across processes: a --print on it now means 409, before the stream opens.
-      // The lease is given back before the terminal event goes out: a client that reads it may go on at once.
+      // The thread's session has one writer across processes and replicas: another auggy writing
+      // it (a --print, a run on another replica) means 409, before the stream opens. The lease is
+      // given back before the terminal event goes out: a client that reads it may go on at once,
+      // on this replica or another.
       outcome = await conversation.asWriter(async () => {
+        claim.run.conversation = conversation;
         const adopted = reconcileHistory(conversation, request.history);
         if (adopted > 0) context.log(`thread ${request.threadId}: adopted ${adopted} message(s) of the client's history`);
         checkToolResults(conversation, request);
@@ -115,10 +132,11 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
         return streamTurn(conversation, request, stream, claim.run.controller.signal);
       });
     } catch (error) {
-      if (error instanceof SessionBusyError) throw new HttpError(409, error.message, context.headers);
+      if (error instanceof SessionBusyError) throw await refuseBusy(context, request, error.message);
       if (error instanceof SessionError) throw new HttpError(500, `the session for thread ${request.threadId} could not be written: ${error.message}`, context.headers);
       throw error;
     } finally {
+      claim.run.conversation = undefined;
       context.threads.keep(request.threadId, conversation);
     }
     await stream.finish(outcome);

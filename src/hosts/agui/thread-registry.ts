@@ -5,6 +5,8 @@ export interface ActiveRun {
   readonly threadId: string;
   readonly controller: AbortController;
   readonly settled: Promise<void>;
+  /** The run's conversation once it is open: a board write meanwhile goes through it. */
+  conversation?: Conversation;
 }
 
 export type OpenConversation = (threadId: string) => Promise<Conversation>;
@@ -16,27 +18,36 @@ export type OpenConversation = (threadId: string) => Promise<Conversation>;
  */
 export class ThreadRegistry {
   private readonly idle = new Map<string, Conversation>();
-  private readonly active = new Map<string, ActiveRun>();
+  private readonly inFlight = new Map<string, ActiveRun>();
 
+  /**
+   * `maxIdle` 0 keeps nothing between runs: with a store other replicas write too, a kept
+   * conversation could be behind the session it was read from.
+   */
   constructor(
     private readonly openConversation: OpenConversation,
     private readonly maxIdle = 64,
   ) {}
+
+  /** The run in progress on a thread in this process, if any. */
+  active(threadId: string): ActiveRun | undefined {
+    return this.inFlight.get(threadId);
+  }
 
   /**
    * Claims the thread for a run, synchronously so two requests racing on one thread cannot
    * both pass; undefined when a run is already in progress there.
    */
   claim(threadId: string): { run: ActiveRun; release(): void } | undefined {
-    if (this.active.has(threadId)) return undefined;
+    if (this.inFlight.has(threadId)) return undefined;
     let done!: () => void;
     const settled = new Promise<void>((resolve) => (done = resolve));
     const run: ActiveRun = { threadId, controller: new AbortController(), settled };
-    this.active.set(threadId, run);
+    this.inFlight.set(threadId, run);
     return {
       run,
       release: () => {
-        if (this.active.get(threadId) === run) this.active.delete(threadId);
+        if (this.inFlight.get(threadId) === run) this.inFlight.delete(threadId);
         done();
       },
     };
@@ -57,14 +68,15 @@ export class ThreadRegistry {
     this.idle.delete(threadId);
     this.idle.set(threadId, conversation);
     while (this.idle.size > this.maxIdle) {
-      const oldest = this.idle.keys().next().value;
-      if (oldest === undefined) break;
+      const [oldest, dropped] = this.idle.entries().next().value ?? [];
+      if (oldest === undefined || dropped === undefined) break;
       this.idle.delete(oldest);
+      void dropped.session.close().catch(() => undefined);
     }
   }
 
   /** The runs in progress right now. */
   runs(): ActiveRun[] {
-    return [...this.active.values()];
+    return [...this.inFlight.values()];
   }
 }

@@ -1,5 +1,6 @@
+import type { StoreChoice } from '../../session/open-store.js';
 import type { SessionSummary } from '../../session/session-summary.js';
-import { openConversation, type AgentTarget, type SessionChoice } from '../open-conversation.js';
+import { openAgentStore, openConversation, type AgentTarget, type SessionChoice } from '../open-conversation.js';
 import type { RetypeContext } from '../retype-command.js';
 import { createWarningFeed } from './warning-feed.js';
 
@@ -32,6 +33,8 @@ export interface TuiOptions {
   retype: RetypeContext;
   /** `--resume` without an id: these sessions are offered to pick from before the chat opens. */
   sessions?: SessionSummary[];
+  /** `--store`: where the sessions are; the agent folder when absent. */
+  store?: Omit<StoreChoice, 'log'>;
 }
 
 /** `auggy run` on a terminal: the chat. Resolves to the exit code (0 when the person quits). */
@@ -50,7 +53,12 @@ export async function startTui(target: AgentTarget, choice: SessionChoice, optio
     sessionChoice = { sessionId: picked };
   }
   const warnings = createWarningFeed();
-  const conversation = await openConversation(target, sessionChoice, warnings.warn);
-  const { runChat } = await import('./run-chat.js');
-  return runChat({ conversation, warnings, retype: options.retype, ...streams });
+  const store = await openAgentStore(target, options.store ?? {}, warnings.warn);
+  try {
+    const conversation = await openConversation(target, sessionChoice, warnings.warn, store);
+    const { runChat } = await import('./run-chat.js');
+    return await runChat({ conversation, warnings, retype: options.retype, ...streams });
+  } finally {
+    await store.close();
+  }
 }

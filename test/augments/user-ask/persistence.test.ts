@@ -85,6 +85,11 @@ describe('userAsk persistence in user_ask.json', () => {
         throw new SessionError('the disk is full');
       },
       removeState: () => undefined,
+      location: '/nonexistent/events.jsonl',
+      setAsideState: () => '/nonexistent/aside',
+      watchState: () => () => undefined,
+      flush: () => Promise.resolve(),
+      close: () => Promise.resolve(),
       acquireWriter: async () => ({ notices: [], changedElsewhere: false, release: async () => undefined }),
     };
     const store = new UserAskStore(session, (message) => warnings.push(message));

@@ -1,0 +1,53 @@
+import { Conversation } from '../../kernel/conversation.js';
+import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
+import type { SessionStore } from '../../session/store.js';
+import type { AgentTarget } from '../open-conversation.js';
+import type { ThreadRegistry } from './thread-registry.js';
+
+export interface BesideRunContext {
+  target: AgentTarget;
+  store: SessionStore;
+  threads: ThreadRegistry;
+  log(line: string): void;
+}
+
+/**
+ * Does something to a thread's conversation without taking its writer, for a person's board
+ * write that must not wait for a run: through the run's own conversation when it runs in this
+ * process (its clients get the STATE_DELTA at once), otherwise through a conversation that only
+ * changes state files, which the writer hears of (in-process, or by NOTIFY from another replica).
+ * Resolves to what `act` returned and the system lines it caused; everything is saved by then.
+ */
+export async function besideRun<T>(
+  context: BesideRunContext,
+  threadId: string,
+  options: { createIfMissing: boolean },
+  act: (conversation: Conversation) => Promise<T>,
+): Promise<{ result: T; notes: string[] }> {
+  const local = context.threads.active(threadId)?.conversation;
+  const conversation =
+    local ??
+    (await Conversation.open({
+      agent: context.target.agent,
+      augmentTypes: context.target.augmentTypes,
+      modelSpec: context.target.modelSpec,
+      session: await context.store.open({ sessionId: threadId, createIfMissing: options.createIfMissing, observer: true }),
+      store: context.store,
+      warn: (message) => context.log(`warning: thread ${threadId}: ${message}`),
+    }));
+  const notes: string[] = [];
+  const unsubscribe = conversation.subscribe((event) => {
+    if (event.type === 'CUSTOM' && event.name === SYSTEM_LINE_EVENT) {
+      const text = (event.value as { text?: unknown } | undefined)?.text;
+      if (typeof text === 'string') notes.push(text);
+    }
+  });
+  try {
+    const result = await act(conversation);
+    await conversation.session.flush();
+    return { result, notes };
+  } finally {
+    unsubscribe();
+    if (!local) await conversation.session.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,69 @@
+import type { SessionHandle } from './session.js';
+import type { WriterLease } from './writer-lock.js';
+
+/** Which agent a store keeps sessions for: several agents may share one database. */
+export interface StoreAgent {
+  dir: string;
+  name: string;
+  id?: string;
+}
+
+export interface StoreOpenOptions {
+  /** Resume this session (it must exist unless createIfMissing). */
+  sessionId?: string;
+  /** Resume the newest session; starts a new one when there is none. */
+  continueLatest?: boolean;
+  /** serve: a client's thread id names a session that may not exist yet. */
+  createIfMissing?: boolean;
+  /**
+   * Opened by someone who is not the session's writer (a board write while a run elsewhere holds
+   * the thread): state files may change, the event log is left to the writer.
+   */
+  observer?: boolean;
+}
+
+export { SessionBusyError, type WriterLease } from './writer-lock.js';
+
+/**
+ * Where sessions live. The agent folder is the default; PostgreSQL lets several processes (serve
+ * replicas) share threads. Hosts pick one; the kernel and augments see only SessionHandle.
+ */
+export interface SessionStore {
+  /** Where the sessions are, for people: a folder, or the database URL without its password. */
+  readonly location: string;
+  /**
+   * True when other processes may run this store's sessions at the same time, so nothing read
+   * from it may be kept between runs (serve reopens a thread for every run).
+   */
+  readonly shared: boolean;
+  open(options: StoreOpenOptions): Promise<SessionHandle>;
+  /** Ids of the sessions where something was said, most recently written first. */
+  list(): Promise<string[]>;
+  /** Takes the session's one writer; SessionBusyError when another process or run holds it. */
+  acquireWriter(sessionId: string): Promise<WriterLease>;
+  /** Ends connections and timers; open handles must not be used afterwards. */
+  close(): Promise<void>;
+}
+
+/**
+ * A handle for someone who is not the session's writer: state writes go through (merged with
+ * the writer's), entries it would append are dropped, because the log is the writer's alone.
+ */
+export function observerView(handle: SessionHandle): SessionHandle {
+  return {
+    id: handle.id,
+    dir: handle.dir,
+    resumed: handle.resumed,
+    location: handle.location,
+    append: () => undefined,
+    entries: () => handle.entries(),
+    readState: (name) => handle.readState(name),
+    writeState: (name, value) => handle.writeState(name, value),
+    removeState: (name) => handle.removeState(name),
+    setAsideState: (name, reason) => handle.setAsideState(name, reason),
+    watchState: (listener) => handle.watchState(listener),
+    acquireWriter: () => handle.acquireWriter(),
+    flush: () => handle.flush(),
+    close: () => handle.close(),
+  };
+}
