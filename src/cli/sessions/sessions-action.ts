@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { sessionsRoot } from '../../session/session.js';
 import { folderSessionSummaries, type SessionSummary } from '../../session/session-summary.js';
 import { retypeCommand } from '../../hosts/retype-command.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../hosts/exit-codes.js';
 import { invokedAs } from '../invoked-as.js';
 import { sessionListLines } from '../../hosts/session-rows.js';
 
