@@ -1,5 +1,5 @@
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { InvalidToolInputError, JSONParseError, NoOutputGeneratedError, NoSuchToolError, type FinishReason, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
+import { InvalidPromptError, TypeValidationError, type LanguageModelV3, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { InvalidToolInputError, JSONParseError, NoOutputGeneratedError, NoSuchToolError, modelMessageSchema, type FinishReason, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
 import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareCallSettings, prepareRetries, prepareToolsAndToolChoice, standardizePrompt } from 'ai/internal';
 
 /** What one model call streams, in the shapes the AI SDK's `streamText` gives its full stream. */
@@ -52,6 +52,41 @@ const OUTPUT_PARTS = new Set<LanguageModelV3StreamPart['type']>([
   'tool-call',
   'tool-result',
 ]);
+
+/**
+ * Messages already found to be ModelMessages. A transcript's messages are never changed once
+ * made, and every round (and every later turn) sends them all again; the SDK's check rebuilt its
+ * schema and walked each of them on every call, a fifth of a serve run's CPU.
+ */
+const checkedMessages = new WeakSet<ModelMessage>();
+
+/**
+ * The SDK's `standardizePrompt`, checking each message once: the same checks, the same error
+ * (InvalidPromptError) for a message that is not a ModelMessage. A string prompt becomes one user
+ * message, which needs no check. Anything unusual (no messages, a system message among them)
+ * goes through the SDK's own function, warnings and all.
+ */
+async function checkedPrompt(call: ModelCall): Promise<{ system: string; messages: ModelMessage[] }> {
+  if (call.prompt !== undefined) return { system: call.system, messages: [{ role: 'user', content: call.prompt }] };
+  const messages = call.messages ?? [];
+  if (messages.length === 0 || messages.some((message) => message.role === 'system')) {
+    const standardized = await standardizePrompt({ system: call.system, messages });
+    return { system: call.system, messages: standardized.messages };
+  }
+  for (const message of messages) {
+    if (checkedMessages.has(message)) continue;
+    const checked = modelMessageSchema.safeParse(message);
+    if (!checked.success) {
+      throw new InvalidPromptError({
+        prompt: undefined,
+        message: 'The messages do not match the ModelMessage[] schema.',
+        cause: TypeValidationError.wrap({ value: message, cause: checked.error }),
+      });
+    }
+    checkedMessages.add(message);
+  }
+  return { system: call.system, messages };
+}
 
 /** JSON as the SDK parses a model's tool input: keys that could reach an object's prototype are refused. */
 function parseToolInput(text: string): unknown {
@@ -107,8 +142,7 @@ export async function* streamModel(call: ModelCall): AsyncGenerator<ModelStreamP
   const { signal, model } = call;
   const { retry } = prepareRetries({ maxRetries: call.maxRetries, abortSignal: signal });
   const settings = prepareCallSettings({ maxOutputTokens: call.maxOutputTokens });
-  const standardized = await standardizePrompt(call.prompt !== undefined ? { system: call.system, prompt: call.prompt } : { system: call.system, messages: call.messages ?? [] });
-  const prompt = await convertToLanguageModelPrompt({ prompt: standardized, supportedUrls: await model.supportedUrls, download: undefined, abortSignal: signal });
+  const prompt = await convertToLanguageModelPrompt({ prompt: await checkedPrompt(call), supportedUrls: await model.supportedUrls, download: undefined, abortSignal: signal });
   const tools = call.tools ?? {};
   const prepared = await prepareToolsAndToolChoice({ tools, toolChoice: undefined, activeTools: undefined });
   const { stream } = await retry(() => model.doStream({ ...settings, tools: prepared.tools, toolChoice: prepared.toolChoice, prompt, abortSignal: signal }));
