@@ -129,10 +129,14 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
     await oneRun(url, 'hello');
     const memory = memoryWatch(server.child.pid);
     const burstCpu = cpuMs(server.child.pid);
+    // The load client shares the machine's cores with the server: what it spends bounds runs/s too.
+    const clientCpu = process.cpuUsage();
     const burstStart = performance.now();
     const runs = await Promise.all(Array.from({ length: CONCURRENT_RUNS }, () => oneRun(url, 'hello')));
     const burstMs = performance.now() - burstStart;
     const burstCpuPerRun = (cpuMs(server.child.pid) - burstCpu) / CONCURRENT_RUNS;
+    const clientSpent = process.cpuUsage(clientCpu);
+    const clientCpuPerRun = (clientSpent.user + clientSpent.system) / 1000 / CONCURRENT_RUNS;
     const peakRss = memory.stop();
     const latencies = runs.map((r) => r.ms).sort((a, b) => a - b);
     const notCompleted = runs.filter((r) => !r.completed).length;
@@ -152,6 +156,7 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
       row('auggy serve: start to listening', startup, 'ms'),
       row(`auggy serve: ${CONCURRENT_RUNS} concurrent runs (scripted)`, (CONCURRENT_RUNS / burstMs) * 1000, 'runs/s'),
       row('auggy serve: server CPU per run (burst)', burstCpuPerRun, 'ms'),
+      row('auggy serve: load client CPU per run (burst)', clientCpuPerRun, 'ms'),
       row('auggy serve: run latency p50', percentile(latencies, 0.5), 'ms'),
       row('auggy serve: run latency p99', percentile(latencies, 0.99), 'ms'),
       row(`auggy serve: peak server RSS (${memory.source})`, peakRss / (1024 * 1024), 'MiB'),
