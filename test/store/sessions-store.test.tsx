@@ -7,6 +7,8 @@ import { AUGGY_BIN, copyExample } from '../helpers/agent-fixture.js';
 import { usePostgres } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { KEY, frameWith, openChat } from '../tui/chat-harness.js';
+import { CLEAN_MODEL_ENV, TUI_READY, sendLine } from '../helpers/auggy-terminal.js';
+import { openTerminal, tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 import { SessionPicker } from '../../src/hosts/tui/session-picker.js';
 import { loadRunnableAgent, openAgentStore, openConversation } from '../../src/hosts/open-conversation.js';
 import { openPgStore } from '../../src/session/postgres/pg-store.js';
@@ -20,8 +22,10 @@ const DEMO_ID = 'aug1_5f0c2a4e-8d3b-4c71-9a26-3e8b1d7f4c90';
 const CLEAN_ENV = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '', AUGGY_STORE: '', NO_COLOR: '1' };
 
 const opened: SessionStore[] = [];
+const terminals: Terminal[] = [];
 afterEach(async () => {
   cleanup();
+  await Promise.all(terminals.splice(0).map((terminal) => terminal.close()));
   await Promise.all(opened.splice(0).map((store) => store.close()));
 });
 
@@ -262,6 +266,28 @@ describe('the chat on a store', () => {
     expect(shown).not.toContain('folder  ');
     chat.unmount();
     await chat.conversation.session.close();
+    expect(existsSync(join(dir, '.auggy', 'sessions'))).toBe(false);
+  });
+
+  it.skipIf(!tmuxAvailable())('auggy run --resume --store in a real terminal offers the store\'s sessions and opens the one picked from there', { timeout: 180_000 }, async () => {
+    const { url } = await pg.freshDatabase();
+    const dir = copyExample();
+    await twoSessions(dir, ['--store', url]);
+    const terminal = await openTerminal({ command: ['node', AUGGY_BIN, 'run', '--resume', '--store', url], cwd: dir, env: { ...CLEAN_MODEL_ENV, NO_COLOR: '1' }, width: 100, height: 30 });
+    terminals.push(terminal);
+    const picker = await terminal.waitForText('Resume a session');
+    const rows = picker.split('\n').filter((line) => /\d{8}-\d{6}-/.test(line));
+    expect(rows[0]).toMatch(/^› .*waiting for your answer\s+deploy the api/);
+    expect(rows[1]).toMatch(/completed\s+hello/);
+    await terminal.press('Down');
+    await terminal.waitForScreen((screen) => /^› .*completed\s+hello/m.test(screen), 'the second row picked');
+    await terminal.press('Enter');
+    await terminal.waitForText(TUI_READY);
+    const chat = await terminal.screen();
+    expect(chat).toContain('(resumed)');
+    expect(chat).toContain("Hello! I'm the demo agent.");
+    await sendLine(terminal, '/session');
+    await terminal.waitForText(`store   ${url}`);
     expect(existsSync(join(dir, '.auggy', 'sessions'))).toBe(false);
   });
 });
