@@ -7,6 +7,8 @@ import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 
 const CONCURRENT_RUNS = Number(process.env.BENCH_SERVE_RUNS ?? 200);
+const SEQUENTIAL_RUNS = Number(process.env.BENCH_SERVE_SEQUENTIAL ?? 1000);
+const WARM_UP_RUNS = Math.min(100, Math.floor(SEQUENTIAL_RUNS / 10));
 
 function row(name, value, unit) {
   return { name, value, unit };
@@ -18,7 +20,9 @@ function percentile(sorted, p) {
 }
 
 function startServer(bin, agentDir) {
-  const child = spawn(process.execPath, [bin, 'serve', agentDir, '--port', '0'], {
+  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server under load.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', agentDir, '--port', '0'], {
     env: { ...process.env, AUGGY_TOKEN: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -68,6 +72,25 @@ function memoryWatch(pid) {
   };
 }
 
+/** Resident memory of a process right now (Linux only; NaN elsewhere). */
+function currentRss(pid) {
+  const status = `/proc/${pid}/status`;
+  if (!existsSync(status)) return NaN;
+  return Number(/VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(status, 'utf8'))?.[1] ?? NaN) * 1024;
+}
+
+/**
+ * CPU time (user + system) the process has used, in ms (Linux only; NaN elsewhere). Beside the
+ * wall-clock figures it tells what a run costs even when other work shares the machine.
+ */
+function cpuMs(pid) {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) return NaN;
+  const fields = readFileSync(stat, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** One AG-UI run on its own thread; resolves to its latency and how it ended. */
 async function oneRun(url, text) {
   const started = performance.now();
@@ -105,19 +128,38 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
     // One run first, so the burst measures serving rather than loading the model modules.
     await oneRun(url, 'hello');
     const memory = memoryWatch(server.child.pid);
+    const burstCpu = cpuMs(server.child.pid);
     const burstStart = performance.now();
     const runs = await Promise.all(Array.from({ length: CONCURRENT_RUNS }, () => oneRun(url, 'hello')));
     const burstMs = performance.now() - burstStart;
+    const burstCpuPerRun = (cpuMs(server.child.pid) - burstCpu) / CONCURRENT_RUNS;
     const peakRss = memory.stop();
     const latencies = runs.map((r) => r.ms).sort((a, b) => a - b);
     const notCompleted = runs.filter((r) => !r.completed).length;
+
+    // Memory over many runs one after another: after warm-up it should stay flat.
+    let sequentialFailed = 0;
+    let afterWarmUp = NaN;
+    const sequentialStart = performance.now();
+    for (let i = 0; i < SEQUENTIAL_RUNS; i++) {
+      if (!(await oneRun(url, 'hello')).completed) sequentialFailed++;
+      if (i + 1 === WARM_UP_RUNS) afterWarmUp = currentRss(server.child.pid);
+    }
+    const sequentialMs = performance.now() - sequentialStart;
+    const afterAll = currentRss(server.child.pid);
+    const mib = (bytes) => bytes / (1024 * 1024);
     return [
       row('auggy serve: start to listening', startup, 'ms'),
       row(`auggy serve: ${CONCURRENT_RUNS} concurrent runs (scripted)`, (CONCURRENT_RUNS / burstMs) * 1000, 'runs/s'),
+      row('auggy serve: server CPU per run (burst)', burstCpuPerRun, 'ms'),
       row('auggy serve: run latency p50', percentile(latencies, 0.5), 'ms'),
       row('auggy serve: run latency p99', percentile(latencies, 0.99), 'ms'),
       row(`auggy serve: peak server RSS (${memory.source})`, peakRss / (1024 * 1024), 'MiB'),
       row('auggy serve: runs not completed', notCompleted, `of ${CONCURRENT_RUNS}`),
+      row(`auggy serve: ${SEQUENTIAL_RUNS} sequential runs`, (SEQUENTIAL_RUNS / sequentialMs) * 1000, 'runs/s'),
+      row(`auggy serve: RSS after ${WARM_UP_RUNS} sequential runs`, mib(afterWarmUp), 'MiB'),
+      row(`auggy serve: RSS after ${SEQUENTIAL_RUNS} sequential runs`, mib(afterAll), 'MiB'),
+      row('auggy serve: sequential runs not completed', sequentialFailed, `of ${SEQUENTIAL_RUNS}`),
     ];
   } finally {
     server.child.kill('SIGTERM');

@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BUILTIN_AUGMENTS } from '../augments/registry.js';
 import { agentYamlSchema, engineSchema } from './schema.js';
 import { schemaDiagnostics } from './schema-issues.js';
 import { locateField, parseYamlSource, type YamlSource } from './yaml-source.js';
@@ -9,7 +8,7 @@ import { loadSkills } from './load-skills.js';
 import { checkEngine } from './engine-checks.js';
 import { readDotEnv } from './dot-env.js';
 import { readAgentFile } from './read-agent-file.js';
-import type { Diagnostic, LoadedAgent, LoadedSkill, LoadResult } from './types.js';
+import type { Diagnostic, LoadedAgent, LoadedSkill, LoadResult, AugmentType } from './types.js';
 import { missingTools, offeredTools } from './skill-tools.js';
 
 export interface LoadOptions {
@@ -55,12 +54,12 @@ function readIdentity(agentDir: string, identity: string, source: YamlSource): {
  * have: those of ignored augments (by id or type), and built-in augments' skills when that augment
  * is not listed.
  */
-function usableSkills(skills: LoadedSkill[], ignored: readonly string[], activeTypes: ReadonlySet<string>): { skills: LoadedSkill[]; diagnostics: Diagnostic[] } {
+function usableSkills(skills: LoadedSkill[], ignored: readonly string[], activeTypes: ReadonlySet<string>, types: readonly AugmentType[]): { skills: LoadedSkill[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const kept = skills.filter((skill) => {
     // The augment's own warning already names the skill, so it is said once.
     if (ignored.includes(skill.id)) return false;
-    const owner = BUILTIN_AUGMENTS.find((factory) => factory.skill === skill.id);
+    const owner = types.find((factory) => factory.skill === skill.id);
     if (owner && !activeTypes.has(owner.type)) {
       diagnostics.push({
         severity: 'warning',
@@ -75,8 +74,8 @@ function usableSkills(skills: LoadedSkill[], ignored: readonly string[], activeT
 }
 
 /** Skills whose tools no enabled augment offers are left out: the model would be told to call what it does not have. */
-function skillsWithTools(agent: LoadedAgent): { skills: LoadedSkill[]; diagnostics: Diagnostic[] } {
-  const offered = offeredTools(agent);
+function skillsWithTools(agent: LoadedAgent, types: readonly AugmentType[]): { skills: LoadedSkill[]; diagnostics: Diagnostic[] } {
+  const offered = offeredTools(agent, types);
   const diagnostics: Diagnostic[] = [];
   const kept = agent.skills.filter((skill) => {
     const missing = missingTools(skill, offered);
@@ -96,7 +95,7 @@ function skillsWithTools(agent: LoadedAgent): { skills: LoadedSkill[]; diagnosti
  * Loads an agent folder and checks everything a run depends on. The agent comes back only when
  * there are no errors; warnings never stop a load.
  */
-export async function loadAgent(dir: string, options: LoadOptions = {}): Promise<LoadResult> {
+export async function loadAgent(dir: string, augmentTypes: readonly AugmentType[], options: LoadOptions = {}): Promise<LoadResult> {
   const agentDir = resolve(dir);
   const processEnv = options.processEnv ?? process.env;
   if (!existsSync(agentDir) || !statSync(agentDir).isDirectory()) {
@@ -133,12 +132,12 @@ export async function loadAgent(dir: string, options: LoadOptions = {}): Promise
   if (engine.success) diagnostics.push(...checkEngine({ agentDir, engine: engine.data, agentYaml: source, dotEnv: env, processEnv }));
 
   const listed = checked.success ? checked.data.augments : Array.isArray(raw.augments) ? raw.augments.filter((id): id is string => typeof id === 'string') : [];
-  const augments = loadAugments(agentDir, listed, source);
+  const augments = loadAugments(agentDir, listed, source, augmentTypes);
   diagnostics.push(...augments.diagnostics);
 
   const allSkills = loadSkills(agentDir);
   diagnostics.push(...allSkills.diagnostics);
-  const skills = usableSkills(allSkills.skills, [...augments.ignored, ...augments.ignoredTypes], new Set(augments.augments.map((augment) => augment.type)));
+  const skills = usableSkills(allSkills.skills, [...augments.ignored, ...augments.ignoredTypes], new Set(augments.augments.map((augment) => augment.type)), augmentTypes);
   diagnostics.push(...skills.diagnostics);
 
   if (!checked.success || identity.text === undefined || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
@@ -153,7 +152,7 @@ export async function loadAgent(dir: string, options: LoadOptions = {}): Promise
     augments: augments.augments,
     env,
   };
-  const withTools = skillsWithTools(agent);
+  const withTools = skillsWithTools(agent, augmentTypes);
   diagnostics.push(...withTools.diagnostics);
   return { agent: { ...agent, skills: withTools.skills }, diagnostics };
 }

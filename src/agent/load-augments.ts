@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILTIN_AUGMENTS, findAugmentFactory } from '../augments/registry.js';
 import { nearest } from './suggest.js';
 import { augmentYamlSchema, type InlineAugment } from './schema.js';
 import { schemaDiagnostics } from './schema-issues.js';
 import { formatFieldPath, locateField, parseFieldPath, parseYamlSource, withPosition, type FieldPath, type YamlSource } from './yaml-source.js';
-import type { Diagnostic, LoadedAugmentConfig, Severity } from './types.js';
+import type { Diagnostic, LoadedAugmentConfig, Severity, AugmentType } from './types.js';
 import { readAgentFile } from './read-agent-file.js';
 
 export interface AugmentsLoad {
@@ -20,8 +19,8 @@ export interface AugmentsLoad {
 /** A folder name and nothing else: an id must never reach outside `augments/`. */
 const FOLDER_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
-function supportedList(): string {
-  return BUILTIN_AUGMENTS.map((factory) => factory.type).join(', ');
+function supportedList(types: readonly AugmentType[]): string {
+  return types.map((factory) => factory.type).join(', ');
 }
 
 /** Reads and checks one `augments/<id>/augment.yaml`. */
@@ -66,7 +65,7 @@ function inlineFindings(found: Diagnostic[], file: string, index: number, agentY
 }
 
 /** Loads every augment agent.yaml lists, in its order. `agentYaml` locates the list items. */
-export function loadAugments(agentDir: string, entries: readonly AugmentEntry[], agentYaml: YamlSource): AugmentsLoad {
+export function loadAugments(agentDir: string, entries: readonly AugmentEntry[], agentYaml: YamlSource, types: readonly AugmentType[]): AugmentsLoad {
   const result: AugmentsLoad = { augments: [], ignored: [], ignoredTypes: [], diagnostics: [] };
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
@@ -87,28 +86,28 @@ export function loadAugments(agentDir: string, entries: readonly AugmentEntry[],
       return;
     }
     seen.add(id);
-    if (isInline(entry)) loadInline(agentDir, entry, id, index, agentYaml, place, result);
-    else loadFolder(agentDir, id, place, result);
+    if (isInline(entry)) loadInline(agentDir, entry, id, index, agentYaml, place, result, types);
+    else loadFolder(agentDir, id, place, result, types);
   });
   return result;
 }
 
-function ignore(agentDir: string, id: string, type: string, place: Located, result: AugmentsLoad): void {
+function ignore(agentDir: string, id: string, type: string, place: Located, result: AugmentsLoad, types: readonly AugmentType[]): void {
   const typeNote = type === id ? '' : ` (type ${type})`;
   result.ignored.push(id);
   result.ignoredTypes.push(type);
   const skillDirs = [...new Set([id, type])].filter((name) => existsSync(join(agentDir, 'skills', name)));
   const skillNote = skillDirs.length > 0 ? `, and so is ${skillDirs.map((name) => `skills/${name}`).join(' and ')}` : '';
   // A near miss (userAks) is a typo far more often than another release's augment.
-  const guess = nearest(type, BUILTIN_AUGMENTS.map((known) => known.type));
+  const guess = nearest(type, types.map((known) => known.type));
   const hint = guess ? ` (did you mean ${guess}?)` : '';
-  result.diagnostics.push(place.at('warning', `${id}${typeNote} is not supported here, ignored${hint}${skillNote}; this auggy implements ${supportedList()}`));
+  result.diagnostics.push(place.at('warning', `${id}${typeNote} is not supported here, ignored${hint}${skillNote}; this auggy implements ${supportedList(types)}`));
 }
 
-function loadInline(agentDir: string, entry: InlineAugment, id: string, index: number, agentYaml: YamlSource, place: Located, result: AugmentsLoad): void {
-  const factory = findAugmentFactory(entry.type);
+function loadInline(agentDir: string, entry: InlineAugment, id: string, index: number, agentYaml: YamlSource, place: Located, result: AugmentsLoad, types: readonly AugmentType[]): void {
+  const factory = types.find((known) => known.type === entry.type);
   if (!factory) {
-    ignore(agentDir, id, entry.type, place, result);
+    ignore(agentDir, id, entry.type, place, result, types);
     return;
   }
   const config = entry.options ?? {};
@@ -120,16 +119,16 @@ function loadInline(agentDir: string, entry: InlineAugment, id: string, index: n
   result.augments.push({ id, type: entry.type, config });
 }
 
-function loadFolder(agentDir: string, id: string, place: Located, result: AugmentsLoad): void {
+function loadFolder(agentDir: string, id: string, place: Located, result: AugmentsLoad, types: readonly AugmentType[]): void {
   const file = `augments/${id}/augment.yaml`;
   const exists = existsSync(join(agentDir, file));
   const read = exists ? readAugmentYaml(agentDir, id, file) : { type: id, config: {}, diagnostics: [] };
   result.diagnostics.push(...read.diagnostics);
   if (read.type === undefined) return;
 
-  const factory = findAugmentFactory(read.type);
+  const factory = types.find((known) => known.type === read.type);
   if (!factory) {
-    ignore(agentDir, id, read.type, place, result);
+    ignore(agentDir, id, read.type, place, result, types);
     return;
   }
   if (!exists) {

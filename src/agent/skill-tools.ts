@@ -1,5 +1,4 @@
-import { findAugmentFactory } from '../augments/registry.js';
-import type { LoadedAgent, LoadedSkill } from './types.js';
+import type { LoadedAgent, LoadedSkill, AugmentType } from './types.js';
 
 /** A code span that names a tool: snake_case (`fs_read`, `workflow__transition`), maybe called (`notify(to)`). */
 const TOOL_SPAN = /`([a-z][a-z0-9]*(?:_{1,2}[a-z0-9]+)+)(\([^`]*\))?`/g;
@@ -16,11 +15,11 @@ export interface OfferedTools {
 }
 
 /** Every tool the enabled augments can offer, as their admin description lists them. */
-export function offeredTools(agent: LoadedAgent): OfferedTools {
+export function offeredTools(agent: LoadedAgent, types: readonly AugmentType[]): OfferedTools {
   const names = new Set<string>();
   const prefixes: string[] = [];
   for (const config of agent.augments) {
-    const factory = findAugmentFactory(config.type);
+    const factory = types.find((known) => known.type === config.type);
     if (!factory) continue;
     for (const name of factory.describe(agent, config.config).tools) names.add(name);
     const prefix = DYNAMIC_PREFIXES[config.type];

@@ -54,3 +54,18 @@ export function formatDiagnostic(d: Diagnostic): string {
   const field = d.field ? ` ${d.field}:` : '';
   return `${where} ${d.severity}${field} ${d.message}`;
 }
+
+/**
+ * What loading a folder needs to know of each augment type: its name, the skill it brings, how
+ * its config is checked and which tools it offers. The kernel's AugmentFactory is one; the list
+ * of them is handed down by whoever loads the folder, so this layer names no augment.
+ */
+export interface AugmentType {
+  type: string;
+  /** Skill folder under templates/skills/ that belongs to this augment, if any. */
+  skill?: string;
+  /** Checks `config`; `file` is augment.yaml relative to `agentDir`, where config paths resolve. */
+  validateConfig(config: Record<string, unknown>, file: string, agentDir: string): Diagnostic[];
+  /** What the augment exposes for this config; the loader reads only the tool names. */
+  describe(agent: LoadedAgent, config: Record<string, unknown>): { tools: string[] };
+}

@@ -1,6 +1,6 @@
 import type { LoadedAgent } from '../agent/types.js';
 import { findAugmentFactory } from './registry.js';
-import type { AdminSection } from './types.js';
+import type { AdminSection } from '../kernel/augment.js';
 import { buildSystemPrompt } from '../kernel/system-prompt.js';
 
 export interface SystemPromptSize {

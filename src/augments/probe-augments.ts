@@ -1,7 +1,7 @@
 import type { LoadedAgent } from '../agent/types.js';
 import type { AdminReport } from './admin-report.js';
 import { findAugmentFactory } from './registry.js';
-import type { AugmentProbe } from './types.js';
+import type { AugmentProbe } from '../kernel/augment.js';
 
 /** Every enabled augment's look beyond the folder (MCP servers started and stopped), by augment id. */
 export async function probeAugments(agent: LoadedAgent): Promise<Map<string, AugmentProbe>> {

@@ -1,4 +1,4 @@
-import type { AugmentFactory } from './types.js';
+import type { AugmentFactory } from '../kernel/augment.js';
 import { turnControlAugment } from './turn-control/augment.js';
 import { workflowAugment } from './workflow/augment.js';
 import { userAskAugment } from './user-ask/augment.js';

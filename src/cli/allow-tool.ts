@@ -1,6 +1,6 @@
 import type { LoadedAgent } from '../agent/types.js';
 import { createHostScope, type HostScope } from '../kernel/host-scope.js';
-import { UsageError } from './exit-codes.js';
+import { UsageError } from '../hosts/exit-codes.js';
 
 /** Letters, digits, _ and -, with `*` and `?` as wildcards: a tool name or a glob of them. */
 const PATTERN = /^[A-Za-z0-9_*?-]+$/;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { SetExitCode } from './set-exit-code.js';
 import { registerCreate } from './create.js';
 import { registerValidate } from './validate.js';
 import { registerRun } from './run.js';
@@ -7,8 +8,6 @@ import { registerServe } from './serve.js';
 import { registerMcp } from './mcp.js';
 import { registerSessions } from './sessions.js';
 import { registerTest } from './test.js';
-
-export type SetExitCode = (code: number) => void;
 
 /**
  * Every command registers its options and help here; the work itself is imported lazily

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SetExitCode } from './commands.js';
+import type { SetExitCode } from './set-exit-code.js';
 // Type-only: erased from the output, so `auggy --version` still loads nothing but commander.
 import type { CreateFlags } from './create/answers.js';
 

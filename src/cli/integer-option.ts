@@ -1,4 +1,4 @@
-import { UsageError } from './exit-codes.js';
+import { UsageError } from '../hosts/exit-codes.js';
 
 /** A whole-number flag value in a range, or a UsageError naming the flag. */
 export function integerOption(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {

@@ -1,12 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { EXIT, UsageError } from './exit-codes.js';
+import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { registerCommands } from './commands.js';
+import { packagePath } from './package-root.js';
 import { bareAction, routeArgs } from './entry-args.js';
 import { ROOT_HELP_AFTER } from './help.js';
 
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

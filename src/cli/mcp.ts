@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SetExitCode } from './commands.js';
+import type { SetExitCode } from './set-exit-code.js';
 
 export function registerMcp(program: Command, setExitCode: SetExitCode): void {
   const mcp = program.command('mcp').description("the agent's MCP servers (.mcp.json at the agent root)");

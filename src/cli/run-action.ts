@@ -1,18 +1,33 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { EXIT, UsageError } from './exit-codes.js';
+import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { integerOption } from './integer-option.js';
 import { invokedAs } from './invoked-as.js';
 import { resolveRunArgs } from './run-args.js';
-import type { RunOptionValues } from './run.js';
-import { storeChoiceFrom } from './store-option.js';
+import { storeChoiceFrom, type StoreOptionValues } from './store-option.js';
 import { agentSessions, sessionListText } from './sessions/sessions-action.js';
 import { loadRunnableAgent, openAgentStore, openConversation, type AgentTarget, type SessionChoice } from '../hosts/open-conversation.js';
 import { retypeCommand, type RetypeContext } from '../hosts/retype-command.js';
 import type { Conversation } from '../kernel/conversation.js';
 import type { StoreChoice } from '../session/open-store.js';
 import { hostScopeFor } from './allow-tool.js';
+import type { ModelOptionValues } from './model-options.js';
 import { SessionError } from '../session/session.js';
+
+export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
+  print?: boolean;
+  output: 'text' | 'json' | 'stream-json';
+  /** `--output-format`, the spelling other agent CLIs use; the same as --output. */
+  outputFormat?: 'text' | 'json' | 'stream-json';
+  session?: string;
+  /** `--resume ID` resumes it; a bare `--resume` lists the sessions to pick from. */
+  resume?: string | true;
+  continue?: boolean;
+  event?: string;
+  board: string[];
+  allowTool: string[];
+  maxMessageChars: string;
+}
 
 function warnOnStderr(message: string): void {
   process.stderr.write(`auggy: warning: ${message}\n`);

@@ -1,23 +1,9 @@
 import { Option, type Command } from 'commander';
-import type { SetExitCode } from './commands.js';
-import { addModelOptions, type ModelOptionValues } from './model-options.js';
-import { addStoreOption, type StoreOptionValues } from './store-option.js';
+import type { SetExitCode } from './set-exit-code.js';
+import type { RunOptionValues } from './run-action.js';
+import { addModelOptions } from './model-options.js';
+import { addStoreOption } from './store-option.js';
 import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
-
-export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
-  print?: boolean;
-  output: 'text' | 'json' | 'stream-json';
-  /** `--output-format`, the spelling other agent CLIs use; the same as --output. */
-  outputFormat?: 'text' | 'json' | 'stream-json';
-  session?: string;
-  /** `--resume ID` resumes it; a bare `--resume` lists the sessions to pick from. */
-  resume?: string | true;
-  continue?: boolean;
-  event?: string;
-  board: string[];
-  allowTool: string[];
-  maxMessageChars: string;
-}
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

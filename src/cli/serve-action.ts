@@ -1,13 +1,24 @@
 import { isIP } from 'node:net';
-import { EXIT, UsageError } from './exit-codes.js';
+import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { integerOption } from './integer-option.js';
-import type { ServeOptionValues } from './serve.js';
 import { loadRunnableAgent, openAgentStore, type AgentTarget } from '../hosts/open-conversation.js';
 import type { SessionStore } from '../session/store.js';
-import { storeChoiceFrom } from './store-option.js';
+import { storeChoiceFrom, type StoreOptionValues } from './store-option.js';
 import { isLoopbackHost } from '../hosts/agui/access.js';
 import { createAguiServer } from '../hosts/agui/agui-server.js';
 import { hostScopeFor } from './allow-tool.js';
+import type { ModelOptionValues } from './model-options.js';
+
+export interface ServeOptionValues extends ModelOptionValues, StoreOptionValues {
+  host: string;
+  port: string;
+  token?: string;
+  maxMessageChars: string;
+  graceMs: string;
+  corsOrigin: string[];
+  allowTool: string[];
+  allowedHost: string[];
+}
 
 function log(line: string): void {
   process.stderr.write(`auggy serve: ${line}\n`);

@@ -1,19 +1,9 @@
 import type { Command } from 'commander';
-import type { SetExitCode } from './commands.js';
-import { addModelOptions, type ModelOptionValues } from './model-options.js';
-import { addStoreOption, type StoreOptionValues } from './store-option.js';
+import type { SetExitCode } from './set-exit-code.js';
+import type { ServeOptionValues } from './serve-action.js';
+import { addModelOptions } from './model-options.js';
+import { addStoreOption } from './store-option.js';
 import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
-
-export interface ServeOptionValues extends ModelOptionValues, StoreOptionValues {
-  host: string;
-  port: string;
-  token?: string;
-  maxMessageChars: string;
-  graceMs: string;
-  corsOrigin: string[];
-  allowTool: string[];
-  allowedHost: string[];
-}
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

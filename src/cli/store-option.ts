@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { storeUrlProblem } from '../session/postgres/store-url.js';
-import { UsageError } from './exit-codes.js';
+import { UsageError } from '../hosts/exit-codes.js';
 
 /** --store: every command that opens a session takes it. */
 export function addStoreOption(command: Command): Command {

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { EXIT, UsageError } from './exit-codes.js';
-import type { TestOptionValues } from './test.js';
+import { EXIT, UsageError } from '../hosts/exit-codes.js';
+import type { TestOptionValues } from './test-options.js';
 import { loadRunnableAgent } from '../hosts/open-conversation.js';
-import { createModel } from '../model/create-model.js';
+import { createModelCache } from '../model/model-cache.js';
 import { loadSuite } from '../hosts/test/load-suite.js';
 import { filterScenarios, runSuite, type SuiteListener, type SuiteReport } from '../hosts/test/run/run-suite.js';
 import { ProgressLine } from '../hosts/test/report/progress.js';
@@ -83,8 +83,8 @@ export async function testCommand(dir: string, files: string[], options: TestOpt
     else write();
   };
   const target = await loadRunnableAgent(loaded.agentDir, { model: options.model, baseURL: options.baseUrl }, warn);
-  const model = createModel(target.modelSpec);
-  const built = await model;
+  const models = createModelCache();
+  const built = await models(target.modelSpec);
   if (!built.ok) throw new UsageError(`the model cannot be used, so nothing was run: ${built.error}`);
 
   // Text lines go to stdout unless a machine report takes stdout for itself.
@@ -103,7 +103,7 @@ export async function testCommand(dir: string, files: string[], options: TestOpt
   const interrupts = stopOnSignals(controller);
   let suite: SuiteReport;
   try {
-    suite = await runSuite(target.agent.yaml.name, scenarios, { target, model, signal: controller.signal, warn, repeat: options.repeat, minPassRate: options.minPassRate, listener });
+    suite = await runSuite(target.agent.yaml.name, scenarios, { target, models, signal: controller.signal, warn, repeat: options.repeat, minPassRate: options.minPassRate, listener });
   } finally {
     interrupts.release();
     progress?.stop();

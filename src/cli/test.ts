@@ -1,16 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { SetExitCode } from './commands.js';
-import { addModelOptions, type ModelOptionValues } from './model-options.js';
+import type { SetExitCode } from './set-exit-code.js';
+import { REPORTERS, type TestOptionValues } from './test-options.js';
+import { addModelOptions } from './model-options.js';
 
-export const REPORTERS = ['text', 'junit', 'json'] as const;
-
-export interface TestOptionValues extends ModelOptionValues {
-  reporter: (typeof REPORTERS)[number];
-  output?: string;
-  repeat?: number;
-  minPassRate: number;
-  filter?: string;
-}
 
 function parseRepeat(value: string): number {
   const count = Number(value);

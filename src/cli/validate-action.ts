@@ -2,7 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadAgent } from '../agent/load-agent.js';
 import { formatDiagnostic, type Diagnostic } from '../agent/types.js';
-import { EXIT, UsageError } from './exit-codes.js';
+import { EXIT, UsageError } from '../hosts/exit-codes.js';
+import { BUILTIN_AUGMENTS } from '../augments/registry.js';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -26,7 +27,7 @@ export async function validateCommand(dir: string, options: { json?: boolean; co
   if (!existsSync(resolve(agentDir, 'agent.yaml'))) {
     throw new UsageError(`${dir} has no agent.yaml; pass an agent folder, or create one with: auggy create <name>`);
   }
-  const loaded = await loadAgent(agentDir);
+  const loaded = await loadAgent(agentDir, BUILTIN_AUGMENTS);
   const diagnostics = [...loaded.diagnostics];
   // Checks that need the outside world (an MCP server's tool list) run on a folder that loads.
   if (loaded.agent && options.connect !== false) {

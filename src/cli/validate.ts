@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SetExitCode } from './commands.js';
+import type { SetExitCode } from './set-exit-code.js';
 
 export function registerValidate(program: Command, setExitCode: SetExitCode): void {
   program

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError } from '../cli/exit-codes.js';
+import { UsageError } from './exit-codes.js';
 import { loadAgent } from '../agent/load-agent.js';
 import { formatDiagnostic, type LoadedAgent } from '../agent/types.js';
+import { BUILTIN_AUGMENTS } from '../augments/registry.js';
+import type { AugmentFactory } from '../kernel/augment.js';
 import { Conversation } from '../kernel/conversation.js';
 import type { HostScope } from '../kernel/host-scope.js';
 import { ModelSpecError, resolveModelSpec, type ModelOverrides, type ModelSpec } from '../model/model-spec.js';
@@ -14,6 +16,8 @@ import type { SessionStore } from '../session/store.js';
 export interface AgentTarget {
   agent: LoadedAgent;
   modelSpec: ModelSpec;
+  /** The augment types conversations start the agent's augments from: the built-in list. */
+  augmentTypes: readonly AugmentFactory[];
   /** What the process shares across its conversations; the command that made it closes it. */
   host?: HostScope;
 }
@@ -24,7 +28,8 @@ export async function loadRunnableAgent(dir: string, overrides: ModelOverrides, 
   if (!existsSync(resolve(agentDir, 'agent.yaml'))) {
     throw new UsageError(`${agentDir} has no agent.yaml; pass an agent folder, or create one with: auggy create <name>`);
   }
-  const loaded = await loadAgent(agentDir);
+  // The one place a host composes the built-in augments; everything below is handed the list.
+  const loaded = await loadAgent(agentDir, BUILTIN_AUGMENTS);
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (!loaded.agent || errors.length > 0) {
     const shown = errors.slice(0, 5).map(formatDiagnostic).join('\n  ');
@@ -36,7 +41,7 @@ export async function loadRunnableAgent(dir: string, overrides: ModelOverrides, 
     .filter((d) => d.severity === 'warning' && !/not set/.test(d.message))
     .forEach((d) => warn(formatDiagnostic(d).replace(/ warning(?= |$)/, '')));
   try {
-    return { agent: loaded.agent, modelSpec: resolveModelSpec(loaded.agent, overrides) };
+    return { agent: loaded.agent, modelSpec: resolveModelSpec(loaded.agent, overrides), augmentTypes: BUILTIN_AUGMENTS };
   } catch (error) {
     if (error instanceof ModelSpecError) throw new UsageError(error.message);
     throw error;
@@ -64,7 +69,7 @@ export async function openConversation(target: AgentTarget, choice: SessionChoic
   const sessions = store ?? folderStore({ dir: target.agent.dir, name: target.agent.yaml.name, id: target.agent.yaml.id });
   try {
     const session = await sessions.open({ sessionId: choice.sessionId, continueLatest: choice.continueLatest });
-    return await Conversation.open({ agent: target.agent, modelSpec: target.modelSpec, session, warn, store: sessions, host: target.host });
+    return await Conversation.open({ agent: target.agent, augmentTypes: target.augmentTypes, modelSpec: target.modelSpec, session, warn, store: sessions, host: target.host });
   } catch (error) {
     if (error instanceof SessionError) throw new UsageError(error.message);
     throw error;

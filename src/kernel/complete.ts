@@ -1,7 +1,7 @@
 import { streamText } from 'ai';
 import type { LoadedAgent } from '../agent/types.js';
-import type { CompleteFn } from '../augments/types.js';
-import { createModel, type ModelBuild } from '../model/create-model.js';
+import type { CompleteFn } from './augment.js';
+import type { ModelBuilder } from '../model/model-cache.js';
 import { describeModelError } from '../model/describe-error.js';
 import { maxTokensOf, resolveModelSpec, type ModelSpec } from '../model/model-spec.js';
 
@@ -19,7 +19,7 @@ async function spentTokens(usage: PromiseLike<{ inputTokens?: number; outputToke
 }
 
 /** A tool-less completion for augments (evaluators): the agent's model unless another is named. */
-export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, agentModel: () => Promise<ModelBuild>): CompleteFn {
+export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, models: ModelBuilder): CompleteFn {
   return async ({ system, prompt, model, signal }) => {
     let spec = agentSpec;
     try {
@@ -27,8 +27,9 @@ export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, agentMode
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
-    // The agent's own model is already built; only another named model is built here.
-    const built = spec === agentSpec ? await agentModel() : await createModel(spec);
+    // Built once per host: an evaluator runs after every turn, and rebuilding its model each time
+    // (a scripted model re-reads its script) was a measurable share of a serve run.
+    const built = await models(spec);
     if (!built.ok) return { ok: false, error: built.error };
     let failure: unknown;
     try {

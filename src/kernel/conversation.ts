@@ -1,8 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { LoadedAgent } from '../agent/types.js';
-import { findAugmentFactory } from '../augments/registry.js';
-import type { Augment, CompleteFn, HostInputResult, SlashCommand } from '../augments/types.js';
-import { createModel, type ModelBuild } from '../model/create-model.js';
+import type { Augment, CompleteFn, HostInputResult, SlashCommand, AugmentFactory } from './augment.js';
+import { createModelCache, type ModelBuilder } from '../model/model-cache.js';
 import { classifyModelError } from '../model/describe-error.js';
 import { maxTokensOf, type ModelSpec } from '../model/model-spec.js';
 import { newRunId } from '../session/ids.js';
@@ -12,7 +11,8 @@ import type { SessionStore, WriterLease } from '../session/store.js';
 import { openToolCalls, transcriptFromEntries, unansweredResults } from '../session/transcript.js';
 import type { KernelTool } from './tool.js';
 import { makeComplete } from './complete.js';
-import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
+import { SessionWriter } from './session-writer.js';
+import { SYSTEM_LINE_EVENT, loggedKernelEvent, type KernelEvent } from './events.js';
 import { createHostScope, type HostScope } from './host-scope.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { PersonChannel } from './person.js';
@@ -45,15 +45,17 @@ export interface AdoptedMessage {
 
 export interface ConversationOptions {
   agent: LoadedAgent;
+  /** The augment types this host runs (the built-in list, composed at the top); the agent's are started from it. */
+  augmentTypes: readonly AugmentFactory[];
   modelSpec: ModelSpec;
   session: SessionHandle;
   /** Problems that do not stop the run: shown by the host, never fatal. */
   warn(message: string): void;
   /**
-   * The model, when the host already built it for this spec: a server with many threads builds
-   * it (and reads a scripted model's file) once, not once per conversation.
+   * Where models come from: a server with many threads passes one cache for all of them, so each
+   * model is built (and a scripted model's file read) once, not once per conversation or call.
    */
-  model?: Promise<ModelBuild>;
+  models?: ModelBuilder;
   /** Where `/clear` opens the next session: the session's own store (the agent folder when absent). */
   store?: SessionStore;
   /**
@@ -69,13 +71,15 @@ export interface ConversationOptions {
  */
 export class Conversation {
   readonly agent: LoadedAgent;
+  private readonly augmentTypes: readonly AugmentFactory[];
   readonly modelSpec: ModelSpec;
   readonly session: SessionHandle;
   private readonly warn: (message: string) => void;
   private readonly listeners = new Set<EventListener>();
+  private readonly log: SessionWriter;
   private augmentList: Augment[] = [];
   private messages: ModelMessage[] = [];
-  private model: Promise<ModelBuild> | undefined;
+  private readonly models: ModelBuilder;
   private readonly store: SessionStore | undefined;
   private currentTurnId: string | undefined;
   private writeError: string | undefined;
@@ -91,14 +95,16 @@ export class Conversation {
 
   private constructor(options: ConversationOptions) {
     this.agent = options.agent;
+    this.augmentTypes = options.augmentTypes;
     this.modelSpec = options.modelSpec;
     this.session = options.session;
     this.warn = options.warn;
-    this.model = options.model;
+    this.models = options.models ?? createModelCache();
+    this.log = new SessionWriter((entry) => this.persist(() => this.session.append(entry)));
     this.store = options.store;
     this.host = options.host ?? createHostScope();
     this.ownsHost = options.host === undefined;
-    const complete = makeComplete(options.agent, options.modelSpec, () => this.loadModel());
+    const complete = makeComplete(options.agent, options.modelSpec, this.models);
     // Evaluators spend tokens for the turn they judge; the turn's usage says so.
     this.complete = async (request) => {
       const reply = await complete(request);
@@ -115,7 +121,7 @@ export class Conversation {
     warnings.forEach((warning) => options.warn(warning));
     conversation.messages = transcriptFromEntries(entries);
     for (const config of options.agent.augments) {
-      const factory = findAugmentFactory(config.type);
+      const factory = options.augmentTypes.find((candidate) => candidate.type === config.type);
       if (!factory) continue;
       conversation.augmentList.push(
         await factory.create({
@@ -157,7 +163,7 @@ export class Conversation {
 
   /** Records the event in the session log, then hands it to every listener. */
   emit(event: KernelEvent): void {
-    this.persist(() => this.session.append({ kind: 'event', turnId: this.currentTurnId, event, at: new Date().toISOString() }));
+    this.log.event(event, this.currentTurnId);
     for (const listener of this.listeners) listener(event);
   }
 
@@ -233,8 +239,7 @@ export class Conversation {
   }
 
   private loadModel() {
-    this.model ??= createModel(this.modelSpec);
-    return this.model;
+    return this.models(this.modelSpec);
   }
 
   /**
@@ -280,7 +285,7 @@ export class Conversation {
   /** Appends a message to the transcript and keeps it in the session, under the turn that brought it. */
   private record(message: ModelMessage, turnId: string, messageId?: string): void {
     this.messages.push(message);
-    this.persist(() => this.session.append({ kind: 'message', turnId, message, ...(messageId !== undefined ? { messageId } : {}) }));
+    this.log.message(message, turnId, messageId);
   }
 
   /**
@@ -292,7 +297,7 @@ export class Conversation {
     for (const item of history) {
       if (item.message.role === 'user' && typeof item.message.content === 'string') {
         const text = item.message.content;
-        this.persist(() => this.session.append({ kind: 'user', turnId, text, at: new Date().toISOString(), ...(item.id !== undefined ? { messageId: item.id } : {}) }));
+        this.log.entry({ kind: 'user', turnId, text, at: new Date().toISOString(), ...(item.id !== undefined ? { messageId: item.id } : {}) });
         this.messages.push(item.message);
       } else {
         this.record(item.message, turnId, item.id);
@@ -306,7 +311,7 @@ export class Conversation {
     for (const entry of this.session.entries().entries) {
       if ((entry.kind === 'user' || entry.kind === 'message') && entry.messageId !== undefined) ids.add(entry.messageId);
       if (entry.kind === 'event') {
-        const { event } = entry;
+        const event = loggedKernelEvent(entry.event);
         if (event.type === 'TEXT_MESSAGE_START' || event.type === 'TOOL_CALL_RESULT') ids.add(event.messageId);
         if (event.type === 'TOOL_CALL_START') ids.add(event.toolCallId);
       }
@@ -321,7 +326,7 @@ export class Conversation {
       const open = openToolCalls(this.messages);
       if (open.length > 0) this.record(unansweredResults(open, 'The client sent a new message instead of this tool\'s result.'), runId);
       const messageId = options.messageId;
-      this.persist(() => this.session.append({ kind: 'user', turnId: runId, text, at: new Date().toISOString(), ...(messageId !== undefined ? { messageId } : {}) }));
+      this.log.entry({ kind: 'user', turnId: runId, text, at: new Date().toISOString(), ...(messageId !== undefined ? { messageId } : {}) });
       this.messages.push({ role: 'user', content: text });
       for (const augment of this.augmentList) await augment.onUserMessage?.(text);
     });
@@ -407,14 +412,14 @@ export class Conversation {
             return decision;
           },
           onMessage: (message) => this.record(message, runId),
-          onRecord: (name, data) => this.persist(() => this.session.append({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() })),
+          onRecord: (name, data) => this.log.entry({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() }),
           describeError: (error, context) => classifyModelError(error, this.modelSpec, context),
           maxOutputTokens: maxTokensOf(this.modelSpec),
         });
       }
       // Kept so a resumed session knows its token use so far.
       const usage = result.usage;
-      this.persist(() => this.session.append({ kind: 'record', turnId: runId, name: 'usage', data: { ...usage }, at: new Date().toISOString() }));
+      this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: { ...usage }, at: new Date().toISOString() });
       for (const augment of this.augmentList) {
         await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: this.transcript(), signal });
       }
@@ -438,6 +443,7 @@ export class Conversation {
       }
       return { ...result, runId };
     } finally {
+      this.log.flush();
       this.currentTurnId = undefined;
     }
   }
@@ -448,7 +454,7 @@ export class Conversation {
     const store = this.store ?? folderStore({ dir: this.agent.dir, name: this.agent.yaml.name, id: this.agent.yaml.id });
     await this.session.close().catch(() => undefined);
     const session = await store.open({});
-    const next = await Conversation.open({ agent: this.agent, modelSpec: this.modelSpec, session, warn: this.warn, model: this.model, store: this.store, host: this.host });
+    const next = await Conversation.open({ agent: this.agent, augmentTypes: this.augmentTypes, modelSpec: this.modelSpec, session, warn: this.warn, models: this.models, store: this.store, host: this.host });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;
   }

@@ -1,3 +1,5 @@
+import type { LoggedEvent } from '../session/entries.js';
+
 import type { ModelFailureCode } from '../model/describe-error.js';
 
 /**
@@ -49,4 +51,12 @@ export const SYSTEM_LINE_EVENT = 'auggy.system';
 
 export function systemLineEvent(text: string): KernelEvent {
   return { type: 'CUSTOM', name: SYSTEM_LINE_EVENT, value: { text } };
+}
+
+/**
+ * An event read back from the session log. Only the kernel writes the log's events, so what it
+ * reads there is its own; the store keeps them as plain data and cannot say so itself.
+ */
+export function loggedKernelEvent(event: LoggedEvent): KernelEvent {
+  return event as KernelEvent;
 }

@@ -2,9 +2,10 @@ import { InvalidResponseDataError, type LanguageModelV3 } from '@ai-sdk/provider
 import { jsonSchema, streamText, tool, type FinishReason, type ModelMessage, type ToolSet } from 'ai';
 import { StreamCutOffError } from '../model/describe-error.js';
 import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
 import type { EmitEvent } from './events.js';
 import type { KernelTool } from './tool.js';
-import { wireSchema } from './wire-schema.js';
+import { wireSchema, type JsonSchema } from './wire-schema.js';
 
 export interface RequestedToolCall {
   toolCallId: string;
@@ -47,11 +48,28 @@ export function newMessageId(): string {
   return `msg_${randomBytes(6).toString('hex')}`;
 }
 
+/**
+ * Tools' zod schemas converted to JSON Schema, once per schema per process: the conversion was a
+ * tenth of a serve run's CPU when done every round, and most schemas are module constants shared
+ * by every conversation. A memo of a pure function: the same schema always converts the same.
+ */
+const wireSchemas = new WeakMap<z.ZodType, JsonSchema>();
+
+function cachedWireSchema(inputSchema: z.ZodType): JsonSchema {
+  let schema = wireSchemas.get(inputSchema);
+  if (!schema) {
+    schema = wireSchema(inputSchema);
+    wireSchemas.set(inputSchema, schema);
+  }
+  // A copy each time: the schema is handed to a provider, which must not change the memo.
+  return structuredClone(schema);
+}
+
 function toToolSet(tools: KernelTool[]): ToolSet {
   const set: ToolSet = {};
   for (const kernelTool of tools) {
     // No `validate`: the kernel checks input itself so a bad call becomes a correctable tool error.
-    set[kernelTool.name] = tool({ description: kernelTool.description, inputSchema: jsonSchema(wireSchema(kernelTool.inputSchema)) });
+    set[kernelTool.name] = tool({ description: kernelTool.description, inputSchema: jsonSchema(cachedWireSchema(kernelTool.inputSchema)) });
   }
   return set;
 }

@@ -1,5 +1,5 @@
 import type { LoadedSkill } from '../agent/types.js';
-import type { Augment } from '../augments/types.js';
+import type { Augment } from './augment.js';
 
 function skillsSection(skills: LoadedSkill[]): string | undefined {
   if (skills.length === 0) return undefined;

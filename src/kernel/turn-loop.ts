@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { FinishReason, ModelMessage } from 'ai';
-import type { BatchDecision, ClosingRound, SettledToolCall, TurnHookContext } from '../augments/types.js';
+import type { BatchDecision, ClosingRound, SettledToolCall, TurnHookContext } from './augment.js';
 import { NOBODY, type PersonChannel } from './person.js';
 import { systemLineEvent, type EmitEvent, type FailureCode, type TurnOutcome, type TurnStatus } from './events.js';
 import { newMessageId, runModelStep, type StepOutcome, type StepUsage } from './model-step.js';

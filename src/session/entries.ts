@@ -1,14 +1,26 @@
 import type { ModelMessage } from 'ai';
-import type { KernelEvent } from '../kernel/events.js';
+
+/**
+ * An event as the log keeps it. The kernel writes its own events here; the store below it keeps
+ * them as data and reads only `type` (and a text message's fields, to rebuild the transcript).
+ */
+export interface LoggedEvent {
+  type: string;
+  [field: string]: unknown;
+}
 
 /** One line of events.jsonl. The first line is always the header. */
 export type SessionEntry =
   | { kind: 'header'; version: 1; sessionId: string; agentId?: string; agentName: string; createdAt: string }
   /** `messageId`: the client's id for the message (AG-UI), so a history it sends back is recognised. */
   | { kind: 'user'; turnId: string; text: string; at: string; messageId?: string }
-  | { kind: 'event'; turnId?: string; event: KernelEvent; at: string }
-  /** A message of the model transcript (assistant or tool); the transcript is rebuilt from these. */
-  | { kind: 'message'; turnId: string; message: ModelMessage; messageId?: string }
+  | { kind: 'event'; turnId?: string; event: LoggedEvent; at: string }
+  /**
+   * A message of the model transcript (assistant or tool); the transcript is rebuilt from these.
+   * `textFrom`: the message's text is not repeated here; it is the text of these messages'
+   * TEXT_MESSAGE_CONTENT events earlier in the log, joined in order, as its first part.
+   */
+  | { kind: 'message'; turnId: string; message: ModelMessage; messageId?: string; textFrom?: string[] }
   /** Facts kept for tracing only, never sent to the model (request_input's reason, answers). */
   | { kind: 'record'; turnId?: string; name: string; data: Record<string, unknown>; at: string };
 

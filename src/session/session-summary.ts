@@ -6,6 +6,8 @@ import { isValidSessionId } from './ids.js';
 /** How a session's last turn ended, as the person picking one needs to know it. */
 export type SessionEnding = 'completed' | 'input-required' | 'failed' | 'canceled' | 'budget-exhausted' | 'interrupted';
 
+const ENDINGS: readonly SessionEnding[] = ['completed', 'input-required', 'failed', 'canceled', 'budget-exhausted', 'interrupted'];
+
 /** One line of `auggy sessions` and of the `--resume` picker. */
 export interface SessionSummary {
   id: string;
@@ -38,8 +40,10 @@ export function summarizeSession(id: string, entries: readonly SessionEntry[], u
     }
     if (entry.kind !== 'event') continue;
     if (entry.event.type === 'RUN_FINISHED') {
-      ended = entry.event.result.status;
-      question = ended === 'input-required' ? entry.event.result.message : undefined;
+      // The log keeps events as data: the result is read, not assumed.
+      const result = (entry.event.result ?? {}) as { status?: unknown; message?: unknown };
+      ended = ENDINGS.find((ending) => ending === result.status) ?? 'interrupted';
+      question = ended === 'input-required' && typeof result.message === 'string' ? result.message : undefined;
     }
     if (entry.event.type === 'RUN_ERROR') ended = 'failed';
   }

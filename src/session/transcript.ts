@@ -13,6 +13,14 @@ function resultIdsOf(message: ModelMessage): string[] {
   return message.content.flatMap((part) => (part.type === 'tool-result' ? [part.toolCallId] : []));
 }
 
+/** A message stored with `textFrom` gets back its text from the events that showed it. */
+function withLoggedText(entry: Extract<SessionEntry, { kind: 'message' }>, shownText: Map<string, string>): ModelMessage {
+  const { message, textFrom } = entry;
+  if (!textFrom || message.role !== 'assistant' || typeof message.content === 'string') return message;
+  const text = textFrom.map((id) => shownText.get(id) ?? '').join('');
+  return text === '' ? message : { ...message, content: [{ type: 'text', text }, ...message.content] };
+}
+
 /** The tool calls of the transcript's last assistant message that no tool message after it answers. */
 export function openToolCalls(messages: readonly ModelMessage[]): ToolCallPart[] {
   let index = messages.length - 1;
@@ -29,9 +37,13 @@ export function openToolCalls(messages: readonly ModelMessage[]): ToolCallPart[]
  */
 export function transcriptFromEntries(entries: SessionEntry[]): ModelMessage[] {
   const raw: ModelMessage[] = [];
+  const shownText = new Map<string, string>();
   for (const entry of entries) {
     if (entry.kind === 'user') raw.push({ role: 'user', content: entry.text });
-    else if (entry.kind === 'message') raw.push(entry.message);
+    else if (entry.kind === 'event' && entry.event.type === 'TEXT_MESSAGE_CONTENT') {
+      const { messageId, delta } = entry.event;
+      if (typeof messageId === 'string' && typeof delta === 'string') shownText.set(messageId, (shownText.get(messageId) ?? '') + delta);
+    } else if (entry.kind === 'message') raw.push(withLoggedText(entry, shownText));
   }
   const repaired: ModelMessage[] = [];
   raw.forEach((message, index) => {

@@ -7,6 +7,7 @@ import { MAX_AGENT_FILE_BYTES, readBoundedFile } from '../../src/agent/read-agen
 import { formatDiagnostic } from '../../src/agent/types.js';
 import { REPO_ROOT } from '../helpers/agent-fixture.js';
 import { tempDir, writeFiles } from '../helpers/temp-dir.js';
+import { BUILTIN_AUGMENTS } from '../../src/augments/registry.js';
 
 const AGENT_YAML = `name: bounded
 identity: ./identity.md
@@ -27,7 +28,7 @@ function folderBesideSecret(files: Record<string, string> = {}): { dir: string; 
 }
 
 async function errorLines(dir: string): Promise<string[]> {
-  const result = await loadAgent(dir, { processEnv: { OPENAI_API_KEY: 'sk-test' } });
+  const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: { OPENAI_API_KEY: 'sk-test' } });
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) expect(result.agent).toBeUndefined();
   return errors.map(formatDiagnostic);
@@ -54,7 +55,7 @@ describe('paths the folder names stay inside it', () => {
     const { dir } = folderBesideSecret({ 'prompts/main.md': 'You help from a subfolder.\n' });
     execFileSync('rm', [join(dir, 'identity.md')]);
     symlinkSync('prompts/main.md', join(dir, 'identity.md'));
-    const result = await loadAgent(dir, { processEnv: { OPENAI_API_KEY: 'sk-test' } });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: { OPENAI_API_KEY: 'sk-test' } });
     expect(result.agent?.identity).toBe('You help from a subfolder.\n');
   });
 

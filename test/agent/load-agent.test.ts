@@ -53,7 +53,7 @@ function warnings(diagnostics: Diagnostic[]): Diagnostic[] {
 describe('loadAgent on a valid folder', () => {
   it('loads agent.yaml, identity, skills and augments with no diagnostics', async () => {
     const dir = agentFolder();
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(result.diagnostics).toEqual([]);
     const agent = result.agent!;
     expect(agent.dir).toBe(dir);
@@ -70,7 +70,7 @@ describe('loadAgent on a valid folder', () => {
   });
 
   it('loads the bundled demo example without errors or warnings', async () => {
-    const result = await loadAgent(join(REPO_ROOT, 'examples', 'demo'), { processEnv: {} });
+    const result = await loadAgent(join(REPO_ROOT, 'examples', 'demo'), BUILTIN_AUGMENTS, { processEnv: {} });
     expect(result.diagnostics).toEqual([]);
     expect(result.agent?.engine).toEqual({ provider: 'scripted', model: 'demo', script: './script.yaml' });
     expect(result.agent?.displayName).toBe('Demo');
@@ -81,7 +81,7 @@ describe('loadAgent on a valid folder', () => {
       'agent.yaml': 'name: bare\nengine:\n  provider: ollama\n  model: llama3.2\n',
       'skills/turnControl/SKILL.md': '',
     });
-    const result = await loadAgent(dir, { processEnv: {} });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
     expect(result.agent?.displayName).toBe('bare');
     expect(result.agent?.yaml.settings.maxInferenceLoops).toBe(10);
     expect(result.agent?.augments).toEqual([]);
@@ -89,7 +89,7 @@ describe('loadAgent on a valid folder', () => {
 
   it('reads .env into agent.env and counts its key as set, without ever putting the value in a diagnostic', async () => {
     const dir = agentFolder({ '.env': 'OPENAI_API_KEY=sk-from-dotenv\nOTHER="quoted value"\n' });
-    const result = await loadAgent(dir, { processEnv: {} });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
     expect(result.agent?.env).toEqual({ OPENAI_API_KEY: 'sk-from-dotenv', OTHER: 'quoted value' });
     expect(result.diagnostics).toEqual([]);
   });
@@ -99,7 +99,7 @@ describe('loadAgent on a valid folder', () => {
       'agent.yaml': VALID_YAML.replace('identity: ./identity.md', 'identity: ./prompts/main.md'),
       'prompts/main.md': 'Custom instructions.\n',
     });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(result.agent?.identity).toBe('Custom instructions.\n');
   });
 });
@@ -107,7 +107,7 @@ describe('loadAgent on a valid folder', () => {
 describe('loadAgent errors point at the file, line and column', () => {
   it('reports a YAML syntax error at the parser position and returns no agent', async () => {
     const dir = agentFolder({ 'agent.yaml': 'name: x\nengine:\n  provider: openai\n  model: [gpt\n' });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(result.agent).toBeUndefined();
     expect(result.diagnostics).toHaveLength(1);
     expect(result.diagnostics[0]).toMatchObject({ severity: 'error', file: 'agent.yaml', line: 5 });
@@ -116,13 +116,13 @@ describe('loadAgent errors point at the file, line and column', () => {
 
   it('reports a duplicate key as a YAML error on its line', async () => {
     const dir = agentFolder({ 'agent.yaml': VALID_YAML.replace('name: deployer\n', 'name: deployer\nname: again\n') });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'error', file: 'agent.yaml', line: 4, column: 1 })]);
   });
 
   it('names an unknown provider, lists the allowed ones and suggests the nearest', async () => {
     const dir = agentFolder({ 'agent.yaml': VALID_YAML.replace('provider: openai', 'provider: opneai') });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(result.agent).toBeUndefined();
     expect(errors(result.diagnostics).map(formatDiagnostic)).toEqual([
       'agent.yaml:8:3 error engine.provider: "opneai" is not one of anthropic, openai, openrouter, ollama, openai-compatible, scripted; did you mean openai?',
@@ -131,7 +131,7 @@ describe('loadAgent errors point at the file, line and column', () => {
 
   it('says a missing required field is required and how to add it, at its parent', async () => {
     const dir = agentFolder({ 'agent.yaml': VALID_YAML.replace('  model: gpt-5.4-mini\n', '') });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(errors(result.diagnostics)).toEqual([
       { severity: 'error', file: 'agent.yaml', line: 7, column: 1, field: 'engine.model', message: 'is required; add model: gpt-5.4-mini under engine' },
     ]);
@@ -139,13 +139,13 @@ describe('loadAgent errors point at the file, line and column', () => {
 
   it('reports a missing top-level field without inventing a line', async () => {
     const dir = agentFolder({ 'agent.yaml': VALID_YAML.replace('name: deployer\n', '') });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(errors(result.diagnostics)).toEqual([{ severity: 'error', file: 'agent.yaml', field: 'name', message: 'is required; add name: my-agent' }]);
   });
 
   it('reports wrong types, bad URLs and out-of-range numbers each on their own line', async () => {
     const yaml = VALID_YAML.replace('  model: gpt-5.4-mini\n', '  model: 5\n  baseURL: localhost\n').replace('maxInferenceLoops: 10', 'maxInferenceLoops: 0');
-    const result = await loadAgent(agentFolder({ 'agent.yaml': yaml }), { processEnv: withKey });
+    const result = await loadAgent(agentFolder({ 'agent.yaml': yaml }), BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(errors(result.diagnostics).map(formatDiagnostic)).toEqual([
       'agent.yaml:9:3 error engine.model: must be text, not a number (5)',
       'agent.yaml:10:3 error engine.baseURL: "localhost" is not a URL; write it in full, like http://127.0.0.1:11434/v1',
@@ -155,19 +155,19 @@ describe('loadAgent errors point at the file, line and column', () => {
 
   it('reports an id that is not aug1_<uuid>', async () => {
     const dir = agentFolder({ 'agent.yaml': VALID_YAML.replace(/^id: .*$/m, 'id: 42abc') });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(errors(result.diagnostics).map(formatDiagnostic)).toEqual(['agent.yaml:2:1 error id: "42abc" must look like aug1_<uuid>']);
   });
 
   it('refuses an agent.yaml that is not a mapping', async () => {
-    const result = await loadAgent(agentFolder({ 'agent.yaml': '- just\n- a list\n' }), { processEnv: withKey });
+    const result = await loadAgent(agentFolder({ 'agent.yaml': '- just\n- a list\n' }), BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'error', file: 'agent.yaml', line: 1, column: 1 })]);
     expect(result.diagnostics[0].message).toMatch(/must be a mapping of keys/);
   });
 
   it('reports a missing identity file at the identity line', async () => {
     const dir = agentFolder({ 'agent.yaml': VALID_YAML.replace('./identity.md', './missing.md') });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(result.agent).toBeUndefined();
     expect(errors(result.diagnostics).map(formatDiagnostic)).toEqual([
       "agent.yaml:6:1 error identity: ./missing.md does not exist; write the agent's instructions there, or point identity: at the right file",
@@ -177,18 +177,18 @@ describe('loadAgent errors point at the file, line and column', () => {
   it('requires a script for the scripted provider, and the file it names', async () => {
     const noScript = VALID_YAML.replace('provider: openai', 'provider: scripted');
     const missing = agentFolder({ 'agent.yaml': noScript });
-    expect(errors((await loadAgent(missing, { processEnv: {} })).diagnostics).map(formatDiagnostic)).toEqual([
+    expect(errors((await loadAgent(missing, BUILTIN_AUGMENTS, { processEnv: {} })).diagnostics).map(formatDiagnostic)).toEqual([
       'agent.yaml:7:1 error engine: the scripted provider needs a rules file; add script: ./script.yaml under engine',
     ]);
     const absent = agentFolder({ 'agent.yaml': noScript.replace('  model: gpt-5.4-mini\n', '  model: demo\n  script: ./nope.yaml\n') });
-    expect(errors((await loadAgent(absent, { processEnv: {} })).diagnostics).map(formatDiagnostic)).toEqual([
+    expect(errors((await loadAgent(absent, BUILTIN_AUGMENTS, { processEnv: {} })).diagnostics).map(formatDiagnostic)).toEqual([
       'agent.yaml:10:3 error engine.script: ./nope.yaml does not exist; create the rules file or fix the path (it is relative to the agent folder)',
     ]);
   });
 
   it('reports augment config errors in augment.yaml at the line of the field', async () => {
     const dir = agentFolder({ 'augments/turnControl/augment.yaml': 'type: turnControl\nconfig:\n  requestInputDescription: 5\n' });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(result.agent).toBeUndefined();
     expect(errors(result.diagnostics)).toEqual([
       expect.objectContaining({ file: 'augments/turnControl/augment.yaml', line: 3, column: 3, field: 'config.requestInputDescription' }),
@@ -197,25 +197,25 @@ describe('loadAgent errors point at the file, line and column', () => {
 
   it('reports a YAML error and a missing type in augment.yaml', async () => {
     const broken = agentFolder({ 'augments/turnControl/augment.yaml': 'type: [turnControl\n' });
-    expect(errors((await loadAgent(broken, { processEnv: withKey })).diagnostics)).toEqual([
+    expect(errors((await loadAgent(broken, BUILTIN_AUGMENTS, { processEnv: withKey })).diagnostics)).toEqual([
       expect.objectContaining({ file: 'augments/turnControl/augment.yaml', line: 2 }),
     ]);
     const untyped = agentFolder({ 'augments/turnControl/augment.yaml': 'config: {}\n' });
-    expect(errors((await loadAgent(untyped, { processEnv: withKey })).diagnostics)).toEqual([
+    expect(errors((await loadAgent(untyped, BUILTIN_AUGMENTS, { processEnv: withKey })).diagnostics)).toEqual([
       { severity: 'error', file: 'augments/turnControl/augment.yaml', field: 'type', message: 'is required; add type: turnControl' },
     ]);
   });
 
   it('accepts an empty config: in augment.yaml as no settings', async () => {
     const dir = agentFolder({ 'augments/turnControl/augment.yaml': 'type: turnControl\nconfig:\n' });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(result.diagnostics).toEqual([]);
     expect(result.agent?.augments[0].config).toEqual({});
   });
 
   it('refuses augment ids that are not folder names, and ids listed twice', async () => {
     const yaml = VALID_YAML.replace('  - turnControl\n', '  - turnControl\n  - ../outside\n  - turnControl\n');
-    const result = await loadAgent(agentFolder({ 'agent.yaml': yaml }), { processEnv: withKey });
+    const result = await loadAgent(agentFolder({ 'agent.yaml': yaml }), BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(errors(result.diagnostics).map(formatDiagnostic)).toEqual([
       'agent.yaml:14:5 error augments[1]: "../outside" is not an augment folder name; list the name of a folder under augments/',
       'agent.yaml:15:5 error augments[2]: turnControl is listed twice; remove one of the lines',
@@ -227,14 +227,14 @@ describe('loadAgent errors point at the file, line and column', () => {
       '  - turnControl\n',
       '  - type: turnControl\n    options:\n      requestInputDescription: Ask once.\n  - name: fetch\n    type: webFetch\n    options:\n      timeoutMs: 5000\n',
     );
-    const result = await loadAgent(agentFolder({ 'agent.yaml': inline }), { processEnv: withKey });
+    const result = await loadAgent(agentFolder({ 'agent.yaml': inline }), BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(errors(result.diagnostics)).toEqual([]);
     expect(result.agent?.augments).toEqual([{ id: 'turnControl', type: 'turnControl', config: { requestInputDescription: 'Ask once.' } }]);
     expect(result.diagnostics.map(formatDiagnostic)).toContain(
       'agent.yaml:16:5 warning augments[1]: fetch (type webFetch) is not supported here, ignored; this auggy implements turnControl, workflow, userAsk, board, questions, mcp',
     );
     const bad = VALID_YAML.replace('  - turnControl\n', '  - type: turnControl\n    options:\n      requestInputDescription: ""\n');
-    const refused = await loadAgent(agentFolder({ 'agent.yaml': bad }), { processEnv: withKey });
+    const refused = await loadAgent(agentFolder({ 'agent.yaml': bad }), BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(errors(refused.diagnostics)).toEqual([expect.objectContaining({ file: 'agent.yaml', line: 15, field: 'augments[0].options.requestInputDescription' })]);
   });
 
@@ -243,20 +243,20 @@ describe('loadAgent errors point at the file, line and column', () => {
       'agent.yaml': VALID_YAML.replace('provider: openai', 'provider: nope').replace('./identity.md', './gone.md'),
       'augments/turnControl/augment.yaml': 'type: turnControl\nconfig:\n  requestInputDescription: ""\n',
     });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(errors(result.diagnostics).map((d) => d.field)).toEqual(['engine.provider', 'identity', 'config.requestInputDescription']);
   });
 
   it('says when the folder or its agent.yaml does not exist', async () => {
     const empty = tempDir('auggy-empty-');
-    expect((await loadAgent(empty)).diagnostics[0].message).toMatch(/^not found in .*auggy create <name>/);
-    expect((await loadAgent(join(empty, 'nope'))).diagnostics[0].message).toMatch(/is not a folder/);
+    expect((await loadAgent(empty, BUILTIN_AUGMENTS)).diagnostics[0].message).toMatch(/^not found in .*auggy create <name>/);
+    expect((await loadAgent(join(empty, 'nope'), BUILTIN_AUGMENTS)).diagnostics[0].message).toMatch(/is not a folder/);
   });
 });
 
 describe('loadAgent warnings', () => {
   it('warns when the provider key is set in neither the environment nor .env', async () => {
-    const result = await loadAgent(agentFolder(), { processEnv: {} });
+    const result = await loadAgent(agentFolder(), BUILTIN_AUGMENTS, { processEnv: {} });
     expect(result.agent).toBeDefined();
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
       'agent.yaml:8:3 warning engine.provider: OPENAI_API_KEY is not set in the environment or in .env; put OPENAI_API_KEY=<your key> in .env (see .env.example) before auggy run',
@@ -266,29 +266,29 @@ describe('loadAgent warnings', () => {
   it('takes the key variable from engine.apiKeyEnv, and accepts AUGGY_API_KEY for any provider', async () => {
     const yaml = VALID_YAML.replace('provider: openai\n  model: gpt-5.4-mini', 'provider: openai-compatible\n  model: m\n  baseURL: http://127.0.0.1:8000/v1\n  apiKeyEnv: LOCAL_KEY');
     const dir = agentFolder({ 'agent.yaml': yaml });
-    expect(warnings((await loadAgent(dir, { processEnv: {} })).diagnostics)).toEqual([
+    expect(warnings((await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} })).diagnostics)).toEqual([
       expect.objectContaining({ field: 'engine.apiKeyEnv', line: 11, message: expect.stringMatching(/^LOCAL_KEY is not set/) }),
     ]);
-    expect((await loadAgent(dir, { processEnv: { LOCAL_KEY: 'k' } })).diagnostics).toEqual([]);
-    expect((await loadAgent(agentFolder(), { processEnv: { AUGGY_API_KEY: 'k' } })).diagnostics).toEqual([]);
+    expect((await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: { LOCAL_KEY: 'k' } })).diagnostics).toEqual([]);
+    expect((await loadAgent(agentFolder(), BUILTIN_AUGMENTS, { processEnv: { AUGGY_API_KEY: 'k' } })).diagnostics).toEqual([]);
   });
 
   it('needs no key for ollama, scripted, or an openai-compatible server without apiKeyEnv', async () => {
     for (const engine of ['provider: ollama\n  model: llama3.2', 'provider: openai-compatible\n  model: m\n  baseURL: http://127.0.0.1:8000/v1']) {
       const dir = agentFolder({ 'agent.yaml': VALID_YAML.replace('provider: openai\n  model: gpt-5.4-mini', engine) });
-      expect((await loadAgent(dir, { processEnv: {} })).diagnostics).toEqual([]);
+      expect((await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} })).diagnostics).toEqual([]);
     }
   });
 
   it('warns that an openai-compatible engine without baseURL needs one at run time', async () => {
     const dir = agentFolder({ 'agent.yaml': VALID_YAML.replace('provider: openai\n', 'provider: openai-compatible\n') });
-    const result = await loadAgent(dir, { processEnv: {} });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
     expect(result.agent).toBeDefined();
     expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', line: 7, field: 'engine', message: expect.stringMatching(/--base-url/) })]);
   });
 
   it('treats an empty augment.yaml as an error, unlike a missing one', async () => {
-    const empty = await loadAgent(agentFolder({ 'augments/turnControl/augment.yaml': '' }), { processEnv: withKey });
+    const empty = await loadAgent(agentFolder({ 'augments/turnControl/augment.yaml': '' }), BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(empty.agent).toBeUndefined();
     expect(errors(empty.diagnostics)).toEqual([
       expect.objectContaining({ file: 'augments/turnControl/augment.yaml', line: 1, message: expect.stringMatching(/^must be a mapping with type: turnControl/) }),
@@ -298,7 +298,7 @@ describe('loadAgent warnings', () => {
   it('warns about a listed augment without its folder and still runs it with default settings', async () => {
     const missingDir = join(tempDir('auggy-load-'), 'agent');
     writeFiles(missingDir, { 'agent.yaml': VALID_YAML, 'identity.md': 'x\n', 'skills/turnControl/SKILL.md': SKILL });
-    const missing = await loadAgent(missingDir, { processEnv: withKey });
+    const missing = await loadAgent(missingDir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(missing.diagnostics.map(formatDiagnostic)).toEqual([
       'agent.yaml:13:5 warning augments[0]: augments/turnControl/augment.yaml is missing, so turnControl runs with its default settings; add the file with the line: type: turnControl',
     ]);
@@ -313,7 +313,7 @@ describe('loadAgent warnings', () => {
       'skills/broken/SKILL.md': '---\nname: [broken\n---\n',
       'skills/good/SKILL.md': '---\nname: good\ndescription: A good skill.\n---\n\nUse it well.\n',
     });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(result.agent?.skills.map((skill) => skill.id)).toEqual(['good', 'turnControl']);
     expect(result.agent?.skills[0].body).toBe('Use it well.\n');
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
@@ -326,7 +326,7 @@ describe('loadAgent warnings', () => {
 
   it("leaves out a built-in augment's skill when agent.yaml does not list that augment", async () => {
     const dir = agentFolder({ 'agent.yaml': VALID_YAML.replace('augments:\n  - turnControl\n', 'augments: []\n') });
-    const result = await loadAgent(dir, { processEnv: withKey });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(result.agent?.skills).toEqual([]);
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
       'skills/turnControl warning is guidance for the turnControl augment, which agent.yaml does not list, so it is left out; add turnControl under augments or remove the folder',
@@ -368,7 +368,7 @@ augments:
       'augments/research/augment.yaml': 'type: webFetch\nconfig:\n  maxPages: 3\n',
       'augments/turnControl/augment.yaml': 'type: turnControl\nconfig:\n  requestInputDescription: Ask the person one question.\n  legacyFlag: true\n',
     });
-    const result = await loadAgent(dir, { processEnv: { ANTHROPIC_API_KEY: 'k' } });
+    const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: { ANTHROPIC_API_KEY: 'k' } });
     expect(errors(result.diagnostics)).toEqual([]);
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
       `agent.yaml:21:5 warning augments[1]: fileMemory is not supported here, ignored, and so is skills/fileMemory; this auggy implements ${SUPPORTED}`,
@@ -385,7 +385,7 @@ augments:
 
   it('suggests the augment a misspelt name was meant to be', async () => {
     const dir = makeAgentFolder({ augments: ['turnControl', 'userAks'] });
-    const loaded = await loadAgent(dir);
+    const loaded = await loadAgent(dir, BUILTIN_AUGMENTS);
     const warning = loaded.diagnostics.find((d) => d.field === 'augments[1]');
     expect(warning?.message).toMatch(/^userAks is not supported here, ignored \(did you mean userAsk\?\); this auggy implements /);
   });

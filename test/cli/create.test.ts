@@ -8,7 +8,7 @@ import { renderAgentFolder, TEMPLATES_DIR } from '../../src/cli/create/render.js
 import { writeScaffold } from '../../src/cli/create/scaffold.js';
 import { agentNameProblem } from '../../src/cli/create/agent-name.js';
 import { createReadlinePrompter, PromptCanceled, type Prompter } from '../../src/cli/prompts.js';
-import { UsageError } from '../../src/cli/exit-codes.js';
+import { UsageError } from '../../src/hosts/exit-codes.js';
 import { loadAgent } from '../../src/agent/load-agent.js';
 import { BUILTIN_AUGMENTS } from '../../src/augments/registry.js';
 import { tempDir, treeSnapshot } from '../helpers/temp-dir.js';
@@ -171,14 +171,14 @@ Next steps:
     expect(read(dir, '.env.example')).toContain('needs no key');
     expect(run.out).toContain('# edit script.yaml to change the replies');
     expect(run.out).not.toContain('cp .env');
-    const loaded = await loadAgent(dir, { processEnv: {} });
+    const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
     expect(loaded.diagnostics).toEqual([]);
   });
 
   it('writes the flags it is given: model, base URL, display name and a purpose that needs YAML quoting', async () => {
     const run = await create('local', { provider: 'ollama', model: 'qwen2.5:7b', baseUrl: 'http://gpu-box:11434/v1', displayName: 'Local Helper', purpose: 'Deploy: fast, "safely"' });
     const dir = join(run.parent, 'local');
-    const loaded = await loadAgent(dir, { processEnv: {} });
+    const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
     expect(loaded.diagnostics).toEqual([]);
     expect(loaded.agent?.yaml).toMatchObject({ displayName: 'Local Helper', purpose: 'Deploy: fast, "safely"' });
     expect(loaded.agent?.engine).toEqual({ provider: 'ollama', model: 'qwen2.5:7b', baseURL: 'http://gpu-box:11434/v1', maxTokens: 4096, maxContextTokens: 200000 });
@@ -244,7 +244,7 @@ describe('auggy create asks on a terminal and never without one', () => {
       expect.stringMatching(/^Purpose \[.+\]: $/),
       'Creator [the creator]: ',
     ]);
-    const loaded = await loadAgent(join(run.parent, 'box'), { processEnv: {} });
+    const loaded = await loadAgent(join(run.parent, 'box'), BUILTIN_AUGMENTS, { processEnv: {} });
     expect(loaded.agent?.engine).toMatchObject({ provider: 'ollama', model: 'llama3.2', baseURL: 'http://box:11434/v1' });
     expect(loaded.agent?.yaml).toMatchObject({ displayName: 'Box Agent', purpose: 'Watch the box.', creator: { displayName: 'Ops team' } });
   });
@@ -289,7 +289,7 @@ describe('auggy create asks on a terminal and never without one', () => {
     expect(run.code).toBe(0);
     expect(shown).toContain('Choose 1-6 [2]: ');
     expect(shown).toContain('Model [demo]: ');
-    const loaded = await loadAgent(join(run.parent, 'demo-two'), { processEnv: {} });
+    const loaded = await loadAgent(join(run.parent, 'demo-two'), BUILTIN_AUGMENTS, { processEnv: {} });
     expect(loaded.agent?.engine.provider).toBe('scripted');
     expect(loaded.agent?.yaml).toMatchObject({ displayName: 'Demo Two', purpose: 'Show things.' });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { validateCommand, summaryLine } from '../../src/cli/validate-action.js';
-import { UsageError } from '../../src/cli/exit-codes.js';
+import { UsageError } from '../../src/hosts/exit-codes.js';
 import type { Diagnostic } from '../../src/agent/types.js';
 import { REPO_ROOT } from '../helpers/agent-fixture.js';
 import { tempDir, writeFiles } from '../helpers/temp-dir.js';

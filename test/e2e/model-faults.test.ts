@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { startChatServer, type ChatReply, type ChatServer } from '../helpers/chat-server.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggy, auggyPrint } from '../helpers/auggy-cli.js';
+import type { SessionEntry } from '../../src/session/entries.js';
+import { transcriptFromEntries } from '../../src/session/transcript.js';
 
 let server: ChatServer | undefined;
 afterEach(async () => {
@@ -82,7 +84,9 @@ describe('a model server that fails, told in one true sentence', () => {
     expect(result.stdout).toContain('Partial answer');
     expect(result.stderr).toMatch(/no response from openai-compatible:test for 1 s/);
     const lines = readSession(dir);
-    expect(lines.find((line) => line.kind === 'message')?.message).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Partial answer ' }] });
+    // The log stores the text once (in its TEXT_MESSAGE_CONTENT entry); the transcript rebuilt from it has it.
+    const transcript = transcriptFromEntries(lines as unknown as SessionEntry[]);
+    expect(transcript.find((message) => message.role === 'assistant')).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Partial answer ' }] });
     expect(runError(lines)).toMatchObject({ code: 'provider_timeout' });
   });
 

@@ -1,11 +1,12 @@
 import { loadAgent } from '../../src/agent/load-agent.js';
 import { formatDiagnostic, type LoadedAgent } from '../../src/agent/types.js';
-import type { CommandOutput } from '../../src/augments/types.js';
+import type { CommandOutput } from '../../src/kernel/augment.js';
 import { Conversation } from '../../src/kernel/conversation.js';
 import type { KernelEvent } from '../../src/kernel/events.js';
 import { openSession } from '../../src/session/session.js';
 import { makeAgentFolder } from './agent-fixture.js';
 import type { ReceivedRequest } from './chat-server.js';
+import { BUILTIN_AUGMENTS } from '../../src/augments/registry.js';
 
 /** queue is the person's, progress the agent's, notes shared and starting with text. */
 export const THREE_LINES = `type: board
@@ -25,7 +26,7 @@ export function boardFolder(augmentYaml = THREE_LINES): string {
 }
 
 export async function loadFolder(dir: string): Promise<LoadedAgent> {
-  const loaded = await loadAgent(dir, { processEnv: {} });
+  const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
   if (!loaded.agent) throw new Error(`fixture does not load: ${loaded.diagnostics.map(formatDiagnostic).join('; ')}`);
   return loaded.agent;
 }
@@ -36,6 +37,7 @@ export async function openBoardConversation(dir: string, url: string, sessionId?
   const session = openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId });
   const warnings: string[] = [];
   const conversation = await Conversation.open({
+    augmentTypes: BUILTIN_AUGMENTS,
     agent,
     modelSpec: { provider: 'openai-compatible', model: 't', baseURL: url },
     session,

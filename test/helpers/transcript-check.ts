@@ -13,12 +13,17 @@ type Part = { type?: string; toolCallId?: string; text?: string };
 /** The conversation exactly as events.jsonl holds it, in file order, with nothing repaired. */
 export function loggedMessages(eventsFile: string): LoggedMessage[] {
   const messages: LoggedMessage[] = [];
+  // A message entry may refer to the text its TEXT_MESSAGE_CONTENT entries logged (textFrom).
+  const shown = new Map<string, string>();
   for (const line of readFileSync(eventsFile, 'utf8').split('\n')) {
     if (line.trim() === '') continue;
-    const entry = JSON.parse(line) as { kind: string; turnId?: string; text?: string; message?: { role: string; content: string | Part[] } };
+    const entry = JSON.parse(line) as { kind: string; turnId?: string; text?: string; textFrom?: string[]; event?: { type: string; messageId?: string; delta?: string }; message?: { role: string; content: string | Part[] } };
+    if (entry.kind === 'event' && entry.event?.type === 'TEXT_MESSAGE_CONTENT' && entry.event.messageId) shown.set(entry.event.messageId, (shown.get(entry.event.messageId) ?? '') + (entry.event.delta ?? ''));
     if (entry.kind === 'user') messages.push({ turnId: entry.turnId ?? '', role: 'user', callIds: [], resultIds: [], text: entry.text ?? '' });
     if (entry.kind !== 'message' || !entry.message) continue;
-    const parts = typeof entry.message.content === 'string' ? [{ type: 'text', text: entry.message.content }] : entry.message.content;
+    const logged = (entry.textFrom ?? []).map((id) => shown.get(id) ?? '').join('');
+    const own = typeof entry.message.content === 'string' ? [{ type: 'text', text: entry.message.content }] : entry.message.content;
+    const parts: Part[] = logged ? [{ type: 'text', text: logged }, ...own] : own;
     messages.push({
       turnId: entry.turnId ?? '',
       role: entry.message.role,

@@ -6,6 +6,7 @@ import { loadAgent } from '../../src/agent/load-agent.js';
 import { REPO_ROOT } from '../helpers/agent-fixture.js';
 import { auggy, auggyPrint } from '../helpers/auggy-cli.js';
 import { startChatServer, type ChatReply, type ChatServer } from '../helpers/chat-server.js';
+import { BUILTIN_AUGMENTS } from '../../src/augments/registry.js';
 
 /** A fixture copied to a temp folder, so its runs never write sessions into the repository. */
 function fixture(path: string): string {
@@ -34,7 +35,7 @@ describe('real auggy folders load, validate and run a turn', () => {
   it.each(['auggy/concierge', 'auggy/modularity', 'auggy/security', 'promptkit/hitl', 'promptkit/guarded', 'promptkit/spin'])('%s validates with exit 0', async (path) => {
     const checked = await auggy(['validate', fixture(path)]);
     expect(checked.exitCode, String(checked.stdout)).toBe(0);
-    const loaded = await loadAgent(fixture(path), { processEnv: {} });
+    const loaded = await loadAgent(fixture(path), BUILTIN_AUGMENTS, { processEnv: {} });
     expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 

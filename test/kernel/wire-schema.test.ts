@@ -8,6 +8,7 @@ import { PORTABLE_KEYWORDS, toPortableSchema, wireSchema, type JsonSchema } from
 import { resolveModelSpec } from '../../src/model/model-spec.js';
 import { openSession } from '../../src/session/session.js';
 import { copyExample } from '../helpers/agent-fixture.js';
+import { BUILTIN_AUGMENTS } from '../../src/augments/registry.js';
 
 const PORTABLE: ReadonlySet<string> = new Set(PORTABLE_KEYWORDS);
 
@@ -32,10 +33,10 @@ const ctx: ToolContext = { toolCallId: 'call_1', signal: new AbortController().s
 async function builtInTools(): Promise<KernelTool[]> {
   const tools: KernelTool[] = [];
   for (const example of ['demo', 'support']) {
-    const { agent } = await loadAgent(copyExample(example));
+    const { agent } = await loadAgent(copyExample(example), BUILTIN_AUGMENTS);
     if (!agent) throw new Error(`examples/${example} did not load`);
     const session = openSession({ agentDir: agent.dir, agentName: agent.yaml.name, agentId: agent.yaml.id });
-    const conversation = await Conversation.open({ agent, modelSpec: resolveModelSpec(agent, {}), session, warn: () => undefined });
+    const conversation = await Conversation.open({ augmentTypes: BUILTIN_AUGMENTS, agent, modelSpec: resolveModelSpec(agent, {}), session, warn: () => undefined });
     tools.push(...conversation.augments.flatMap((augment) => augment.tools?.() ?? []));
   }
   return tools;

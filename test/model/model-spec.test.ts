@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ollamaHostURL } from '../../src/model/ollama-host.js';
 import { serverMessage } from '../../src/model/describe-error.js';
+import { BUILTIN_AUGMENTS } from '../../src/augments/registry.js';
 
 describe('OLLAMA_HOST, read as Ollama reads it', () => {
   it.each([
@@ -41,7 +42,7 @@ describe('engine.baseURL that fetch could not use', () => {
     const { loadAgent } = await import('../../src/agent/load-agent.js');
     const { makeAgentFolder } = await import('../helpers/agent-fixture.js');
     const dir = makeAgentFolder({ engine: 'engine:\n  provider: openai-compatible\n  model: m\n  baseURL: localhost:8000/v1\n' });
-    const { diagnostics } = await loadAgent(dir, { processEnv: {} });
+    const { diagnostics } = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
     expect(diagnostics).toContainEqual(
       expect.objectContaining({ severity: 'error', field: 'engine.baseURL', message: '"localhost:8000/v1" is not an http(s) URL; write it like http://127.0.0.1:8000/v1' }),
     );

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { loadRunnableAgent } from '../../src/hosts/open-conversation.js';
-import { createModel } from '../../src/model/create-model.js';
+import { createModelCache } from '../../src/model/model-cache.js';
 import { loadScenario } from '../../src/hosts/test/scenario/load-scenario.js';
 import { runSuite, type ScenarioReport, type SuiteReport } from '../../src/hosts/test/run/run-suite.js';
 import { failuresOf, type Failure } from '../../src/hosts/test/report/failures.js';
@@ -48,7 +48,7 @@ export async function runScenarios(agentDir: string, scenarios: Record<string, s
   const target = await loadRunnableAgent(agentDir, {}, (warning) => warnings.push(warning));
   return runSuite(target.agent.yaml.name, loaded, {
     target,
-    model: createModel(target.modelSpec),
+    models: createModelCache(),
     signal: new AbortController().signal,
     warn: (warning) => warnings.push(warning),
     repeat: options.repeat,

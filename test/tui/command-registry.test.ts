@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SlashCommand } from '../../src/augments/types.js';
+import type { SlashCommand } from '../../src/kernel/augment.js';
 import {
   buildRegistry,
   commandSuggestions,

@@ -1,5 +1,5 @@
 import { systemLineEvent } from '../../kernel/events.js';
-import type { AdminRow, AugmentFactory } from '../types.js';
+import type { AdminRow, AugmentFactory } from '../../kernel/augment.js';
 import { BOARD_FILE, BoardStore, type BoardLine } from './board-store.js';
 import { boardCommand } from './commands.js';
 import { MAX_LINE_CHARS, resolveBoardConfig, validateBoardConfig, type LineSpec } from './config.js';

@@ -1,4 +1,4 @@
-import type { CommandOutput, SlashCommand } from '../types.js';
+import type { CommandOutput, SlashCommand } from '../../kernel/augment.js';
 import type { BoardLine, BoardStore } from './board-store.js';
 import { ownerMark, writableLines } from './line-rules.js';
 

@@ -1,4 +1,4 @@
-import type { HostInputResult } from '../types.js';
+import type { HostInputResult } from '../../kernel/augment.js';
 import type { BoardStore } from './board-store.js';
 import { writeRefusal } from './line-rules.js';
 import type { LineSpec } from './config.js';

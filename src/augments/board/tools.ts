@@ -21,6 +21,9 @@ function writeDescription(store: BoardStore): string {
   );
 }
 
+// Module constants, so every conversation's tools share one schema (converted for the wire once).
+const readSchema = z.object({});
+
 const writeSchema = z.object({
   line: z.string().min(1, 'line must name a board line').describe('The name of the line to write.'),
   text: z
@@ -35,7 +38,7 @@ export function createBoardTools(store: BoardStore): KernelTool[] {
     defineTool({
       name: BOARD_READ,
       description: READ_DESCRIPTION,
-      inputSchema: z.object({}),
+      inputSchema: readSchema,
       execute() {
         const lines = store.lines().map((line) => ({
           line: line.name,

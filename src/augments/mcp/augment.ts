@@ -3,7 +3,7 @@ import { readDotEnv } from '../../agent/dot-env.js';
 import type { Diagnostic } from '../../agent/types.js';
 import { createHostScope } from '../../kernel/host-scope.js';
 import { configDiagnostics } from '../config-diagnostics.js';
-import type { Augment, AugmentFactory, SlashCommand } from '../types.js';
+import type { Augment, AugmentFactory, SlashCommand } from '../../kernel/augment.js';
 import { APPROVAL_EVENT } from './approval.js';
 import { DEFAULT_TIMEOUT_SECONDS, MCP_CONFIG_FILE, timeoutMsOf } from './config-schema.js';
 import { answerElicitation } from './elicit.js';

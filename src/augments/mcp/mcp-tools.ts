@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { KernelTool, ToolResult } from '../../kernel/tool.js';
-import type { CompleteFn } from '../types.js';
+import type { CompleteFn } from '../../kernel/augment.js';
 import { decideApproval, needsApproval, refusalText } from './approval.js';
 import type { ServerConfig } from './config-schema.js';
 import { resultText } from './result-text.js';

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../agent/types.js';
 import type { LoadedAgent } from '../../agent/types.js';
-import type { AugmentProbe } from '../types.js';
+import type { AugmentProbe } from '../../kernel/augment.js';
 import { MCP_CONFIG_FILE } from './config-schema.js';
 import { envLookup } from './interpolate.js';
 import { readMcpConfig } from './read-config.js';

@@ -1,5 +1,5 @@
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CompleteFn } from '../types.js';
+import type { CompleteFn } from '../../kernel/augment.js';
 import type { EmitEvent } from '../../kernel/events.js';
 import type { Closable } from '../../kernel/host-scope.js';
 import type { PersonChannel } from '../../kernel/person.js';

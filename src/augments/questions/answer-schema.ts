@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { QuestionField } from './field-spec.js';
+import type { QuestionField } from './question-field.js';
 
 const REQUIRED = 'an answer is required';
 

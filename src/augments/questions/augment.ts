@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AugmentFactory } from '../types.js';
+import type { AugmentFactory } from '../../kernel/augment.js';
 import { configDiagnostics } from '../config-diagnostics.js';
 import { ASK_USER, createAskUserTool, DEFAULT_ASK_USER_DESCRIPTION } from './ask-user-tool.js';
 import { MAX_FIELDS } from './field-spec.js';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { QuestionFieldType } from '../../kernel/person.js';
 import { fieldValueSchema } from './answer-schema.js';
-import { readAnswer, type AnswerValue } from './parse-answer.js';
+import { readAnswer } from './parse-answer.js';
+import type { AnswerValue, QuestionField } from './question-field.js';
 
 export const FIELD_TYPES = ['text', 'number', 'integer', 'boolean', 'choice', 'list'] as const satisfies readonly QuestionFieldType[];
 
@@ -27,15 +28,7 @@ const fieldSpecShape = z.object({
 
 export type FieldSpec = z.infer<typeof fieldSpecShape>;
 
-/** A field ready to ask: the question filled in, `required` decided, the default parsed to the field's type. */
-export interface QuestionField {
-  name: string;
-  question: string;
-  type: QuestionFieldType;
-  options?: string[];
-  required: boolean;
-  default?: AnswerValue;
-}
+export type { QuestionField } from './question-field.js';
 
 /** How a default reads on screen and in the `-` hint: lists joined by commas, booleans as yes/no. */
 export function defaultText(value: FieldSpec['default']): string | undefined {

@@ -1,7 +1,6 @@
-import type { QuestionField } from './field-spec.js';
+import type { QuestionField } from './question-field.js';
 
-/** What an answer becomes once read: the field's type, or the text as typed when it does not read as one. */
-export type AnswerValue = string | number | boolean | string[];
+export type { AnswerValue } from './question-field.js';
 
 /** Typed on its own, takes the field's default (also when the field is asked again). */
 export const DASH = '-';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AugmentFactory } from '../types.js';
+import type { AugmentFactory } from '../../kernel/augment.js';
 import { configDiagnostics } from '../config-diagnostics.js';
 import { createRequestInputTool, DEFAULT_REQUEST_INPUT_DESCRIPTION } from './request-input.js';
 

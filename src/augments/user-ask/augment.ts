@@ -1,4 +1,4 @@
-import type { AdminRow, AugmentFactory } from '../types.js';
+import type { AdminRow, AugmentFactory } from '../../kernel/augment.js';
 import { capAsk } from './ask-state.js';
 import { askCommand, CLEAR_WORDS } from './commands.js';
 import { resolveUserAskConfig, userAskConfigSchema, validateUserAskConfig } from './config.js';

@@ -1,4 +1,4 @@
-import type { CommandOutput, SlashCommand } from '../types.js';
+import type { CommandOutput, SlashCommand } from '../../kernel/augment.js';
 import { MAX_REVISIONS, capAsk, outcomeLabel, type AskState } from './ask-state.js';
 import type { UserAskStore } from './user-ask-store.js';
 

@@ -1,4 +1,4 @@
-import type { CompleteFn, FinishedTurn } from '../types.js';
+import type { CompleteFn, FinishedTurn } from '../../kernel/augment.js';
 import { outcomeLabel, type AskState } from './ask-state.js';
 import { parseEvaluation, type Evaluation } from './parse-evaluation.js';
 import { renderTranscript } from './render-transcript.js';

@@ -1,5 +1,5 @@
 import { systemLineEvent, type EmitEvent, type TurnStatus } from '../../kernel/events.js';
-import type { CompleteFn, FinishedTurn } from '../types.js';
+import type { CompleteFn, FinishedTurn } from '../../kernel/augment.js';
 import { outcomeLabel, type Outcome } from './ask-state.js';
 import { evaluateTurn } from './evaluator.js';
 import type { UserAskStore } from './user-ask-store.js';

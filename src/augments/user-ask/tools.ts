@@ -14,7 +14,7 @@ export const CLEAR_USER_ASK_DESCRIPTION =
   'Stop tracking the current request because the user abandoned it ("never mind", "forget it"). ' +
   'Do not call it when the request was achieved: the host notices that by itself.';
 
-export function setUserAskSchema(maxAskChars: number) {
+function buildSetUserAskSchema(maxAskChars: number) {
   return z.object({
     text: z
       .string()
@@ -24,6 +24,23 @@ export function setUserAskSchema(maxAskChars: number) {
       .describe('The whole request as it now stands, self-contained, in the user’s terms.'),
   });
 }
+
+/**
+ * One schema per limit, shared by every conversation (a server opens one per thread), so it is
+ * built and converted for the wire once rather than per thread. Limits come from config: few.
+ */
+const setUserAskSchemas = new Map<number, ReturnType<typeof buildSetUserAskSchema>>();
+
+export function setUserAskSchema(maxAskChars: number) {
+  let schema = setUserAskSchemas.get(maxAskChars);
+  if (!schema) {
+    schema = buildSetUserAskSchema(maxAskChars);
+    setUserAskSchemas.set(maxAskChars, schema);
+  }
+  return schema;
+}
+
+const clearUserAskSchema = z.object({});
 
 /** set_user_ask and clear_user_ask, acting on the session's store. */
 export function createUserAskTools(store: UserAskStore, maxAskChars: number): KernelTool[] {
@@ -40,7 +57,7 @@ export function createUserAskTools(store: UserAskStore, maxAskChars: number): Ke
     defineTool({
       name: CLEAR_USER_ASK,
       description: CLEAR_USER_ASK_DESCRIPTION,
-      inputSchema: z.object({}),
+      inputSchema: clearUserAskSchema,
       execute() {
         const had = store.active !== undefined;
         store.clear();

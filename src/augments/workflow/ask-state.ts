@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { TurnHookContext } from '../types.js';
+import type { TurnHookContext } from '../../kernel/augment.js';
 import { runQuestionnaire, type AnswerValue, type QuestionnaireResult, type QuestionnaireSpec } from '../questions/index.js';
 import { renderTemplate } from './render-template.js';
+import { ANSWERED, ASK_EVENTS, NO_ANSWER } from './ask-events.js';
 import type { TransitionRecord } from './workflow-state.js';
 
-/** The two events an ask state fires itself, from its own on_event: the person answered, or did not. */
-export const ANSWERED = 'Answered';
-export const NO_ANSWER = 'NoAnswer';
-export const ASK_EVENTS = [ANSWERED, NO_ANSWER] as const;
 
 /** How a questionnaire ended, as the transition it fired records it. */
 export type AskedRecord = NonNullable<TransitionRecord['asked']>;

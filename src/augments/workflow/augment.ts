@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Diagnostic } from '../../agent/types.js';
-import type { AdminRow, AugmentFactory, Augment } from '../types.js';
+import type { AdminRow, AugmentFactory, Augment } from '../../kernel/augment.js';
 import { configDiagnostics } from '../config-diagnostics.js';
 import { loadPackFile } from './load-pack.js';
 import { loadWorkflow, type WorkflowModel } from './pack-model.js';

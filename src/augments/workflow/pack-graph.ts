@@ -1,4 +1,4 @@
-import { NO_ANSWER } from './ask-state.js';
+import { NO_ANSWER } from './ask-events.js';
 import type { PackState } from './pack-schema.js';
 
 /**

@@ -1,8 +1,8 @@
 import { valueAt, type FieldPath } from '../../agent/yaml-source.js';
 import { questionnaireSpecSchema } from '../questions/index.js';
-import { ANSWERED, ASK_EVENTS, NO_ANSWER } from './ask-state.js';
+import { ANSWERED, ASK_EVENTS, NO_ANSWER } from './ask-events.js';
 import { ORCHESTRATIONS, type PackState } from './pack-schema.js';
-import type { Report } from './validate-pack.js';
+import type { Report } from './pack-report.js';
 
 /**
  * The checks of a person state (`ask: {prompt, fields}`): its questions must be askable, and

@@ -1,14 +1,14 @@
 import { didYouMean } from '../../agent/suggest.js';
 import type { Diagnostic, Severity } from '../../agent/types.js';
 import { formatFieldPath, locateField, type FieldPath, type YamlSource } from '../../agent/yaml-source.js';
-import { NO_ANSWER } from './ask-state.js';
+import { NO_ANSWER } from './ask-events.js';
 import { isTerminalState, noAnswerLoops, unboundedAgentCycles } from './pack-graph.js';
 import { CONTROLS, ORCHESTRATIONS, WORKFLOW_VERSIONS, type PackFile, type PackState } from './pack-schema.js';
 import { checkAskState } from './validate-ask.js';
+import type { Report } from './pack-report.js';
 
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
 
-export type Report = (severity: Severity, path: FieldPath, message: string) => void;
 
 function reporter(source: YamlSource, out: Diagnostic[]): Report {
   return (severity, path, message) => {

@@ -1,4 +1,4 @@
-import type { CommandOutput, SlashCommand } from '../types.js';
+import type { CommandOutput, SlashCommand } from '../../kernel/augment.js';
 import type { WorkflowModel } from './pack-model.js';
 import type { WorkflowRuntime } from './workflow-runtime.js';
 import { workflowSeconds } from './transition.js';

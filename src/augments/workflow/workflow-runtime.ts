@@ -3,7 +3,7 @@ import { systemLineEvent } from '../../kernel/events.js';
 import { NOBODY } from '../../kernel/person.js';
 import type { KernelTool } from '../../kernel/tool.js';
 import type { SessionHandle } from '../../session/session.js';
-import type { BatchDecision, HostInputResult, SettledToolCall, TurnHookContext } from '../types.js';
+import type { BatchDecision, HostInputResult, SettledToolCall, TurnHookContext } from '../../kernel/augment.js';
 import { answersForTemplates, askPerson, mergeAnswers, renderedAsk } from './ask-state.js';
 import { agentMoves, type StateDef, type WorkflowModel } from './pack-model.js';
 import { workflowPromptBlock } from './prompt-block.js';

@@ -2,7 +2,7 @@ import { PROVIDERS, type ProviderId } from '../../agent/schema.js';
 import { DEFAULT_BASE_URLS, DEFAULT_MODELS, DEFAULT_PROVIDER, PROVIDER_SUMMARIES } from '../../agent/provider-defaults.js';
 import { didYouMean } from '../../agent/suggest.js';
 import { BUILTIN_AUGMENTS, findAugmentFactory } from '../../augments/registry.js';
-import { UsageError } from '../exit-codes.js';
+import { UsageError } from '../../hosts/exit-codes.js';
 import { askChoice, askText, type Prompter } from '../prompts.js';
 import { defaultDisplayName } from './agent-name.js';
 

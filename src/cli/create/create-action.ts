@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../hosts/exit-codes.js';
 import { createReadlinePrompter, PromptCanceled, type Prompter } from '../prompts.js';
 import { agentNameProblem } from './agent-name.js';
 import { checkFlags, completeAnswers, type CreateFlags } from './answers.js';

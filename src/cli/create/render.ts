@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { agentYamlSchema } from '../../agent/schema.js';
 import { providerKeyVariable } from '../../agent/provider-keys.js';
 import { findAugmentFactory } from '../../augments/registry.js';
 import type { CreateAnswers } from './answers.js';
+import { packagePath } from '../package-root.js';
 
 /** One file of the new folder, by path relative to it (always with `/`). */
 export interface ScaffoldFile {
@@ -13,8 +13,8 @@ export interface ScaffoldFile {
   content: string;
 }
 
-/** `templates/` at the package root; the same relative path from src/ (tests) and dist/ (the binary). */
-export const TEMPLATES_DIR = fileURLToPath(new URL('../../../templates/', import.meta.url));
+/** `templates/` at the package root, wherever this module runs from. */
+export const TEMPLATES_DIR = packagePath('templates');
 
 /** Fills `{{key}}` markers; a marker without a value is a broken template, so it throws. */
 export function fillTemplate(text: string, values: Readonly<Record<string, string>>, template: string): string {

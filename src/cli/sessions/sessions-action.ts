@@ -5,7 +5,7 @@ import { folderSessionSummaries, type SessionSummary } from '../../session/sessi
 import { openSessionStore, type StoreChoice } from '../../session/open-store.js';
 import { SessionError } from '../../session/session-error.js';
 import { retypeCommand } from '../../hosts/retype-command.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../hosts/exit-codes.js';
 import { invokedAs } from '../invoked-as.js';
 import { storeChoiceFrom, type StoreOptionValues } from '../store-option.js';
 import { sessionListLines } from '../../hosts/session-rows.js';

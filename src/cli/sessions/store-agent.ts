@@ -2,7 +2,7 @@ import { readAgentFile } from '../../agent/read-agent-file.js';
 import { agentYamlSchema } from '../../agent/schema.js';
 import { parseYamlSource } from '../../agent/yaml-source.js';
 import type { StoreAgent } from '../../session/store.js';
-import { UsageError } from '../exit-codes.js';
+import { UsageError } from '../../hosts/exit-codes.js';
 
 /**
  * Which agent's sessions to look for in a shared store: agent.yaml's id and name, read without

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildAdminReport } from '../../augments/admin-report.js';
-import { createModel, type ModelBuild } from '../../model/create-model.js';
+import { createModelCache } from '../../model/model-cache.js';
 import { Conversation } from '../../kernel/conversation.js';
 import type { SessionStore } from '../../session/store.js';
 import type { AgentTarget } from '../open-conversation.js';
@@ -53,17 +53,17 @@ function corsHeaders(origin: string | undefined): Record<string, string> {
 
 export function createAguiServer(options: AguiServerOptions): AguiServer {
   const { target, store } = options;
-  // One model for every thread: it is built (and a scripted model's file read) once.
-  let model: Promise<ModelBuild> | undefined;
+  // One model cache for every thread: each model is built (and a scripted model's file read) once.
+  const models = createModelCache();
   const threads = new ThreadRegistry(
     async (threadId) => {
       const session = await store.open({ sessionId: threadId, createIfMissing: true });
-      model ??= createModel(target.modelSpec);
       return Conversation.open({
         agent: target.agent,
+        augmentTypes: target.augmentTypes,
         modelSpec: target.modelSpec,
         session,
-        model,
+        models,
         store,
         host: target.host,
         warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),

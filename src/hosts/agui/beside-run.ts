@@ -29,6 +29,7 @@ export async function besideRun<T>(
     local ??
     (await Conversation.open({
       agent: context.target.agent,
+      augmentTypes: context.target.augmentTypes,
       modelSpec: context.target.modelSpec,
       session: await context.store.open({ sessionId: threadId, createIfMissing: options.createIfMissing, observer: true }),
       store: context.store,

@@ -1,4 +1,4 @@
-import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
+import { EXIT, exitCodeForStatus } from '../exit-codes.js';
 import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
 import type { Conversation } from '../../kernel/conversation.js';
 import { createQuestionNarrator, textMessageEvents } from '../question-text.js';

@@ -1,4 +1,4 @@
-import { UsageError } from '../../cli/exit-codes.js';
+import { UsageError } from '../exit-codes.js';
 
 /** Reads stdin, but stops once it holds more than `maxBytes`: a message that long is refused anyway. */
 async function readStdin(maxBytes: number): Promise<string> {

@@ -1,4 +1,4 @@
-import type { CommandOutput, SlashCommand } from '../../augments/types.js';
+import type { CommandOutput, SlashCommand } from '../../kernel/augment.js';
 import { editDistance } from '../../agent/suggest.js';
 
 /** A slash command in the one list the person sees, whoever contributed it. */

@@ -1,3 +1,4 @@
+import { loggedKernelEvent } from '../../kernel/events.js';
 import type { SessionEntry } from '../../session/entries.js';
 import type { DisplayItem } from './display-items.js';
 import type { TokenUsage, TurnSummary } from './view-state.js';
@@ -35,9 +36,10 @@ export function historyFromSession(entries: SessionEntry[], firstId = 1): Sessio
     }
     if (entry.kind === 'user') state = appendItems(state, [{ kind: 'user', text: entry.text }]);
     else if (entry.kind === 'event') {
-      state = applyEvent(state, entry.event);
-      if (entry.event.type === 'RUN_FINISHED') lastTurn = { status: entry.event.result.status, message: entry.event.result.message };
-      if (entry.event.type === 'RUN_ERROR') lastTurn = { status: 'failed', message: entry.event.message };
+      const event = loggedKernelEvent(entry.event);
+      state = applyEvent(state, event);
+      if (event.type === 'RUN_FINISHED') lastTurn = { status: event.result.status, message: event.result.message };
+      if (event.type === 'RUN_ERROR') lastTurn = { status: 'failed', message: event.message };
     } else state = appendSystemEntry(state, entry);
   }
   // A turn cut off by a crash has no end event; what it showed is still history.

@@ -5,12 +5,15 @@ import type { SystemTone } from './display-items.js';
 import { Markdown } from './markdown/markdown-view.js';
 import { usePalette, type Palette } from './palette.js';
 import { glyph } from './theme.js';
+import { useGutterTextWidth, wrapPlainText } from './fit-text.js';
+
+const GUTTER_WIDTH = 2;
 
 /** A marker in a fixed-width gutter, the text wrapping beside it. */
 function Gutter({ mark, markColour, children, marginTop = 0 }: { mark: string; markColour?: string; children: ReactNode; marginTop?: number }) {
   return (
     <Box marginTop={marginTop}>
-      <Box width={2} flexShrink={0}>
+      <Box width={GUTTER_WIDTH} flexShrink={0}>
         <Text color={markColour} bold>
           {mark}
         </Text>
@@ -22,9 +25,10 @@ function Gutter({ mark, markColour, children, marginTop = 0 }: { mark: string; m
 
 export function UserMessage({ text }: { text: string }) {
   const colour = usePalette();
+  const width = useGutterTextWidth(GUTTER_WIDTH);
   return (
     <Gutter mark={glyph.prompt} markColour={colour.accent} marginTop={1}>
-      <Text dimColor>{text}</Text>
+      <Text dimColor>{wrapPlainText(text, width)}</Text>
     </Gutter>
   );
 }
@@ -49,10 +53,11 @@ function toneLook(tone: SystemTone, colour: Palette): { mark: string; colour?: s
 
 export function SystemLine({ text, tone }: { text: string; tone: SystemTone }) {
   const look = toneLook(tone, usePalette());
+  const width = useGutterTextWidth(GUTTER_WIDTH);
   return (
     <Gutter mark={look.mark} markColour={look.colour}>
       <Text color={look.colour} dimColor={tone === 'info'}>
-        {text}
+        {wrapPlainText(text, width)}
       </Text>
     </Gutter>
   );

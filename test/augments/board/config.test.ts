@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadAgent } from '../../../src/agent/load-agent.js';
 import { DEFAULT_LINES, resolveBoardConfig, validateBoardConfig } from '../../../src/augments/board/config.js';
 import { boardFolder } from './harness.js';
+import { BUILTIN_AUGMENTS } from '../../../src/augments/registry.js';
 
 const FILE = 'augments/board/augment.yaml';
 
@@ -54,7 +55,7 @@ describe('board config', () => {
 
   it('auggy validate points at the line of augment.yaml that is wrong', async () => {
     const dir = boardFolder('type: board\nconfig:\n  lines:\n    - name: queue\n    - name: queue\n      owner: agent\n');
-    const loaded = await loadAgent(dir, { processEnv: {} });
+    const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
     const found = loaded.diagnostics.filter((d) => d.file === FILE);
     expect(found).toMatchObject([{ severity: 'error', line: 5, field: 'config.lines[1].name' }]);
   });

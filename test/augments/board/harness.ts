@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findAugmentFactory } from '../../../src/augments/registry.js';
-import type { Augment, CommandOutput } from '../../../src/augments/types.js';
+import type { Augment, CommandOutput } from '../../../src/kernel/augment.js';
 import { SYSTEM_LINE_EVENT, type KernelEvent } from '../../../src/kernel/events.js';
 import type { KernelTool, ToolResult } from '../../../src/kernel/tool.js';
 import { NOBODY } from '../../../src/kernel/person.js';

@@ -8,6 +8,7 @@ import { makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { startChatServer, type ChatServer } from '../../helpers/chat-server.js';
 import { callingModel } from '../../helpers/mcp-agent.js';
 import { everythingStdio } from '../../helpers/mcp-servers.js';
+import { BUILTIN_AUGMENTS } from '../../../src/augments/registry.js';
 
 let chat: ChatServer | undefined;
 afterEach(async () => {
@@ -22,10 +23,11 @@ async function open(mcpJson: unknown, host = createHostScope()) {
     engine: `engine:\n  provider: openai-compatible\n  model: test\n  baseURL: ${chat.url}\n`,
     files: { '.mcp.json': JSON.stringify(mcpJson) },
   });
-  const { agent, diagnostics } = await loadAgent(dir, { processEnv: {} });
+  const { agent, diagnostics } = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
   if (!agent) throw new Error(JSON.stringify(diagnostics));
   const warnings: string[] = [];
   const conversation = await Conversation.open({
+    augmentTypes: BUILTIN_AUGMENTS,
     agent,
     modelSpec: resolveModelSpec(agent, {}, {}),
     session: openSession({ agentDir: dir, agentName: agent.yaml.name, agentId: agent.yaml.id }),

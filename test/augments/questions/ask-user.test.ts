@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { loadAgent } from '../../../src/agent/load-agent.js';
 import { questionsAugment } from '../../../src/augments/questions/augment.js';
 import { ASK_USER } from '../../../src/augments/questions/ask-user-tool.js';
-import { findAugmentFactory } from '../../../src/augments/registry.js';
-import type { Augment } from '../../../src/augments/types.js';
+import { findAugmentFactory, BUILTIN_AUGMENTS } from '../../../src/augments/registry.js';
+import type { Augment } from '../../../src/kernel/augment.js';
 import type { KernelEvent } from '../../../src/kernel/events.js';
 import type { PersonChannel } from '../../../src/kernel/person.js';
 import { buildSystemPrompt } from '../../../src/kernel/system-prompt.js';
@@ -27,7 +27,7 @@ const spec = {
 /** The folder's augments on a real session, one turn through the real kernel loop with a fake model. */
 async function turn(steps: MockStep[], person?: PersonChannel) {
   const dir = makeAgentFolder({ augments: ['turnControl', 'questions'] });
-  const loaded = await loadAgent(dir, { processEnv: {} });
+  const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
   if (!loaded.agent) throw new Error('fixture does not load');
   const agent = loaded.agent;
   const session = openSession({ agentDir: dir, agentName: agent.yaml.name });
@@ -126,7 +126,7 @@ describe('the questions augment', () => {
   });
 
   it('describe() says what it exposes; validateConfig points at augment.yaml', async () => {
-    const loaded = await loadAgent(makeAgentFolder({ augments: ['questions'] }), { processEnv: {} });
+    const loaded = await loadAgent(makeAgentFolder({ augments: ['questions'] }), BUILTIN_AUGMENTS, { processEnv: {} });
     const section = questionsAugment.describe(loaded.agent!, {});
     expect(section).toMatchObject({ id: 'questions', type: 'questions', tools: [ASK_USER] });
     expect(section.rows.find((row) => row.label === 'Description override')?.value).toBe('default');
@@ -137,7 +137,7 @@ describe('the questions augment', () => {
   });
 
   it('config.askUserDescription overrides the tool description', async () => {
-    const loaded = await loadAgent(makeAgentFolder({ augments: ['questions'] }), { processEnv: {} });
+    const loaded = await loadAgent(makeAgentFolder({ augments: ['questions'] }), BUILTIN_AUGMENTS, { processEnv: {} });
     const augment = await questionsAugment.create({
       agent: loaded.agent!,
       augmentId: 'questions',

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { loadAgent } from '../../../src/agent/load-agent.js';
-import { findAugmentFactory } from '../../../src/augments/registry.js';
+import { findAugmentFactory, BUILTIN_AUGMENTS } from '../../../src/augments/registry.js';
 import { userAskAugment } from '../../../src/augments/user-ask/augment.js';
 import { createCommand } from '../../../src/cli/create/create-action.js';
 import { TEMPLATES_DIR } from '../../../src/cli/create/render.js';
@@ -35,7 +35,7 @@ describe('userAsk config', () => {
 
   it('a bad config stops the folder from loading, pointing at the line in augment.yaml', async () => {
     const dir = userAskFolder('  maxAskChars: 2.5\n');
-    const loaded = await loadAgent(dir, { processEnv: {} });
+    const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
     const error = loaded.diagnostics.find((d) => d.severity === 'error');
     expect(error).toMatchObject({ file: FILE, field: 'config.maxAskChars', line: 3, message: 'must be a whole number of characters' });
   });
@@ -84,7 +84,7 @@ describe('the userAsk skill', () => {
     const dir = join(parent, 'asker');
     expect(readFileSync(join(dir, 'augments/userAsk/augment.yaml'), 'utf8')).toBe('type: userAsk\n');
     expect(readFileSync(join(dir, 'skills/userAsk/SKILL.md'), 'utf8')).toBe(readFileSync(join(TEMPLATES_DIR, 'skills/userAsk/SKILL.md'), 'utf8'));
-    const loaded = await loadAgent(dir, { processEnv: { OPENAI_API_KEY: 'x' } });
+    const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: { OPENAI_API_KEY: 'x' } });
     expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(loaded.agent?.augments.map((a) => a.type)).toEqual(['turnControl', 'userAsk']);
     expect(loaded.agent?.skills.map((s) => s.name)).toEqual(['turnControl', 'userAsk']);

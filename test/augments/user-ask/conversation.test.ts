@@ -7,6 +7,7 @@ import { resolveModelSpec } from '../../../src/model/model-spec.js';
 import { openSession } from '../../../src/session/session.js';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { loadFolder } from './harness.js';
+import { BUILTIN_AUGMENTS } from '../../../src/augments/registry.js';
 
 // A scripted engine plays both the agent and the evaluator: the evaluator rule comes first and is
 // picked by a phrase of the evaluator's system prompt, then by the turn status in its prompt.
@@ -41,7 +42,7 @@ async function open(dir: string, sessionId?: string) {
   const agent = await loadFolder(dir);
   const warnings: string[] = [];
   const session = openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId });
-  const conversation = await Conversation.open({ agent, modelSpec: resolveModelSpec(agent, {}, {}), session, warn: (m) => warnings.push(m) });
+  const conversation = await Conversation.open({ augmentTypes: BUILTIN_AUGMENTS, agent, modelSpec: resolveModelSpec(agent, {}, {}), session, warn: (m) => warnings.push(m) });
   const events: KernelEvent[] = [];
   conversation.subscribe((event) => events.push(event));
   return { conversation, warnings, events };

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { ModelMessage } from 'ai';
 import { loadAgent } from '../../../src/agent/load-agent.js';
 import { formatDiagnostic, type LoadedAgent } from '../../../src/agent/types.js';
-import { findAugmentFactory } from '../../../src/augments/registry.js';
-import type { Augment, CompleteFn, FinishedTurn } from '../../../src/augments/types.js';
+import { findAugmentFactory, BUILTIN_AUGMENTS } from '../../../src/augments/registry.js';
+import type { Augment, CompleteFn, FinishedTurn } from '../../../src/kernel/augment.js';
 import { SYSTEM_LINE_EVENT, type KernelEvent, type TurnStatus } from '../../../src/kernel/events.js';
 import { buildSystemPrompt } from '../../../src/kernel/system-prompt.js';
 import { runTurnLoop } from '../../../src/kernel/turn-loop.js';
@@ -53,7 +53,7 @@ export function userAskFolder(config?: string): string {
 }
 
 export async function loadFolder(dir: string): Promise<LoadedAgent> {
-  const loaded = await loadAgent(dir, { processEnv: {} });
+  const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
   if (!loaded.agent) throw new Error(`fixture does not load: ${loaded.diagnostics.map(formatDiagnostic).join('; ')}`);
   return loaded.agent;
 }

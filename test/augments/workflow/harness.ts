@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { loadAgent } from '../../../src/agent/load-agent.js';
 import { formatDiagnostic, type LoadedAgent } from '../../../src/agent/types.js';
 import { workflowAugment } from '../../../src/augments/workflow/augment.js';
-import type { Augment } from '../../../src/augments/types.js';
+import type { Augment } from '../../../src/kernel/augment.js';
 import type { KernelEvent } from '../../../src/kernel/events.js';
 import type { PersonChannel } from '../../../src/kernel/person.js';
 import { buildSystemPrompt } from '../../../src/kernel/system-prompt.js';
@@ -15,6 +15,7 @@ import { runTurnLoop } from '../../../src/kernel/turn-loop.js';
 import { openSession, type SessionHandle } from '../../../src/session/session.js';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { mockModel, type MockStep } from '../../helpers/mock-model.js';
+import { BUILTIN_AUGMENTS } from '../../../src/augments/registry.js';
 
 export const PACK_FILE = 'flow.pack.yaml';
 
@@ -83,7 +84,7 @@ export interface Harness {
 }
 
 export async function loadFolder(dir: string): Promise<LoadedAgent> {
-  const loaded = await loadAgent(dir, { processEnv: {} });
+  const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
   if (!loaded.agent) throw new Error(`fixture does not load: ${loaded.diagnostics.map(formatDiagnostic).join('; ')}`);
   return loaded.agent;
 }

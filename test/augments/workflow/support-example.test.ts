@@ -7,14 +7,15 @@ import { Conversation } from '../../../src/kernel/conversation.js';
 import { resolveModelSpec } from '../../../src/model/model-spec.js';
 import { openSession } from '../../../src/session/session.js';
 import { copyExample } from '../../helpers/agent-fixture.js';
+import { BUILTIN_AUGMENTS } from '../../../src/augments/registry.js';
 
 async function openSupport(dir = copyExample('support'), sessionId?: string) {
-  const loaded = await loadAgent(dir, { processEnv: {} });
+  const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
   expect(loaded.diagnostics).toEqual([]);
   const agent = loaded.agent!;
   const warnings: string[] = [];
   const session = openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId });
-  const conversation = await Conversation.open({ agent, modelSpec: resolveModelSpec(agent, {}, {}), session, warn: (w) => warnings.push(w) });
+  const conversation = await Conversation.open({ augmentTypes: BUILTIN_AUGMENTS, agent, modelSpec: resolveModelSpec(agent, {}, {}), session, warn: (w) => warnings.push(w) });
   return { dir, conversation, warnings };
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CompleteFn } from '../../../augments/types.js';
+import type { CompleteFn } from '../../../kernel/augment.js';
 import type { Scope } from './scope.js';
 
 /** The verdict of one check, with both sides spelled out for the report. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TurnStatus, KernelEvent } from '../../../kernel/events.js';
 import { Conversation } from '../../../kernel/conversation.js';
 import { createHostScope } from '../../../kernel/host-scope.js';
-import type { ModelBuild } from '../../../model/create-model.js';
+import type { ModelBuilder } from '../../../model/model-cache.js';
 import { openSession } from '../../../session/session.js';
 import type { TurnResult } from '../../../kernel/turn-loop.js';
 import type { AgentTarget } from '../../open-conversation.js';
@@ -38,8 +38,8 @@ export interface RunReport {
 
 export interface RunOptions {
   target: AgentTarget;
-  /** Built once for the whole test run and shared, like serve shares it across threads. */
-  model: Promise<ModelBuild>;
+  /** Models built once for the whole test run and shared, like serve shares them across threads. */
+  models: ModelBuilder;
   signal: AbortSignal;
   warn(message: string): void;
   onTurn?(turn: ScenarioTurn): void;
@@ -98,7 +98,7 @@ export async function runScenarioOnce(scenario: Scenario, options: RunOptions): 
   const host = createHostScope();
   try {
     const session = openSession({ agentDir: root, agentName: agent.yaml.name, agentId: agent.yaml.id });
-    const conversation = await Conversation.open({ agent, modelSpec, session, warn: options.warn, model: options.model, host });
+    const conversation = await Conversation.open({ agent, augmentTypes: options.target.augmentTypes, modelSpec, session, warn: options.warn, models: options.models, host });
     for (const turn of scenario.turns) {
       if (options.signal.aborted) break;
       options.onTurn?.(turn);

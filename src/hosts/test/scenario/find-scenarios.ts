@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { UsageError } from '../../../cli/exit-codes.js';
+import { UsageError } from '../../exit-codes.js';
 
 const SCENARIO_FILE = /\.scenario\.ya?ml$/;
 

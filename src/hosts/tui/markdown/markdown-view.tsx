@@ -5,6 +5,7 @@ import { usePalette, type Palette } from '../palette.js';
 import { HighlightedCode } from './highlight-code.js';
 import { inlineNodes } from './markdown-inline.js';
 import { lexMarkdown } from './markdown-blocks.js';
+import { wrapPlainText } from '../fit-text.js';
 
 interface BlockContext {
   palette: Palette;
@@ -93,8 +94,12 @@ function block(token: Token, context: BlockContext, key: string): ReactNode {
   switch (token.type) {
     case 'heading':
       return <Heading key={key} token={token as Tokens.Heading} palette={palette} />;
-    case 'paragraph':
-      return <Text key={key}>{inlineNodes((token as Tokens.Paragraph).tokens, palette)}</Text>;
+    case 'paragraph': {
+      const nodes = inlineNodes((token as Tokens.Paragraph).tokens, palette);
+      // Plain text (no emphasis, code or link) is wrapped before Ink sees it: fit-text.ts says why.
+      const plain = nodes.every((node) => typeof node === 'string');
+      return <Text key={key}>{plain ? wrapPlainText(nodes.join(''), context.width) : nodes}</Text>;
+    }
     case 'text': {
       const text = token as Tokens.Text;
       return <Text key={key}>{text.tokens ? inlineNodes(text.tokens, palette) : text.text}</Text>;

@@ -1,4 +1,4 @@
-import type { SlashCommand } from '../../../augments/types.js';
+import type { SlashCommand } from '../../../kernel/augment.js';
 import type { TuiPerson } from './tui-person.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { ModelMessage } from 'ai';
-import type { LoadedAgent, Diagnostic } from '../agent/types.js';
-import type { EmitEvent, TurnOutcome } from '../kernel/events.js';
-import type { KernelTool } from '../kernel/tool.js';
-import type { PersonChannel } from '../kernel/person.js';
+import type { LoadedAgent, Diagnostic, AugmentType } from '../agent/types.js';
+import type { EmitEvent, TurnOutcome } from './events.js';
+import type { KernelTool } from './tool.js';
+import type { PersonChannel } from './person.js';
 import type { SessionHandle } from '../session/session.js';
-import type { HostScope } from '../kernel/host-scope.js';
+import type { HostScope } from './host-scope.js';
 
 /** Output of a slash command, shown to the person as system lines. */
 export interface CommandOutput {
@@ -165,7 +165,12 @@ export interface AdminSection {
   rows: AdminRow[];
 }
 
-export interface AugmentFactory {
+/**
+ * An augment type: how to check its config, describe it and start it for a session. The kernel
+ * defines this seam and augments implement it; the kernel names none of them, and starts those of
+ * the list its host hands to the conversation.
+ */
+export interface AugmentFactory extends AugmentType {
   type: string;
   /** The augment's behaviour in one sentence. */
   summary: string;

@@ -1,0 +1,9 @@
+// `npm run build`, after tsc: joins dist/ into dist/bundle/ (see rolldown.config.mjs), quietly.
+// Chunk names carry a content hash, so the folder is emptied first: otherwise every build would
+// leave the previous build's chunks beside the new ones.
+import { rmSync } from 'node:fs';
+import { build } from 'rolldown';
+import config from '../rolldown.config.mjs';
+
+rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
+await build(config);
