@@ -20,9 +20,8 @@ function writeAll(fd: number, data: Buffer): void {
  *
  * The folder is not fsynced after the rename. That would only make the new content durable (a
  * power cut right after could otherwise bring back the old, whole file); the session log beside
- * it is not fsynced either, so no promise rests on it, and each of those fsyncs forced a journal
- * commit that stalled the whole server (a third of a serve run's time, measured in
- * docs/performance.md).
+ * it is not fsynced either, so no promise rests on it. Each of those fsyncs forced a journal
+ * commit while the server's one thread waited: 8% of its time under load (docs/performance.md).
  * On any failure (a full disk) the temp file is removed and the old file is left as it was.
  */
 export function writeFileAtomic(path: string, content: string, mode = 0o600): void {
