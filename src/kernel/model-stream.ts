@@ -61,6 +61,14 @@ const OUTPUT_PARTS = new Set<LanguageModelV3StreamPart['type']>([
 const checkedMessages = new WeakSet<ModelMessage>();
 
 /**
+ * A user or assistant message of plain text and nothing else: by the schema's own terms (a role,
+ * content that is a string or parts, optional provider options) it cannot fail the check.
+ */
+function isPlainText(message: ModelMessage): boolean {
+  return (message.role === 'user' || message.role === 'assistant') && typeof message.content === 'string' && message.providerOptions === undefined;
+}
+
+/**
  * The SDK's `standardizePrompt`, checking each message once: the same checks, the same error
  * (InvalidPromptError) for a message that is not a ModelMessage. A string prompt becomes one user
  * message, which needs no check. Anything unusual (no messages, a system message among them)
@@ -74,7 +82,7 @@ async function checkedPrompt(call: ModelCall): Promise<{ system: string; message
     return { system: call.system, messages: standardized.messages };
   }
   for (const message of messages) {
-    if (checkedMessages.has(message)) continue;
+    if (checkedMessages.has(message) || isPlainText(message)) continue;
     const checked = modelMessageSchema.safeParse(message);
     if (!checked.success) {
       throw new InvalidPromptError({

@@ -169,6 +169,16 @@ describe('streamModel reads a model the way streamText does, without its stream 
     expect(calls).toHaveLength(0);
   });
 
+  it('checks a plain text message that carries anything else (provider options) like any other', async () => {
+    const { model, calls } = modelStreaming([]);
+    const bad = [{ role: 'user', content: 'hello', providerOptions: 'fast' }] as unknown as ModelMessage[];
+    const run = async () => {
+      for await (const part of streamModel({ model, system: 's', messages: bad, signal: new AbortController().signal, maxRetries: 0 })) void part;
+    };
+    await expect(run()).rejects.toThrow('The messages do not match the ModelMessage[] schema.');
+    expect(calls).toHaveLength(0);
+  });
+
   it('stops reading once the call is aborted, and says so', async () => {
     const controller = new AbortController();
     const { model } = modelStreaming([
