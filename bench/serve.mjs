@@ -144,10 +144,14 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
     // Memory over many runs one after another: after warm-up it should stay flat.
     let sequentialFailed = 0;
     let afterWarmUp = NaN;
+    // Halfway too: V8 grows its heap to the allocation rate over the first few hundred runs, so
+    // whether RSS has levelled off shows between the middle and the end, not from the warm-up alone.
+    let halfway = NaN;
     const sequentialStart = performance.now();
     for (let i = 0; i < SEQUENTIAL_RUNS; i++) {
       if (!(await oneRun(url, 'hello')).completed) sequentialFailed++;
       if (i + 1 === WARM_UP_RUNS) afterWarmUp = currentRss(server.child.pid);
+      if (i + 1 === Math.floor(SEQUENTIAL_RUNS / 2)) halfway = currentRss(server.child.pid);
     }
     const sequentialMs = performance.now() - sequentialStart;
     const afterAll = currentRss(server.child.pid);
@@ -163,6 +167,7 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
       row('auggy serve: runs not completed', notCompleted, `of ${CONCURRENT_RUNS}`),
       row(`auggy serve: ${SEQUENTIAL_RUNS} sequential runs`, (SEQUENTIAL_RUNS / sequentialMs) * 1000, 'runs/s'),
       row(`auggy serve: RSS after ${WARM_UP_RUNS} sequential runs`, mib(afterWarmUp), 'MiB'),
+      row(`auggy serve: RSS after ${Math.floor(SEQUENTIAL_RUNS / 2)} sequential runs`, mib(halfway), 'MiB'),
       row(`auggy serve: RSS after ${SEQUENTIAL_RUNS} sequential runs`, mib(afterAll), 'MiB'),
       row('auggy serve: sequential runs not completed', sequentialFailed, `of ${SEQUENTIAL_RUNS}`),
     ];
