@@ -129,10 +129,14 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
     await oneRun(url, 'hello');
     const memory = memoryWatch(server.child.pid);
     const burstCpu = cpuMs(server.child.pid);
+    // The load client shares the machine's cores with the server: what it spends bounds runs/s too.
+    const clientCpu = process.cpuUsage();
     const burstStart = performance.now();
     const runs = await Promise.all(Array.from({ length: CONCURRENT_RUNS }, () => oneRun(url, 'hello')));
     const burstMs = performance.now() - burstStart;
     const burstCpuPerRun = (cpuMs(server.child.pid) - burstCpu) / CONCURRENT_RUNS;
+    const clientSpent = process.cpuUsage(clientCpu);
+    const clientCpuPerRun = (clientSpent.user + clientSpent.system) / 1000 / CONCURRENT_RUNS;
     const peakRss = memory.stop();
     const latencies = runs.map((r) => r.ms).sort((a, b) => a - b);
     const notCompleted = runs.filter((r) => !r.completed).length;
@@ -140,10 +144,14 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
     // Memory over many runs one after another: after warm-up it should stay flat.
     let sequentialFailed = 0;
     let afterWarmUp = NaN;
+    // Halfway too: V8 grows its heap to the allocation rate over the first few hundred runs, so
+    // whether RSS has levelled off shows between the middle and the end, not from the warm-up alone.
+    let halfway = NaN;
     const sequentialStart = performance.now();
     for (let i = 0; i < SEQUENTIAL_RUNS; i++) {
       if (!(await oneRun(url, 'hello')).completed) sequentialFailed++;
       if (i + 1 === WARM_UP_RUNS) afterWarmUp = currentRss(server.child.pid);
+      if (i + 1 === Math.floor(SEQUENTIAL_RUNS / 2)) halfway = currentRss(server.child.pid);
     }
     const sequentialMs = performance.now() - sequentialStart;
     const afterAll = currentRss(server.child.pid);
@@ -152,12 +160,14 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
       row('auggy serve: start to listening', startup, 'ms'),
       row(`auggy serve: ${CONCURRENT_RUNS} concurrent runs (scripted)`, (CONCURRENT_RUNS / burstMs) * 1000, 'runs/s'),
       row('auggy serve: server CPU per run (burst)', burstCpuPerRun, 'ms'),
+      row('auggy serve: load client CPU per run (burst)', clientCpuPerRun, 'ms'),
       row('auggy serve: run latency p50', percentile(latencies, 0.5), 'ms'),
       row('auggy serve: run latency p99', percentile(latencies, 0.99), 'ms'),
       row(`auggy serve: peak server RSS (${memory.source})`, peakRss / (1024 * 1024), 'MiB'),
       row('auggy serve: runs not completed', notCompleted, `of ${CONCURRENT_RUNS}`),
       row(`auggy serve: ${SEQUENTIAL_RUNS} sequential runs`, (SEQUENTIAL_RUNS / sequentialMs) * 1000, 'runs/s'),
       row(`auggy serve: RSS after ${WARM_UP_RUNS} sequential runs`, mib(afterWarmUp), 'MiB'),
+      row(`auggy serve: RSS after ${Math.floor(SEQUENTIAL_RUNS / 2)} sequential runs`, mib(halfway), 'MiB'),
       row(`auggy serve: RSS after ${SEQUENTIAL_RUNS} sequential runs`, mib(afterAll), 'MiB'),
       row('auggy serve: sequential runs not completed', sequentialFailed, `of ${SEQUENTIAL_RUNS}`),
     ];

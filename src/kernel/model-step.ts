@@ -1,9 +1,10 @@
 import { InvalidResponseDataError, type LanguageModelV3 } from '@ai-sdk/provider';
-import { jsonSchema, streamText, tool, type FinishReason, type ModelMessage, type ToolSet } from 'ai';
+import { jsonSchema, tool, type FinishReason, type ModelMessage, type ToolSet } from 'ai';
 import { StreamCutOffError } from '../model/describe-error.js';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { EmitEvent } from './events.js';
+import { streamModel } from './model-stream.js';
 import type { KernelTool } from './tool.js';
 import { wireSchema, type JsonSchema } from './wire-schema.js';
 
@@ -94,19 +95,16 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
   };
 
   try {
-    const result = streamText({
+    const parts = streamModel({
       model: request.model,
       system: request.system,
       messages: request.messages,
       tools: toToolSet(request.tools),
-      abortSignal: signal,
+      signal,
       maxRetries: request.maxRetries,
       maxOutputTokens: request.maxOutputTokens,
-      onError: () => {
-        // Errors are read from the stream below and reported once, as the turn's failure.
-      },
     });
-    for await (const part of result.fullStream) {
+    for await (const part of parts) {
       switch (part.type) {
         case 'text-start': {
           const messageId = newMessageId();
@@ -161,13 +159,12 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
             endedCalls.add(part.toolCallId);
             emit({ type: 'TOOL_CALL_END', toolCallId: part.toolCallId });
           }
-          const invalid = 'invalid' in part && part.invalid === true;
-          const error = 'error' in part ? part.error : undefined;
+          const error = part.error;
           outcome.toolCalls.push({
             toolCallId: part.toolCallId,
             toolName: part.toolName,
             input: part.input,
-            invalidReason: invalid ? (error instanceof Error ? error.message : 'the call could not be parsed') : undefined,
+            invalidReason: part.invalid ? (error instanceof Error ? error.message : 'the call could not be parsed') : undefined,
           });
           break;
         }
@@ -187,8 +184,6 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
           break;
         case 'abort':
           outcome.aborted = true;
-          break;
-        default:
           break;
       }
     }

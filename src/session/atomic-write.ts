@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pidExists } from './process-identity.js';
 
 /** `board.json.4121-a1b2c3d4.tmp`: the writer's pid, so a later process can tell a crash's leftover from a write in progress. */
@@ -8,30 +8,20 @@ const TEMP_NAME = /^.+\.(\d+)-[0-9a-f]{8}\.tmp$/;
 /** What earlier releases wrote: no pid, so only a crash could have left one behind a session being opened. */
 const LEGACY_TEMP_NAME = /^.+\.[0-9a-f]{8}\.tmp$/;
 
-/** Folders cannot be fsynced everywhere (some file systems, Windows); there the rename is as durable as it gets. */
-const DIR_SYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EISDIR', 'EPERM', 'EACCES', 'EBADF']);
-
 function writeAll(fd: number, data: Buffer): void {
   let offset = 0;
   while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
 }
 
-/** Flushes a folder's entries, so a rename in it survives a power cut. */
-export function fsyncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch (error) {
-    if (!DIR_SYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /**
  * Writes a file so a reader sees the old content or the new, never half of either, even across
- * a crash or power cut: write a temp file beside it, fsync it, rename it over, fsync the folder.
+ * a crash or power cut: write a temp file beside it, fsync it, rename it over. The fsync is what
+ * keeps a power cut from leaving the new name on a file whose data never reached the disk.
+ *
+ * The folder is not fsynced after the rename. That would only make the new content durable (a
+ * power cut right after could otherwise bring back the old, whole file); the session log beside
+ * it is not fsynced either, so no promise rests on it. Each of those fsyncs forced a journal
+ * commit while the server's one thread waited: 8% of its time under load (docs/performance.md).
  * On any failure (a full disk) the temp file is removed and the old file is left as it was.
  */
 export function writeFileAtomic(path: string, content: string, mode = 0o600): void {
@@ -50,7 +40,6 @@ export function writeFileAtomic(path: string, content: string, mode = 0o600): vo
     rmSync(temp, { force: true });
     throw error;
   }
-  fsyncDir(dirname(path));
 }
 
 /**

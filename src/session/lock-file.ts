@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { currentProcess, isStillRunning, type ProcessIdentity } from './process-identity.js';
@@ -89,8 +89,10 @@ export class FileWriterLock implements WriterLock {
     }
     try {
       const record: LockRecord = { ...this.self, token, acquiredAt: new Date().toISOString() };
+      // Not fsynced: a lock only means something while its process runs, and every process is
+      // gone after a power cut. Other processes read it from the page cache at once; a lock a
+      // system crash left empty is taken over as abandoned (EMPTY_LOCK_GRACE_MS).
       writeSync(fd, `${JSON.stringify(record)}\n`);
-      fsyncSync(fd);
     } catch (error) {
       closeSync(fd);
       rmSync(path, { force: true });

@@ -70,6 +70,8 @@ class FolderSession implements SessionHandle {
   private knownSize: number | undefined;
   /** Told with the first entries(): what opening repaired. */
   private openNotices: string[] = [];
+  /** This handle's state watchers; close() removes them, so the store keeps nothing of a handle let go. */
+  private readonly unwatchers = new Set<() => void>();
 
   constructor(
     readonly id: string,
@@ -212,7 +214,13 @@ class FolderSession implements SessionHandle {
   }
 
   watchState(listener: (name: string) => void): () => void {
-    return this.watchers.add(this, listener);
+    const remove = this.watchers.add(this, listener);
+    const unwatch = () => {
+      this.unwatchers.delete(unwatch);
+      remove();
+    };
+    this.unwatchers.add(unwatch);
+    return unwatch;
   }
 
   flush(): Promise<void> {
@@ -221,6 +229,9 @@ class FolderSession implements SessionHandle {
   }
 
   close(): Promise<void> {
+    // The store's watchers live as long as the store (a server's whole life): a listener left
+    // there would keep the closed handle's conversation in memory, one per thread ever served.
+    for (const unwatch of [...this.unwatchers]) unwatch();
     return Promise.resolve();
   }
 }

@@ -4,9 +4,16 @@ import type { ServerResponse } from 'node:http';
 import { RunStream } from '../../src/hosts/agui/run-stream.js';
 import { checkRunSequence, validateEach } from '../helpers/agui-events.js';
 
-/** Just enough of a ServerResponse to capture what the stream writes. */
+/**
+ * Just enough of a ServerResponse to capture what the stream writes. Corking behaves as Node's:
+ * writes while corked are held and go out as one when uncorked, and end() sends whatever is held.
+ */
 class CapturedResponse extends EventEmitter {
   body = '';
+  /** How many times bytes went to the (imagined) socket. */
+  sends = 0;
+  private held = '';
+  private corked = 0;
   status = 0;
   headers: Record<string, string> = {};
   destroyed = false;
@@ -17,13 +24,29 @@ class CapturedResponse extends EventEmitter {
     return this;
   }
   write(chunk: string) {
-    this.body += chunk;
+    this.held += chunk;
+    if (this.corked === 0) this.send();
     return true;
   }
+  cork() {
+    this.corked++;
+  }
+  uncork() {
+    if (this.corked > 0) this.corked--;
+    if (this.corked === 0) this.send();
+  }
   end(callback?: () => void) {
+    this.corked = 0;
+    this.send();
     this.writableEnded = true;
     callback?.();
     return this;
+  }
+  private send() {
+    if (this.held === '') return;
+    this.body += this.held;
+    this.held = '';
+    this.sends++;
   }
   events(): unknown[] {
     return this.body
@@ -96,5 +119,25 @@ describe('RunStream keeps the AG-UI sequence whatever the kernel sends', () => {
     expect(events[1]).not.toHaveProperty('isError');
     expect(events.at(-1)).toMatchObject({ result: { status: 'input-required', message: 'Which region?' } });
     expect(events.at(-1)).not.toHaveProperty('outcome');
+  });
+
+  it('sends the events of one turn of the event loop together, once that turn ends', async () => {
+    const { res, stream } = open();
+    stream.forward({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' });
+    stream.forward({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Hello ' });
+    stream.forward({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'there' });
+    // Held while this turn still writes: RUN_STARTED and the three events leave as one.
+    expect(res.sends).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(res.sends).toBe(1);
+    expect(validateEach(res.events()).map((e) => e.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT']);
+    // A later chunk is not held back waiting for anything: it goes out when its own turn ends.
+    stream.forward({ type: 'TEXT_MESSAGE_END', messageId: 'm1' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(res.sends).toBe(2);
+    await stream.finish({ status: 'completed' });
+    const events = validateEach(res.events());
+    checkRunSequence(events, ids);
+    expect(events.map((e) => e.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
   });
 });

@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, stat
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listSessions, openSession, SessionError } from '../../src/session/session.js';
+import { folderStore } from '../../src/session/folder-store.js';
 import { transcriptFromEntries } from '../../src/session/transcript.js';
 import type { SessionEntry } from '../../src/session/entries.js';
 
@@ -64,6 +65,20 @@ describe('sessions', () => {
     const { entries, warnings } = session.entries();
     expect(entries).toHaveLength(2);
     expect(warnings).toEqual([expect.stringMatching(/line 2 cannot be read/)]);
+  });
+
+  it('a handle hears of state another handle wrote until it is closed; then the store lets go of it', async () => {
+    const store = folderStore({ dir: agentDir(), name: 'demo' });
+    const watching = await store.open({ sessionId: 'thread-1', createIfMissing: true });
+    const writing = await store.open({ sessionId: 'thread-1' });
+    const heard: string[] = [];
+    watching.watchState((name) => heard.push(name));
+    writing.writeState('board.json', { version: 1, lines: {} });
+    expect(heard).toEqual(['board.json']);
+    // A server closes a thread's handle when it drops the conversation: nothing of it may stay behind.
+    await watching.close();
+    writing.writeState('board.json', { version: 1, lines: { a: { text: 'x', by: 'agent', at: 'now' } } });
+    expect(heard).toEqual(['board.json']);
   });
 
   it('sets a corrupt state file aside rather than deleting it', () => {
