@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Thin entry: all behaviour lives in dist/ (compiled from src/), bundled into dist/bundle/ so
-// start-up does not resolve and read hundreds of module files one by one.
+// start-up does not resolve and read hundreds of module files one by one; bin/bundle-loader.js
+// compiles them with the V8 code cache the build made.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const [flag, ...rest] = process.argv.slice(2);
 if ((flag === '--version' || flag === '-v') && rest.length === 0) {
@@ -9,7 +11,8 @@ if ((flag === '--version' || flag === '-v') && rest.length === 0) {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${version}\n`);
 } else {
-  const { main } = await import('../dist/bundle/main.js');
+  const { createBundleLoader } = await import('./bundle-loader.js');
+  const { main } = createBundleLoader().load(fileURLToPath(new URL('../dist/bundle/main.cjs', import.meta.url)));
   main(process.argv).then(
     (code) => {
       process.exitCode = code;
