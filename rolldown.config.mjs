@@ -10,7 +10,24 @@
 // express. So Ink is bundled on its own as an ES module (dist/bundle/ink.mjs) that the chat imports
 // before any chunk that uses it is loaded. React stays the package in node_modules for both, so
 // Ink and the chat share one React.
+//
+// Code compiled from a V8 code cache cannot run `import()` in Node 20 (the callback vm.Script was
+// given is lost with the cache), so the two ES modules auggy imports, Ink and the MCP SDK, are
+// imported through `__import`, which bin/bundle-loader.js hands each chunk; every other lazy
+// import is a `require` of a chunk (or of React, which is CommonJS).
 import { defineConfig } from 'rolldown';
+
+const ES_MODULES = { ink: './ink.mjs' };
+const ES_MODULE_IMPORT = /\bimport\((['"])(ink|@modelcontextprotocol\/[^'"]+)\1\)/g;
+
+/** `import('ink')` in auggy's own modules becomes `__import('./ink.mjs')`. */
+const importEsModulesThroughLoader = {
+  name: 'import-es-modules-through-loader',
+  transform(code, id) {
+    if (!id.includes('/dist/') || id.includes('/node_modules/') || !ES_MODULE_IMPORT.test(code)) return null;
+    return code.replace(ES_MODULE_IMPORT, (_, quote, specifier) => `__import(${quote}${ES_MODULES[specifier] ?? specifier}${quote})`);
+  },
+};
 
 // Optional add-ons that dependencies probe for (ink's devtools only under DEV=true) stay outside.
 const optionalAddOns = [/^pg-native$/, /^bufferutil$/, /^utf-8-validate$/, /^react-devtools-core$/];
@@ -35,10 +52,12 @@ export default defineConfig([
     platform: 'node',
     // The MCP SDK stays a package of its own, imported only when an agent enables mcp.
     external: [...optionalAddOns, react, /^ink$/, /^@modelcontextprotocol\//],
+    plugins: [importEsModulesThroughLoader],
     logLevel: 'warn',
     output: {
       dir: 'dist/bundle',
       format: 'cjs',
+      dynamicImportInCjs: false,
       paths: { ink: './ink.mjs' },
       entryFileNames: '[name].cjs',
       chunkFileNames: '[name]-[hash].cjs',

@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 
-const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
+// Node's own wrapper, and `__import` for the ES modules a chunk imports (see rolldown.config.mjs).
+const WRAPPER = ['(function (exports, require, module, __filename, __dirname, __import) { ', '\n});'];
 
 function cacheFor(file) {
   try {
@@ -47,7 +48,8 @@ export function createBundleLoader({ useCache = true } = {}) {
     };
     require.resolve = nodeRequire.resolve;
     require.cache = nodeRequire.cache;
-    script.runInThisContext().call(module.exports, module.exports, require, module, file, dirname(file));
+    const importEsModule = (specifier) => importFrom(file, specifier);
+    script.runInThisContext().call(module.exports, module.exports, require, module, file, dirname(file), importEsModule);
     module.loaded = true;
     return module.exports;
   }
@@ -57,7 +59,6 @@ export function createBundleLoader({ useCache = true } = {}) {
     return new vm.Script(WRAPPER[0] + source + WRAPPER[1], {
       filename: file,
       cachedData: useCache ? cacheFor(file) : undefined,
-      importModuleDynamically: (specifier) => importFrom(file, specifier),
     });
   }
 
