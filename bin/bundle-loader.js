@@ -4,11 +4,12 @@
 // function the build's own run used. A cache V8 rejects (another Node or V8 version, other V8
 // flags) or one older than its chunk is ignored: the chunk is compiled from source as usual.
 // Nothing here writes a file; only scripts/code-cache.mjs, at build time, asks for the caches.
-import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import vm from 'node:vm';
+'use strict';
+const { readFileSync, statSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname, join, resolve } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const vm = require('node:vm');
 
 // Node's own wrapper, and `__import` for the ES modules a chunk imports (see rolldown.config.mjs).
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname, __import) { ', '\n});'];
@@ -24,12 +25,13 @@ function cacheFor(file) {
   }
 }
 
-export function createBundleLoader({ useCache = true } = {}) {
+function createBundleLoader({ useCache = true } = {}) {
   const loaded = new Map();
   // ES modules a chunk has import()ed (ink.mjs), so its static require of them finds them.
   const imported = new Map();
 
-  function load(file) {
+  function load(path) {
+    const file = resolve(path);
     const done = loaded.get(file);
     if (done) return done.module.exports;
     const script = compile(file);
@@ -77,3 +79,5 @@ export function createBundleLoader({ useCache = true } = {}) {
 
   return { load, scriptOf };
 }
+
+module.exports = { createBundleLoader };

@@ -8,8 +8,9 @@ import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createBundleLoader } from '../bin/bundle-loader.js';
+import { createRequire } from 'node:module';
 
+const { createBundleLoader } = createRequire(import.meta.url)('../bin/bundle-loader.js');
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundle = join(root, 'dist', 'bundle');
 const loader = createBundleLoader({ useCache: false });
