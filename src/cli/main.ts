@@ -42,6 +42,19 @@ function endQuietlyOnClosedStdout(): void {
   });
 }
 
+/**
+ * zod compiles a fast path for each object schema (with `new Function`) the first time it parses
+ * with it. That pays in `auggy serve`, which parses the same schemas for every run; a command that
+ * parses each schema a few times and exits only pays for the compiling (about a tenth of
+ * `run --print`'s CPU, see docs/performance.md). zod decides it when a schema is built, so this runs
+ * before any command's modules are loaded.
+ */
+async function parseWithoutCompiledSchemas(argv: string[]): Promise<void> {
+  if (argv[2] === 'serve') return;
+  const { config } = await import('zod');
+  config({ jitless: true });
+}
+
 /** Runs the CLI and resolves to the process exit code; never throws for expected failures. */
 export async function main(rawArgv: string[]): Promise<number> {
   endQuietlyOnClosedStdout();
@@ -51,6 +64,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
     argv = [...rawArgv.slice(0, 2), ...(bareAction(process.cwd(), terminal) === 'chat' ? ['run'] : ['--help'])];
   }
+  await parseWithoutCompiledSchemas(argv);
   let exitCode: number = EXIT.ok;
   const program = new Command('auggy')
     .description('Build and run LLM agents that are plain folders, and know who holds the next turn.')

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isatty } from 'node:tty';
 import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { integerOption } from './integer-option.js';
 import { invokedAs } from './invoked-as.js';
@@ -73,7 +74,9 @@ export async function runCommand(first: string | undefined, second: string | und
   const print = options.print === true;
   const { dir, message, messageFromSoleArgument } = resolveRunArgs(first, second, print);
   const choice = sessionChoice(options);
-  const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  // isatty asks without creating process.stdin, which for a file or /dev/null (a script's usual
+  // stdin) loads Node's file streams: a few ms of every `--print` start.
+  const terminal = isatty(0) && process.stdout.isTTY === true;
   if (!print) {
     if (options.event !== undefined || options.board.length > 0) {
       throw new UsageError('--event and --board are taken with --print; in the chat use /workflow event and /board set');
