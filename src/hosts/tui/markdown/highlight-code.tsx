@@ -42,6 +42,21 @@ function spans(nodes: HastNode[], syntax: Readonly<Record<string, Tint>>, inheri
   });
 }
 
+function runs(nodes: HastNode[], syntax: Readonly<Record<string, Tint>>, inherited: Tint, into: { text: string; tint: Tint }[]): void {
+  for (const node of nodes) {
+    if (node.type === 'text') into.push({ text: node.value, tint: inherited });
+    else if (node.type === 'element') runs(node.children, syntax, tintOf(scopeOf(node), syntax) ?? inherited, into);
+  }
+}
+
+/** The same colouring as HighlightedCode, as runs of text each in one colour (for printing it as text). */
+export function highlightRuns(code: string, language: string | undefined, syntax: Readonly<Record<string, Tint>>): { text: string; tint: Tint }[] {
+  if (!knownLanguage(language) || Object.keys(syntax).length === 0) return [{ text: code, tint: undefined }];
+  const into: { text: string; tint: Tint }[] = [];
+  runs(lowlight.highlight(language, code).children as HastNode[], syntax, undefined, into);
+  return into;
+}
+
 /** Whether code in this language can be highlighted (`js`, `typescript`, `bash`, ...). */
 export function knownLanguage(language: string | undefined): language is string {
   return language !== undefined && language !== '' && lowlight.registered(language);
