@@ -116,9 +116,24 @@ class FakeStdout extends EventEmitter {
   columns = 100;
   rows = 40;
   written = 0;
+  tail = '';
   write(data) {
     this.written += data.length;
+    this.tail = (this.tail + data).slice(-65536);
+    this.emit('written');
     return true;
+  }
+  /** Resolves once `text` has been written. */
+  seen(text) {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!this.tail.includes(text)) return;
+        this.off('written', check);
+        resolve();
+      };
+      this.on('written', check);
+      check();
+    });
   }
 }
 
@@ -156,7 +171,9 @@ async function mountChat(tui, workdir, messages, pickItems) {
   const opening = pickItems(conversation);
   const element = tui.React.createElement(tui.app.App, { ...opening, conversation, warnings, history: [], saveHistory: () => {}, resumeHint: (id) => id });
   const instance = tui.ink.render(element, { stdin, stdout, stderr: stdout, exitOnCtrlC: false, patchConsole: false, maxFps: 1000, onRender: () => onFrame?.() });
-  await drawn;
+  // Drawn once the frame is and the last opening item has been printed above it.
+  const last = opening.items.at(-1);
+  await Promise.all([drawn, stdout.seen(String(last.text ?? last.title).slice(0, 30))]);
   const firstDraw = performance.now() - startedAt;
   const cpu = process.cpuUsage(cpuAt);
   const firstDrawCpu = (cpu.user + cpu.system) / 1000;

@@ -1,4 +1,4 @@
-import { Box, Static, Text, useStdout } from 'ink';
+import { Box, Text, useStdout } from 'ink';
 import type { ReactNode } from 'react';
 import { CommandList } from './command-list.js';
 import { InputLine } from './input-line.js';
@@ -8,11 +8,15 @@ import { QuestionView as FieldQuestion } from './questionnaire/question-view.js'
 import { WaitingHint } from './question-view.js';
 import { StatusLine } from './status-line.js';
 import { TranscriptItem } from './transcript-item.js';
+import { PrintedTranscript } from './printed-transcript.js';
 import { fitLiveItems, screenBudget } from './live-window.js';
 import { liveItems } from './transcript-state.js';
 import { useChat, type ChatSetup } from './use-chat.js';
 
-export type AppProps = ChatSetup;
+export interface AppProps extends ChatSetup {
+  /** Where the finished transcript is printed; above Ink's live frame when absent. */
+  print?: (text: string) => void;
+}
 
 // Shown once keys are read, so the invitation to type is never early.
 const PLACEHOLDER = 'Type a message · / for commands';
@@ -32,11 +36,7 @@ export function App(props: AppProps) {
   const budget = screenBudget(stdout.rows, editor.state.text, menu.items.length);
   const live = fitLiveItems(liveItems(view.transcript), { rows: stdout.rows, columns: width, below: budget.below + boardPanelRows(board) });
   const waiting = !view.running && view.lastTurn?.status === 'input-required';
-  const printed = (
-    <Static key={view.printKey} items={view.transcript.done} style={{ width }}>
-      {(item) => <TranscriptItem key={item.id} item={item} />}
-    </Static>
-  );
+  const printed = <PrintedTranscript key={view.printKey} items={view.transcript.done} width={width} print={props.print} />;
   // Same tree when quitting (a remounted <Static> would print everything again), minus the input.
   if (exiting) return <Layout printed={printed} live={null} input={null} status={null} />;
   return (
