@@ -123,11 +123,11 @@ class FakeStdout extends EventEmitter {
     this.emit('written');
     return true;
   }
-  /** Resolves once `text` has been written. */
-  seen(text) {
+  /** Resolves once `test` holds for what was written. */
+  seen(test) {
     return new Promise((resolve) => {
       const check = () => {
-        if (!this.tail.includes(text)) return;
+        if (!test(this.tail)) return;
         this.off('written', check);
         resolve();
       };
@@ -171,9 +171,9 @@ async function mountChat(tui, workdir, messages, pickItems) {
   const opening = pickItems(conversation);
   const element = tui.React.createElement(tui.app.App, { ...opening, conversation, warnings, history: [], saveHistory: () => {}, resumeHint: (id) => id });
   const instance = tui.ink.render(element, { stdin, stdout, stderr: stdout, exitOnCtrlC: false, patchConsole: false, maxFps: 1000, onRender: () => onFrame?.() });
-  // Drawn once the frame is and the last opening item has been printed above it.
-  const last = opening.items.at(-1);
-  await Promise.all([drawn, stdout.seen(String(last.text ?? last.title).slice(0, 30))]);
+  // Drawn once the last opening item has been printed and the input drawn under it.
+  const last = String(opening.items.at(-1).text ?? opening.items.at(-1).title).slice(0, 30);
+  await Promise.all([drawn, stdout.seen((written) => written.includes(last) && /starting…|Type a message/.test(written.slice(written.lastIndexOf(last))))]);
   const firstDraw = performance.now() - startedAt;
   const cpu = process.cpuUsage(cpuAt);
   const firstDrawCpu = (cpu.user + cpu.system) / 1000;

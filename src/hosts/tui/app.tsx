@@ -1,5 +1,5 @@
 import { Box, Text, useStdout } from 'ink';
-import type { ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { CommandList } from './command-list.js';
 import { InputLine } from './input-line.js';
 import { BoardPanel, boardPanelRows } from './board/board-panel.js';
@@ -30,15 +30,19 @@ export function App(props: AppProps) {
   const { view } = controls;
   const board = useBoard(controls.conversation);
   const { stdout } = useStdout();
+  // Set once, when the transcript the chat opens with has been printed.
+  const [openingPrinted, setOpeningPrinted] = useState(false);
+  const opened = useCallback(() => setOpeningPrinted(true), []);
   // Ink lays <Static> out without a width of its own and wraps it a column too wide; pin it.
   const width = stdout.columns || 80;
   // The live area and the input together stay within the terminal.
   const budget = screenBudget(stdout.rows, editor.state.text, menu.items.length);
   const live = fitLiveItems(liveItems(view.transcript), { rows: stdout.rows, columns: width, below: budget.below + boardPanelRows(board) });
   const waiting = !view.running && view.lastTurn?.status === 'input-required';
-  const printed = <PrintedTranscript key={view.printKey} items={view.transcript.done} width={width} print={props.print} />;
-  // Same tree when quitting (a remounted <Static> would print everything again), minus the input.
-  if (exiting) return <Layout printed={printed} live={null} input={null} status={null} />;
+  const printed = <PrintedTranscript key={view.printKey} items={view.transcript.done} width={width} print={props.print} onPrinted={opened} />;
+  // Same tree when quitting (a remounted <Static> would print everything again), minus the input;
+  // and at the start until the opening transcript is out, so the input is first drawn under it.
+  if (exiting || !openingPrinted) return <Layout printed={printed} live={null} input={null} status={null} />;
   return (
     <Layout
       printed={printed}

@@ -11,6 +11,8 @@ export interface PrintedTranscriptProps {
   width: number;
   /** Where text printed above the live part goes; Ink's own stdout write when absent. */
   print?: (text: string) => void;
+  /** Told once what was finished at the start is out (at once when there was none). */
+  onPrinted?: () => void;
 }
 
 const NONE: DisplayItem[] = [];
@@ -22,19 +24,23 @@ const NONE: DisplayItem[] = [];
  * (docs/performance.md). Items that finish later go through <Static>, a few at a time, drawn with
  * the frame that drops them from the live part.
  */
-export function PrintedTranscript({ items, width, print }: PrintedTranscriptProps) {
+export function PrintedTranscript({ items, width, print, onPrinted }: PrintedTranscriptProps) {
   const palette = usePalette();
   const { write } = useStdout();
   const [printedAtOnce] = useState(items.length);
   const [opened, setOpened] = useState(printedAtOnce === 0);
   useEffect(() => {
-    if (opened) return;
+    if (opened) {
+      onPrinted?.();
+      return;
+    }
     let unmounted = false;
     // Outside React's commit: an item Ink draws itself is rendered by a second, nested render.
     queueMicrotask(() => {
       if (unmounted) return;
       (print ?? write)(transcriptText(items.slice(0, printedAtOnce), width, palette));
       setOpened(true);
+      onPrinted?.();
     });
     return () => {
       unmounted = true;
