@@ -90,6 +90,41 @@ const drawnByInk: DisplayItem[] = [
   { kind: 'tool', id: 't5', name: 'filesystem__write_file_and_tell_me_what_changed_in_a_long_name', args: JSON.stringify({ path: 'a/very/long/path/'.repeat(6), content: 'x'.repeat(200) }), result: 'wrote it', state: 'ok' },
 ];
 
+/** A seeded stream of numbers in [0, 1), so every run draws the same documents. */
+function rng(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+/** A reply of random paragraphs, headings, code blocks, rules and lists, with every inline style nested in others. */
+function randomReply(seed: number): string {
+  const r = rng(seed);
+  const pick = <T,>(a: T[]) => a[Math.floor(r() * a.length)];
+  const word = () => pick(['deploy', 'the', 'a', 'service', 'rollout', 'café', 'naïve', '—', '“quoted”', 'x'.repeat(1 + Math.floor(r() * 70)), 'end.', '→', '…', '5€', 'foo_bar', 'a*b', '2 * 3', '<tag>', '&amp;', '\\*', 'http://example.com/a', 'mail@example.com']);
+  const inlineRun = (n: number): string => Array.from({ length: n }, () => {
+    const w = word(); const roll = r();
+    if (roll < 0.08) return `**${w} ${word()}**`;
+    if (roll < 0.14) return `*${w}*`;
+    if (roll < 0.2) return `\`${w}\``;
+    if (roll < 0.24) return `[${w}](https://example.com/${Math.floor(r() * 9)})`;
+    if (roll < 0.27) return `~~${w}~~`;
+    if (roll < 0.29) return `**bold *nested ${w}* \`code\`**`;
+    if (roll < 0.31) return `${w}  \n`;
+    return w;
+  }).join(pick([' ', ' ', ' ', '  ']));
+  const blocks: string[] = [];
+  const count = 1 + Math.floor(r() * 5);
+  for (let i = 0; i < count; i++) {
+    const roll = r();
+    if (roll < 0.4) blocks.push(inlineRun(3 + Math.floor(r() * 40)));
+    else if (roll < 0.5) blocks.push(`${'#'.repeat(1 + Math.floor(r() * 4))} ${inlineRun(2 + Math.floor(r() * 12))}`);
+    else if (roll < 0.65) blocks.push(`\`\`\`${pick(['ts', 'python', 'json', 'bash', 'nope', '', 'go'])}\n${Array.from({ length: 1 + Math.floor(r() * 5) }, () => pick(['const a = 1;', '  if (x) { return "s" } // c', 'def f(x):\n    return x * 2', '{"a": [1, 2, "three"]}', 'echo $HOME && ls -la', 'x'.repeat(Math.floor(r() * 120)), 'fmt.Println("hi")'])).join('\n')}\n\`\`\``);
+    else if (roll < 0.72) blocks.push('---');
+    else if (roll < 0.88) { const ordered = r() < 0.5; const loose = r() < 0.3; blocks.push(Array.from({ length: 1 + Math.floor(r() * 4) }, (_, k) => `${ordered ? `${k + 1}.` : '-'} ${inlineRun(1 + Math.floor(r() * 14))}${r() < 0.2 ? `\n   - ${inlineRun(3)}` : ''}`).join(loose ? '\n\n' : '\n')); }
+    else blocks.push(inlineRun(5) + '\n' + inlineRun(5));
+  }
+  return blocks.join('\n\n');
+}
+
 const WIDTHS = [100, 61, 33, 22];
 
 describe('printing finished transcript items as text', () => {
@@ -118,6 +153,31 @@ describe('printing finished transcript items as text', () => {
       }
     });
   }
+
+  it('prints random replies (styles nested in styles, wrapped at any width) exactly as Ink drew them', () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const text = randomReply(seed);
+      const items: DisplayItem[] = [
+        { kind: 'assistant', id: `r${seed}`, text, continued: false },
+        { kind: 'user', id: `q${seed}`, text: text.replace(/[`*#~[\]]/g, '') },
+      ];
+      for (const [palette, colourLevel] of [[COLOUR_PALETTE, 3], [NO_COLOUR_PALETTE, 3], [COLOUR_PALETTE, 0]] as const) {
+        chalk.level = colourLevel;
+        const width = 22 + Math.floor(rng(seed * 7 + colourLevel)() * 100);
+        for (const item of items) {
+          expect(canonical(transcriptText([item], width, palette)), `seed ${seed}, ${width} columns, level ${colourLevel}, ${item.kind}: ${JSON.stringify(text)}`).toBe(canonical(throughStatic([item], width, palette)));
+        }
+      }
+    }
+  });
+
+  it('keeps Ink\'s quirks: a row wrapped inside italics carries on in the last style only, and dim ending inside bold ends the bold', () => {
+    chalk.level = 3;
+    for (const text of [`*italic with \`code\` and ${'more words '.repeat(12)}*`, `### [*](https://example.com) *tag* after the link`, `**bold [link](https://example.com) ${'words '.repeat(20)}**`]) {
+      const item = reply(text);
+      for (const width of [100, 40]) expect(canonical(transcriptText([item], width, COLOUR_PALETTE))).toBe(canonical(throughStatic([item], width, COLOUR_PALETTE)));
+    }
+  });
 
   it('draws the common items itself rather than through Ink', () => {
     for (const item of drawnHere) expect(itemRows(item, 100, COLOUR_PALETTE), `${item.kind} ${item.id}`).toBeDefined();

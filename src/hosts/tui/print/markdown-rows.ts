@@ -2,7 +2,7 @@ import type { Token, Tokens } from 'marked';
 import type { Palette } from '../palette.js';
 import { highlightRuns } from '../markdown/highlight-code.js';
 import { lexMarkdown } from '../markdown/markdown-blocks.js';
-import { EMPTY_ROW, beside, indent, isNamedColour, lookStyle, nestStyle, wrapSpans, type Row, type Span, type StyleName } from './styled-rows.js';
+import { EMPTY_ROW, beside, indent, isNamedColour, lookStyle, wrapSpans, wrapStyled, type Row, type StyleName, type Styled } from './styled-rows.js';
 
 /**
  * A reply's markdown as rows of styled text, exactly as markdown/markdown-view.tsx draws it:
@@ -35,17 +35,17 @@ function block(token: Token, width: number, palette: Palette): Row[] | undefined
       const heading = token as Tokens.Heading;
       const colour = heading.depth <= 2 ? palette.heading : undefined;
       if (!isNamedColour(colour)) return undefined;
-      const spans = inline(heading.tokens, lookStyle({ bold: true, color: colour, underline: heading.depth === 1 }), palette);
-      return spans && wrapSpans(spans, width);
+      const text = inline(heading.tokens, palette);
+      return text && wrapStyled(text, width, lookStyle({ bold: true, color: colour, underline: heading.depth === 1 }));
     }
     case 'paragraph': {
-      const spans = inline((token as Tokens.Paragraph).tokens, [], palette);
-      return spans && wrapSpans(spans, width);
+      const text = inline((token as Tokens.Paragraph).tokens, palette);
+      return text && wrapStyled(text, width);
     }
     case 'text': {
       const text = token as Tokens.Text;
-      const spans = text.tokens ? inline(text.tokens, [], palette) : [{ text: text.text, style: [] }];
-      return spans && wrapSpans(spans, width);
+      const nodes = text.tokens ? inline(text.tokens, palette) : [text.text];
+      return nodes && wrapStyled(nodes, width);
     }
     case 'code':
       return codeBlock(token as Tokens.Code, width, palette);
@@ -71,7 +71,7 @@ function codeBlock(token: Tokens.Code, width: number, palette: Palette): Row[] |
   }
   const runs = highlightRuns(token.text, language, palette.syntax);
   if (runs.some((run) => !isNamedColour(run.tint))) return undefined;
-  const code = wrapSpans(runs.map((run) => ({ text: run.text, style: run.tint ? [run.tint] : [] })), inner);
+  const code = wrapStyled(runs.map((run) => (run.tint ? { style: [run.tint], children: [run.text] } : run.text)), inner);
   if (!code) return undefined;
   rows.push(...code);
   return indent(rows, 2);
@@ -91,52 +91,56 @@ function list(token: Tokens.List, width: number, palette: Palette): Row[] | unde
   return rows;
 }
 
-/** Inline tokens as spans inside `outer`, as markdown/markdown-inline.tsx nests its <Text>s. */
-function inline(tokens: readonly Token[] | undefined, outer: readonly StyleName[], palette: Palette): Span[] | undefined {
-  const spans: Span[] = [];
+/** Inline tokens as the <Text>s markdown/markdown-inline.tsx nests them in. */
+function inline(tokens: readonly Token[] | undefined, palette: Palette): Styled[] | undefined {
+  const nodes: Styled[] = [];
   for (const token of tokens ?? []) {
-    const drawn = inlineToken(token, outer, palette);
-    if (!drawn) return undefined;
-    spans.push(...drawn);
+    const node = inlineToken(token, palette);
+    if (node === undefined) return undefined;
+    nodes.push(node);
   }
-  return spans;
+  return nodes;
 }
 
-function inlineToken(token: Token, outer: readonly StyleName[], palette: Palette): Span[] | undefined {
-  const plain = (text: string, style: readonly StyleName[] = outer): Span[] => [{ text, style }];
+function look(style: readonly StyleName[], children: Styled[] | undefined): Styled | undefined {
+  return children && { style, children };
+}
+
+function inlineToken(token: Token, palette: Palette): Styled | undefined {
   switch (token.type) {
     case 'strong':
-      return inline((token as Tokens.Strong).tokens, nestStyle(outer, ['bold']), palette);
+      return look(['bold'], inline((token as Tokens.Strong).tokens, palette));
     case 'em':
-      return inline((token as Tokens.Em).tokens, nestStyle(outer, ['italic']), palette);
+      return look(['italic'], inline((token as Tokens.Em).tokens, palette));
     case 'del':
-      return inline((token as Tokens.Del).tokens, nestStyle(outer, ['strikethrough']), palette);
+      return look(['strikethrough'], inline((token as Tokens.Del).tokens, palette));
     case 'codespan':
       if (!isNamedColour(palette.inlineCode)) return undefined;
-      return plain((token as Tokens.Codespan).text, nestStyle(outer, lookStyle({ color: palette.inlineCode, bold: palette.inlineCode === undefined })));
+      return look(lookStyle({ color: palette.inlineCode, bold: palette.inlineCode === undefined }), [(token as Tokens.Codespan).text]);
     case 'link': {
       const link = token as Tokens.Link;
       if (!isNamedColour(palette.link)) return undefined;
-      const label = inline(link.tokens, nestStyle(outer, lookStyle({ color: palette.link, underline: true })), palette);
+      const label = look(lookStyle({ color: palette.link, underline: true }), inline(link.tokens, palette));
       if (!label) return undefined;
+      // An address shown as its own label is said once.
       const same = link.text.trim() === link.href || `mailto:${link.text.trim()}` === link.href;
-      return same ? label : [...label, { text: ` (${link.href})`, style: nestStyle(outer, ['dim']) }];
+      return look([], [label, same ? '' : { style: ['dim'], children: [` (${link.href})`] }]);
     }
     case 'image': {
       const image = token as Tokens.Image;
-      return plain(`[image: ${image.text || image.href}]`, nestStyle(outer, ['dim']));
+      return look(['dim'], [`[image: ${image.text || image.href}]`]);
     }
     case 'br':
-      return plain('\n');
+      return '\n';
     case 'text': {
       const text = token as Tokens.Text;
-      return text.tokens && text.tokens.length > 0 ? inline(text.tokens, outer, palette) : plain(text.text);
+      return text.tokens && text.tokens.length > 0 ? look([], inline(text.tokens, palette)) : text.text;
     }
     case 'escape':
-      return plain((token as Tokens.Escape).text);
+      return (token as Tokens.Escape).text;
     case 'checkbox':
-      return plain((token as Tokens.Checkbox).checked ? '☑ ' : '☐ ');
+      return (token as Tokens.Checkbox).checked ? '☑ ' : '☐ ';
     default:
-      return plain(token.raw);
+      return token.raw;
   }
 }

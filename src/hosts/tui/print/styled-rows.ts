@@ -1,4 +1,6 @@
+import { ansiCodesToString, diffAnsiCodes, styledCharsFromTokens, tokenize, type AnsiCode } from '@alcalzone/ansi-tokenize';
 import chalk from 'chalk';
+import wrapAnsi from 'wrap-ansi';
 import { wrapLine } from '../fit-text.js';
 
 /**
@@ -10,11 +12,18 @@ import { wrapLine } from '../fit-text.js';
 /** A style of Ink's <Text> (`bold`, `dim`, ...) or a foreground colour name (`cyan`). */
 export type StyleName = string;
 
-/** Characters in one style; the style names in the order their escape codes are written. */
+/**
+ * Characters in one style; the style names in the order their escape codes are written, or the
+ * codes themselves where they were read back from text Ink's way.
+ */
 export interface Span {
   text: string;
   style: readonly StyleName[];
+  codes?: readonly AnsiCode[];
 }
+
+/** Text as nested <Text>s hold it: strings, and runs in a look of their own (style names, outermost first). */
+export type Styled = string | { style: readonly StyleName[]; children: readonly Styled[] };
 
 export type Row = Span[];
 
@@ -67,32 +76,39 @@ export function isNamedColour(color: string | undefined): boolean {
   return color === undefined || typeof (chalk as unknown as Stylers)[color] === 'function';
 }
 
-const codeCache = new Map<string, { open: string; close: string }>();
+const codeCache = new Map<string, AnsiCode | undefined>();
 
-/** The escape codes chalk (Ink's colouring) writes for `name` at its current colour level. */
-function codesOf(name: StyleName): { open: string; close: string } {
+/** The escape code chalk (Ink's colouring) writes for `name` at its current colour level. */
+function codeOf(name: StyleName): AnsiCode | undefined {
   const key = `${chalk.level}:${name}`;
-  let codes = codeCache.get(key);
-  if (!codes) {
+  if (!codeCache.has(key)) {
     const styled = (chalk as unknown as Stylers)[name]?.('\u0000') ?? '\u0000';
-    const [open, close] = styled.split('\u0000');
-    codes = { open, close };
-    codeCache.set(key, codes);
+    const [code, endCode] = styled.split('\u0000');
+    codeCache.set(key, code === '' ? undefined : { type: 'ansi', code, endCode });
   }
-  return codes;
+  return codeCache.get(key);
 }
 
-/** One row as the terminal gets it; trailing unstyled blanks are left off, as Ink leaves them off. */
+function codesOf(span: Span): readonly AnsiCode[] {
+  return span.codes ?? span.style.flatMap((name) => codeOf(name) ?? []);
+}
+
+/**
+ * One row as the terminal gets it, written the way Ink writes a row of its output: from one
+ * character's codes to the next only what differs (ansi-tokenize), all closed at the end, and
+ * trailing blanks left off. Ink's way, not the shortest: when bold and dim share a row their
+ * common closing code can end both, and it does so on the screen too.
+ */
 export function rowText(row: Row): string {
   let text = '';
+  let previous: readonly AnsiCode[] = [];
   for (const span of row) {
-    if (span.style.length === 0 || chalk.level === 0) {
-      text += span.text;
-      continue;
-    }
-    const codes = span.style.map(codesOf);
-    text += codes.map((code) => code.open).join('') + span.text + codes.map((code) => code.close).reverse().join('');
+    if (span.text === '') continue;
+    const codes = codesOf(span);
+    text += ansiCodesToString(diffAnsiCodes([...previous], [...codes])) + span.text;
+    previous = codes;
   }
+  text += ansiCodesToString(diffAnsiCodes([...previous], []));
   return text.trimEnd();
 }
 
@@ -108,14 +124,81 @@ export function isOneColumnText(text: string): boolean {
   return ONE_COLUMN.test(text);
 }
 
-/** A run of spans as rows of at most `width` columns, wrapped as Ink wraps a <Text>; undefined when not all one-column text. */
-export function wrapSpans(spans: readonly Span[], width: number): Row[] | undefined {
+function spansOf(nodes: readonly Styled[], outer: readonly StyleName[], into: Span[]): Span[] {
+  for (const node of nodes) {
+    if (typeof node === 'string') {
+      if (node !== '') into.push({ text: node, style: outer });
+    } else spansOf(node.children, nestStyle(outer, node.style), into);
+  }
+  return into;
+}
+
+function hasStyle(nodes: readonly Styled[]): boolean {
+  return nodes.some((node) => typeof node !== 'string' && (node.style.length > 0 || hasStyle(node.children)));
+}
+
+
+/** `text` in `style` the way chalk (Ink's colouring) writes it: innermost style first, each around the last. */
+function applyStyle(text: string, style: readonly StyleName[]): string {
+  let styled = text;
+  for (const name of [...style].reverse()) styled = (chalk as unknown as Stylers)[name]?.(styled) ?? styled;
+  return styled;
+}
+
+/** The text Ink's nested <Text>s make of `nodes`, each look applied around its children. */
+function ansiOf(nodes: readonly Styled[]): string {
+  return nodes.map((node) => (typeof node === 'string' ? node : applyStyle(ansiOf(node.children), node.style))).join('');
+}
+
+/**
+ * Text with styles inside it that must wrap. Ink wraps the inner text with wrap-ansi, which
+ * carries only the last escape code over each break it makes (after a bold word inside italics
+ * the next row is not italic), then styles each row in the outer <Text>'s look; the rows are
+ * made here exactly that way.
+ */
+function wrapStyledRows(nodes: readonly Styled[], width: number, outer: readonly StyleName[]): Row[] {
+  return wrapAnsi(ansiOf(nodes), width, { hard: true, trim: false })
+    .split('\n')
+    .map((line) => {
+      const row: Row = [];
+      let key = '';
+      for (const char of styledCharsFromTokens(tokenize(applyStyle(line, outer)))) {
+        const charKey = char.styles.map((code) => code.code).join('');
+        if (row.length > 0 && charKey === key) row[row.length - 1].text += char.value;
+        else row.push({ text: char.value, style: [], codes: char.styles });
+        key = charKey;
+      }
+      return row;
+    });
+}
+
+/**
+ * A <Text> in the look `outer` holding `nodes`, as rows of at most `width` columns, wrapped as
+ * Ink wraps it; undefined when it is not all one-column text.
+ */
+export function wrapStyled(nodes: readonly Styled[], width: number, outer: readonly StyleName[] = []): Row[] | undefined {
+  const spans = spansOf(nodes, outer, []);
   const plain = spans.map((span) => span.text).join('');
   if (width < 1 || !isOneColumnText(plain)) return undefined;
   // An empty <Text> takes no row at all.
   if (plain === '') return [];
   const lines = plain.split('\n');
-  const wrapped = lines.some((line) => line.length > width) ? lines.map((line) => (line.length > width ? wrapLine(line, width) : line)).join('\n') : plain;
+  if (!lines.some((line) => line.length > width)) return cutRows(spans, plain, plain);
+  if (chalk.level > 0 && hasStyle(nodes)) return wrapStyledRows(nodes, width, outer);
+  return cutRows(spans, plain, lines.map((line) => (line.length > width ? wrapLine(line, width) : line)).join('\n'));
+}
+
+/** A <Text> of one look, or of runs in looks of their own side by side, as rows. */
+export function wrapSpans(spans: readonly Span[], width: number): Row[] | undefined {
+  if (spans.length === 1) return wrapStyled([spans[0].text], width, spans[0].style);
+  return wrapStyled(
+    spans.map((span) => ({ style: span.style, children: [span.text] })),
+    width,
+  );
+}
+
+/** The spans cut into the rows of `wrapped`, which is `plain` with line breaks put in. */
+function cutRows(spans: readonly Span[], plain: string, wrapped: string): Row[] {
   // The wrapped text is the plain text with line breaks put in; walk both to cut the spans.
   const rows: Row[] = [];
   let spanIndex = 0;
