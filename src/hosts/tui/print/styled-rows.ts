@@ -89,8 +89,31 @@ function codeOf(name: StyleName): AnsiCode | undefined {
   return codeCache.get(key);
 }
 
+// Spans of one <Text> share its style array; its codes are worked out once per colour level.
+const codesByStyle = new WeakMap<readonly StyleName[], { level: number; codes: readonly AnsiCode[] }>();
+
 function codesOf(span: Span): readonly AnsiCode[] {
-  return span.codes ?? span.style.flatMap((name) => codeOf(name) ?? []);
+  if (span.codes) return span.codes;
+  const known = codesByStyle.get(span.style);
+  if (known && known.level === chalk.level) return known.codes;
+  const codes = span.style.flatMap((name) => codeOf(name) ?? []);
+  codesByStyle.set(span.style, { level: chalk.level, codes });
+  return codes;
+}
+
+const NO_CODES: readonly AnsiCode[] = [];
+const transitions = new Map<string, string>();
+
+/** The codes that take the terminal from one character's styles to the next's, as ansi-tokenize writes them. */
+function transition(from: readonly AnsiCode[], to: readonly AnsiCode[]): string {
+  if (from.length === 0 && to.length === 0) return '';
+  const key = `${from.map((code) => code.code).join('')}\u0000${to.map((code) => code.code).join('')}`;
+  let codes = transitions.get(key);
+  if (codes === undefined) {
+    codes = ansiCodesToString(diffAnsiCodes([...from], [...to]));
+    transitions.set(key, codes);
+  }
+  return codes;
 }
 
 /**
@@ -101,15 +124,14 @@ function codesOf(span: Span): readonly AnsiCode[] {
  */
 export function rowText(row: Row): string {
   let text = '';
-  let previous: readonly AnsiCode[] = [];
+  let previous = NO_CODES;
   for (const span of row) {
     if (span.text === '') continue;
     const codes = codesOf(span);
-    text += ansiCodesToString(diffAnsiCodes([...previous], [...codes])) + span.text;
+    text += transition(previous, codes) + span.text;
     previous = codes;
   }
-  text += ansiCodesToString(diffAnsiCodes([...previous], []));
-  return text.trimEnd();
+  return (text + transition(previous, NO_CODES)).trimEnd();
 }
 
 /**
