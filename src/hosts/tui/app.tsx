@@ -16,6 +16,8 @@ import { useChat, type ChatSetup } from './use-chat.js';
 export interface AppProps extends ChatSetup {
   /** Where the finished transcript is printed; above Ink's live frame when absent. */
   print?: (text: string) => void;
+  /** The items the chat opens with are printed already: run-chat writes them before Ink starts. */
+  openingPrinted?: boolean;
 }
 
 // Shown once keys are read, so the invitation to type is never early.
@@ -31,7 +33,7 @@ export function App(props: AppProps) {
   const board = useBoard(controls.conversation);
   const { stdout } = useStdout();
   // Set once, when the transcript the chat opens with has been printed.
-  const [openingPrinted, setOpeningPrinted] = useState(false);
+  const [openingPrinted, setOpeningPrinted] = useState(props.openingPrinted === true);
   const opened = useCallback(() => setOpeningPrinted(true), []);
   // Ink lays <Static> out without a width of its own and wraps it a column too wide; pin it.
   const width = stdout.columns || 80;
@@ -39,7 +41,7 @@ export function App(props: AppProps) {
   const budget = screenBudget(stdout.rows, editor.state.text, menu.items.length);
   const live = fitLiveItems(liveItems(view.transcript), { rows: stdout.rows, columns: width, below: budget.below + boardPanelRows(board) });
   const waiting = !view.running && view.lastTurn?.status === 'input-required';
-  const printed = <PrintedTranscript key={view.printKey} items={view.transcript.done} width={width} print={props.print} onPrinted={opened} />;
+  const printed = <PrintedTranscript key={view.printKey} items={view.transcript.done} width={width} print={props.print} onPrinted={opened} alreadyPrinted={view.printKey === 0 && props.openingPrinted === true} />;
   // Same tree when quitting (a remounted <Static> would print everything again), minus the input;
   // and at the start until the opening transcript is out, so the input is first drawn under it.
   if (exiting || !openingPrinted) return <Layout printed={printed} live={null} input={null} status={null} />;

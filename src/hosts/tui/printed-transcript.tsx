@@ -13,6 +13,8 @@ export interface PrintedTranscriptProps {
   print?: (text: string) => void;
   /** Told once what was finished at the start is out (at once when there was none). */
   onPrinted?: () => void;
+  /** What is finished at the start is on the screen already (written before Ink started). */
+  alreadyPrinted?: boolean;
 }
 
 const NONE: DisplayItem[] = [];
@@ -24,11 +26,11 @@ const NONE: DisplayItem[] = [];
  * (docs/performance.md). Items that finish later go through <Static>, a few at a time, drawn with
  * the frame that drops them from the live part.
  */
-export function PrintedTranscript({ items, width, print, onPrinted }: PrintedTranscriptProps) {
+export function PrintedTranscript({ items, width, print, onPrinted, alreadyPrinted = false }: PrintedTranscriptProps) {
   const palette = usePalette();
   const { write } = useStdout();
   const [printedAtOnce] = useState(items.length);
-  const [opened, setOpened] = useState(printedAtOnce === 0);
+  const [opened, setOpened] = useState(printedAtOnce === 0 || alreadyPrinted);
   useEffect(() => {
     if (opened) {
       onPrinted?.();
