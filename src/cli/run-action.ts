@@ -90,16 +90,16 @@ export async function runCommand(first: string | undefined, second: string | und
     throw new UsageError('with --print, --resume takes the session id (--resume <id>); auggy sessions lists them');
   }
   const retype: RetypeContext = { program: invokedAs(), agentDir: resolve(dir), cwd: process.cwd(), modelFlags: modelFlags(options) };
+  const storeChoice = storeChoiceFrom(options);
   if (choice.pick && !terminal) {
     // Nobody to pick: the list is the answer, with how to resume one.
-    const { summaries } = agentSessions(dir);
+    const { summaries } = await agentSessions(dir, storeChoice);
     process.stdout.write(sessionListText(summaries, `${retypeCommand(retype, ['--resume'])} <id>`));
     return EXIT.ok;
   }
   if (!print && !terminal) {
     throw new UsageError('auggy run needs a terminal for the chat; without one use --print (auggy run --print "message")');
   }
-  const storeChoice = storeChoiceFrom(options);
   const maxMessageChars = integerOption('--max-message-chars', options.maxMessageChars, 1);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, warnOnStderr);
   // Everything the run starts (MCP servers) is stopped before auggy exits, however the run ends.
@@ -110,7 +110,7 @@ export async function runCommand(first: string | undefined, second: string | und
       const { startTui } = await import('../hosts/tui/start-tui.js');
       return await startTui(target, choice, {
         retype,
-        sessions: choice.pick ? agentSessions(dir).summaries : undefined,
+        sessions: choice.pick ? (await agentSessions(dir, storeChoice)).summaries : undefined,
         store: storeChoice,
       });
     }

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { LoadedAgent, Diagnostic, AugmentType } from '../agent/types.js';
-import type { EmitEvent, TurnOutcome } from './events.js';
+import type { EmitEvent, FailureCode, TurnOutcome } from './events.js';
 import type { KernelTool } from './tool.js';
 import type { PersonChannel } from './person.js';
 import type { SessionHandle } from '../session/session.js';
@@ -83,7 +83,7 @@ export type CompleteFn = (request: {
   /** `provider:model`; the agent's own model when absent. */
   model?: string;
   signal?: AbortSignal;
-}) => Promise<({ ok: true; text: string } | { ok: false; error: string }) & { usage?: CompletionUsage }>;
+}) => Promise<({ ok: true; text: string } | { ok: false; error: string; code?: FailureCode }) & { usage?: CompletionUsage }>;
 
 /** Tokens a completion spent; the host counts them in the turn's usage. */
 export interface CompletionUsage {

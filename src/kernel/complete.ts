@@ -2,7 +2,7 @@ import { streamText } from 'ai';
 import type { LoadedAgent } from '../agent/types.js';
 import type { CompleteFn } from './augment.js';
 import type { ModelBuilder } from '../model/model-cache.js';
-import { describeModelError } from '../model/describe-error.js';
+import { classifyModelError } from '../model/describe-error.js';
 import { maxTokensOf, resolveModelSpec, type ModelSpec } from '../model/model-spec.js';
 
 /** An evaluator answers in a line of JSON; a model that rambles past this is cut off, not waited for. */
@@ -25,12 +25,12 @@ export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, models: M
     try {
       if (model) spec = resolveModelSpec(agent, { model, baseURL: agentSpec.provider === model.split(':')[0] ? agentSpec.baseURL : undefined, timeoutSeconds: agentSpec.timeoutSeconds }, {});
     } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+      return { ok: false, error: error instanceof Error ? error.message : String(error), code: 'model_config' };
     }
     // Built once per host: an evaluator runs after every turn, and rebuilding its model each time
     // (a scripted model re-reads its script) was a measurable share of a serve run.
     const built = await models(spec);
-    if (!built.ok) return { ok: false, error: built.error };
+    if (!built.ok) return { ok: false, error: built.error, code: 'model_config' };
     let failure: unknown;
     try {
       // Streamed like every turn, so any server that can run the agent can also judge it.
@@ -47,11 +47,15 @@ export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, models: M
       });
       const text = await reply.text;
       const usage = await spentTokens(reply.totalUsage);
-      if (failure !== undefined) return { ok: false, error: describeModelError(failure, spec, { receivedChars: text.length }), usage };
+      if (failure !== undefined) {
+        const { code, message } = classifyModelError(failure, spec, { receivedChars: text.length });
+        return { ok: false, error: message, code, usage };
+      }
       return { ok: true, text, usage };
     } catch (error) {
       // The stream's own error says more than the "no output" the SDK throws after it.
-      return { ok: false, error: describeModelError(failure ?? error, spec) };
+      const { code, message } = classifyModelError(failure ?? error, spec);
+      return { ok: false, error: message, code };
     }
   };
 }

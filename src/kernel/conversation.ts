@@ -139,6 +139,11 @@ export class Conversation {
     return conversation;
   }
 
+  /** Where the session is kept: its store when the host named one, the agent folder otherwise. */
+  get sessionStore(): SessionStore | undefined {
+    return this.store;
+  }
+
   get augments(): readonly Augment[] {
     return this.augmentList;
   }

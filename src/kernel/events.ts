@@ -49,8 +49,12 @@ export type EmitEvent = (event: KernelEvent) => void;
 /** CUSTOM event name for a line shown to the person (user ask evaluations, refusals, warnings). */
 export const SYSTEM_LINE_EVENT = 'auggy.system';
 
-export function systemLineEvent(text: string): KernelEvent {
-  return { type: 'CUSTOM', name: SYSTEM_LINE_EVENT, value: { text } };
+/**
+ * `clientText`: the line as a remote client may read it, when `text` may name a server's address
+ * or quote what it said (see failure-for-client.ts); serve sends it in place of `text`.
+ */
+export function systemLineEvent(text: string, clientText?: string): KernelEvent {
+  return { type: 'CUSTOM', name: SYSTEM_LINE_EVENT, value: clientText === undefined || clientText === text ? { text } : { text, clientText } };
 }
 
 /**

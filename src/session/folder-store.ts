@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { sessionHasMessage } from './session-summary.js';
+import { folderSessionSummaries, sessionHasMessage } from './session-summary.js';
 import { FileWriterLock, SessionError, StateWatchers, listSessions, openSession, sessionsRoot } from './session.js';
 import { observerView, type SessionStore, type StoreAgent, type StoreOpenOptions, type WriterLease } from './store.js';
 
@@ -9,6 +9,7 @@ export function folderStore(agent: StoreAgent): SessionStore {
   // One lock for every session of the folder: a --print, the chat or another server on it is kept out of a session being written.
   const locks = new FileWriterLock(sessionsRoot(agent.dir));
   return {
+    kind: 'folder',
     location: sessionsRoot(agent.dir),
     shared: false,
     open(options: StoreOpenOptions) {
@@ -21,6 +22,7 @@ export function folderStore(agent: StoreAgent): SessionStore {
     },
     // A chat opened and quit leaves a session with nothing in it: nothing to continue there.
     list: () => Promise.resolve(listSessions(agent.dir).filter((id) => sessionHasMessage(join(sessionsRoot(agent.dir), id, 'events.jsonl')))),
+    summaries: () => Promise.resolve(folderSessionSummaries(sessionsRoot(agent.dir))),
     acquireWriter(sessionId: string): Promise<WriterLease> {
       return locks.acquireWriter(sessionId);
     },

@@ -77,7 +77,12 @@ export function folderSessionSummaries(sessionsDir: string): SessionSummary[] {
     const summary = summarizeSession(id, readEntries(file), statSync(file).mtime);
     if (summary) found.push(summary);
   }
-  return found.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id));
+  return found.sort(newestFirst);
+}
+
+/** The order every session list is in: last changed first, then by id, newest first. */
+export function newestFirst(a: SessionSummary, b: SessionSummary): number {
+  return b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id);
 }
 
 /** Whether anything was said in the session, without reading more of its log than needed. */

@@ -154,11 +154,18 @@ class FolderSession implements SessionHandle {
       const size = logSize(this.eventsFile);
       const changedElsewhere = this.knownSize !== undefined && size !== this.knownSize;
       if (this.knownSize !== undefined) this.knownSize = size;
+      // Another process took turns here: what augments keep of their state files may be out of date too.
+      if (changedElsewhere) this.stateFileNames().forEach((name) => this.watchers.tellOwn(this, name));
       return { notices, changedElsewhere, release: () => lease.release() };
     } catch (error) {
       await lease.release();
       throw error;
     }
+  }
+
+  /** The session's state files (board.json, user_ask.json, ...); files set aside end otherwise. */
+  private stateFileNames(): string[] {
+    return readdirSync(this.dir).filter((name) => name.endsWith('.json'));
   }
 
   readState(name: string): ReturnType<SessionHandle['readState']> {
@@ -234,6 +241,11 @@ export class StateWatchers {
       set.delete(entry);
       if (set.size === 0) this.bySession.delete(handle.id);
     };
+  }
+
+  /** Tells the handle's own listeners that `name` changed: another process wrote it. */
+  tellOwn(handle: SessionHandle, name: string): void {
+    for (const entry of this.bySession.get(handle.id) ?? []) if (entry.handle === handle) entry.listener(name);
   }
 
   /** Tells every other handle on the session that `name` changed. */

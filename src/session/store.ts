@@ -1,4 +1,5 @@
 import type { SessionHandle } from './session.js';
+import type { SessionSummary } from './session-summary.js';
 import type { WriterLease } from './writer-lock.js';
 
 /** Which agent a store keeps sessions for: several agents may share one database. */
@@ -29,6 +30,8 @@ export { SessionBusyError, type WriterLease } from './writer-lock.js';
  * replicas) share threads. Hosts pick one; the kernel and augments see only SessionHandle.
  */
 export interface SessionStore {
+  /** Which store this is, for the lines that say where a session is kept. */
+  readonly kind: 'folder' | 'postgres';
   /** Where the sessions are, for people: a folder, or the database URL without its password. */
   readonly location: string;
   /**
@@ -39,6 +42,8 @@ export interface SessionStore {
   open(options: StoreOpenOptions): Promise<SessionHandle>;
   /** Ids of the sessions where something was said, most recently written first. */
   list(): Promise<string[]>;
+  /** `auggy sessions` and the `--resume` picker: every session where something was said, newest first. */
+  summaries(): Promise<SessionSummary[]>;
   /** Takes the session's one writer; SessionBusyError when another process or run holds it. */
   acquireWriter(sessionId: string): Promise<WriterLease>;
   /** Ends connections and timers; open handles must not be used afterwards. */

@@ -79,6 +79,24 @@ describe('serve tells a web client the kind of failure, never the internals', ()
     expect(await serve.waitForStderr(/run \S+ failed: /)).toContain(`could not reach ${new URL(gone.url).origin}`);
   });
 
+  it("a failing userAsk evaluator: the client reads the kind, the session and the operator's log the whole sentence", async () => {
+    const failing = { status: 500, errorMessage: 'evaluator backend exploded' } as const;
+    const dir = makeAgentFolder({ augments: ['turnControl', 'userAsk'] });
+    const { serve, chat } = await scope.start(dir, [{ text: 'Started.' }, failing, failing, failing], ['--timeout', '1']);
+    const events = await run(serve, 'deploy the api');
+    expect(events.at(-1)?.type).toBe('RUN_FINISHED');
+    const custom = events.filter((event) => event.type === 'CUSTOM') as Array<BaseEvent & { name: string; value: Record<string, unknown> }>;
+    const evaluation = custom.find((event) => event.name === 'userAsk.evaluation');
+    expect(evaluation?.value).toMatchObject({ ok: false, outcome: null, code: 'provider_error', error: 'the model provider had an error; try again later, or ask the operator to look at the server log' });
+    expect(evaluation?.value).not.toHaveProperty('clientError');
+    const line = custom.find((event) => event.name === 'auggy.system' && String(event.value.text).startsWith('user ask not evaluated'));
+    expect(line?.value).toEqual({ text: 'user ask not evaluated: the evaluator call failed: the model provider had an error; try again later, or ask the operator to look at the server log (the ask stays as it was)' });
+    const said = JSON.stringify(events);
+    expect(said).not.toContain(new URL(chat.url).host);
+    expect(said).not.toContain('exploded');
+    expect(await serve.waitForStderr(/user ask not evaluated/)).toMatch(/127\.0\.0\.1:\d+ had a server error \(HTTP 500\).*"evaluator backend exploded"/);
+  });
+
   it('a cut stream, an empty reply and a spent budget each have their own code', async () => {
     const { serve, chat } = await serveWith(
       [

@@ -6,6 +6,7 @@ import { createWarningFeed } from '../../src/hosts/tui/warning-feed.js';
 import { loadRunnableAgent, openConversation, type SessionChoice } from '../../src/hosts/open-conversation.js';
 import type { Conversation } from '../../src/kernel/conversation.js';
 import type { ModelOverrides } from '../../src/model/model-spec.js';
+import type { SessionStore } from '../../src/session/store.js';
 
 export const KEY = {
   enter: '\r',
@@ -51,6 +52,8 @@ export interface ChatOptions {
   overrides?: ModelOverrides;
   choice?: SessionChoice;
   history?: string[];
+  /** Where the session is kept; the agent folder when absent. */
+  store?: SessionStore;
   /** Adjusts the conversation before the chat is drawn (extra commands, indicators). */
   prepare?(conversation: Conversation): void;
 }
@@ -59,7 +62,7 @@ export interface ChatOptions {
 export async function openChat(dir: string, options: ChatOptions = {}): Promise<ChatHarness> {
   const warnings = createWarningFeed();
   const target = await loadRunnableAgent(dir, options.overrides ?? {}, () => undefined);
-  const conversation = await openConversation(target, options.choice ?? {}, warnings.warn);
+  const conversation = await openConversation(target, options.choice ?? {}, warnings.warn, options.store);
   options.prepare?.(conversation);
   const saved: string[] = [];
   const quitWith: string[] = [];

@@ -38,6 +38,10 @@ export const userAskAugment: AugmentFactory = {
   create(setup) {
     const { evaluatorModel, maxAskChars } = resolveUserAskConfig(setup.config);
     const store = new UserAskStore(setup.session, setup.warn);
+    // A run elsewhere (another replica, a --print on the same store) changed the ask: this one's next turn sees it.
+    setup.session.watchState((name) => {
+      if (name === USER_ASK_FILE) store.reload();
+    });
     const tools = createUserAskTools(store, maxAskChars);
     const command = askCommand(store, maxAskChars);
     // The last evaluator failure, until the next verdict: --output json says why nothing changed.

@@ -1,3 +1,4 @@
+import type { FailureCode } from '../../kernel/events.js';
 import type { CompleteFn, FinishedTurn } from '../../kernel/augment.js';
 import { outcomeLabel, type AskState } from './ask-state.js';
 import { parseEvaluation, type Evaluation } from './parse-evaluation.js';
@@ -44,7 +45,7 @@ export function evaluatorPrompt(state: AskState, turn: FinishedTurn): string {
     .join('\n\n');
 }
 
-export type EvaluatorResult = ({ ok: true } & Evaluation) | { ok: false; error: string };
+export type EvaluatorResult = ({ ok: true } & Evaluation) | { ok: false; error: string; code: FailureCode };
 
 /** One tool-less completion judging the turn; never throws. */
 export async function evaluateTurn(complete: CompleteFn, state: AskState, turn: FinishedTurn, model?: string): Promise<EvaluatorResult> {
@@ -55,10 +56,11 @@ export async function evaluateTurn(complete: CompleteFn, state: AskState, turn: 
       model,
       signal: turn.signal ? AbortSignal.any([turn.signal, AbortSignal.timeout(EVALUATOR_TIMEOUT_MS)]) : AbortSignal.timeout(EVALUATOR_TIMEOUT_MS),
     });
-    if (!reply.ok) return { ok: false, error: reply.error };
+    // A failure of unknown kind is told to a remote client as the server's own trouble.
+    if (!reply.ok) return { ok: false, error: reply.error, code: reply.code ?? 'internal_error' };
     return { ok: true, ...parseEvaluation(reply.text) };
   } catch (error) {
     // complete() reports provider trouble as data; anything thrown is a bug elsewhere, still not fatal here.
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: error instanceof Error ? error.message : String(error), code: 'internal_error' };
   }
 }

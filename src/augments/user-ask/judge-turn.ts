@@ -1,4 +1,5 @@
-import { systemLineEvent, type EmitEvent, type TurnStatus } from '../../kernel/events.js';
+import { systemLineEvent, type EmitEvent, type FailureCode, type TurnStatus } from '../../kernel/events.js';
+import { failureForClient } from '../../kernel/failure-for-client.js';
 import type { CompleteFn, FinishedTurn } from '../../kernel/augment.js';
 import { outcomeLabel, type Outcome } from './ask-state.js';
 import { evaluateTurn } from './evaluator.js';
@@ -12,7 +13,11 @@ export interface EvaluationEventValue {
   ok: boolean;
   outcome: Outcome | null;
   reason?: string;
+  /** Why the evaluator call failed, in full: it may name the model server. */
   error?: string;
+  /** The failure's kind, and `error` as a remote client may read it (serve sends that instead). */
+  code?: FailureCode;
+  clientError?: string;
   /** False when the evaluator replied but its reply could not be read. */
   readable?: boolean;
   ask: string;
@@ -41,9 +46,21 @@ export async function judgeTurn(deps: JudgeDeps, turn: FinishedTurn): Promise<{ 
   if (!ask || !JUDGED.includes(turn.status)) return { judged: false };
   const result = await evaluateTurn(deps.complete, ask, turn, deps.evaluatorModel);
   if (!result.ok) {
-    const value: EvaluationEventValue = { ok: false, outcome: null, error: result.error, ask: ask.text, active: ask.active, evaluatedTurns: ask.evaluatedTurns, turnStatus: turn.status };
+    const clientError = failureForClient(result.code, result.error);
+    const value: EvaluationEventValue = {
+      ok: false,
+      outcome: null,
+      error: result.error,
+      code: result.code,
+      clientError,
+      ask: ask.text,
+      active: ask.active,
+      evaluatedTurns: ask.evaluatedTurns,
+      turnStatus: turn.status,
+    };
     deps.emit({ type: 'CUSTOM', name: EVALUATION_EVENT, value });
-    deps.emit(systemLineEvent(`user ask not evaluated: the evaluator call failed: ${result.error} (the ask stays as it was)`));
+    const line = (why: string) => `user ask not evaluated: the evaluator call failed: ${why} (the ask stays as it was)`;
+    deps.emit(systemLineEvent(line(result.error), line(clientError)));
     return { judged: false, error: result.error };
   }
   const next = deps.store.evaluated(result.outcome, result.reason) ?? ask;

@@ -41,6 +41,16 @@ export class UserAskStore {
     this.current = loadAskState(session, warn);
   }
 
+  /**
+   * Another writer changed user_ask.json (a run on another replica): take its ask. The count of
+   * evaluated turns stays this host's while the ask is the same one.
+   */
+  reload(): void {
+    const fresh = loadAskState(this.session, this.warn);
+    const sameAsk = fresh !== undefined && this.current !== undefined && fresh.text === this.current.text;
+    this.current = fresh && sameAsk && this.current ? { ...fresh, evaluatedTurns: this.current.evaluatedTurns } : fresh;
+  }
+
   get state(): AskState | undefined {
     return this.current;
   }

@@ -8,6 +8,7 @@ import { TRANSITION_TOOL } from './transition-tool.js';
 import { validatePack } from './validate-pack.js';
 import { workflowCommand } from './workflow-command.js';
 import { WorkflowRuntime, transitionValue } from './workflow-runtime.js';
+import { WORKFLOW_STATE_FILE } from './workflow-state.js';
 
 const configSchema = z.object({
   /** The PromptPack file, relative to the agent folder. */
@@ -90,6 +91,10 @@ export const workflowAugment: AugmentFactory = {
       emit: setup.emit,
       warn: setup.warn,
       variables: parsed.data.variables ?? {},
+    });
+    // A run elsewhere (another replica, a --print on the same store) moved the workflow: this one's next turn starts there.
+    setup.session.watchState((name) => {
+      if (name === WORKFLOW_STATE_FILE) runtime.reload();
     });
     return {
       id: setup.augmentId,

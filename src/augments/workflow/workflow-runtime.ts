@@ -72,6 +72,15 @@ export class WorkflowRuntime {
     if (!loaded.saved) this.save();
   }
 
+  /**
+   * Another writer changed workflow.json (a run on another replica moved the workflow): go on
+   * from where it left it. Nothing is written back; a file that cannot be used is reported.
+   */
+  reload(): void {
+    this.run = loadRunState(this.options.session, this.model, this.options.warn, this.now()).run;
+    this.pending = undefined;
+  }
+
   get position(): Readonly<RunState> {
     return this.run;
   }

@@ -1,31 +1,11 @@
 import type { FailureCode, TurnOutcome } from '../../kernel/events.js';
-
-/**
- * What a web client is told about a failed run. The person running auggy reads the whole
- * sentence (it may name the model server's address, or quote what the server said); a client
- * on the other side of serve learns the kind and what to do, and the operator finds the rest in
- * the server's log line for the run. Sentences the kernel writes without any of that pass as they are.
- */
-const CLIENT_MESSAGES: Readonly<Partial<Record<FailureCode, string>>> = {
-  provider_unreachable: 'the model server could not be reached; the operator can find why in the server log',
-  provider_auth: 'the model provider refused the credentials of this server; the operator must check its API key',
-  provider_rate_limited: 'the model provider is rate limiting this server; wait a moment and try again',
-  provider_rejected: 'the model provider rejected the request; the operator can find its reason in the server log',
-  provider_error: 'the model provider had an error; try again later, or ask the operator to look at the server log',
-  model_config: 'the agent\u2019s model is not set up on this server; the operator can find why in the server log',
-  session_error: 'the session could not be saved on this server; the operator can find why in the server log',
-  internal_error: 'the run failed inside the server; the operator can find why in the server log',
-};
-
-/** Kinds whose sentence names only the model (provider:model), a count and a setting. */
-const SAFE_AS_SAID: ReadonlySet<FailureCode> = new Set(['provider_timeout', 'stream_cut', 'empty_reply', 'budget_exhausted']);
+import { failureForClient } from '../../kernel/failure-for-client.js';
 
 export function clientErrorCode(outcome: TurnOutcome): FailureCode {
   return outcome.code ?? (outcome.status === 'budget-exhausted' ? 'budget_exhausted' : 'internal_error');
 }
 
+/** A failed run as a web client is told it: the kind and what to do, never the server's address. */
 export function clientErrorMessage(outcome: TurnOutcome): string {
-  const code = clientErrorCode(outcome);
-  if (SAFE_AS_SAID.has(code) && outcome.message) return outcome.message;
-  return CLIENT_MESSAGES[code] ?? 'the run failed; the operator can find why in the server log';
+  return failureForClient(clientErrorCode(outcome), outcome.message);
 }

@@ -42,12 +42,36 @@ export function toAguiEvent(event: KernelEvent): AguiEvent | undefined {
       // AG-UI has no error flag on a result; the content already says what went wrong.
       return { type: EventType.TOOL_CALL_RESULT, timestamp, messageId: event.messageId, toolCallId: event.toolCallId, content: event.content, role: 'tool' };
     case 'CUSTOM':
-      return { type: EventType.CUSTOM, timestamp, name: event.name, value: event.value };
+      return { type: EventType.CUSTOM, timestamp, name: event.name, value: clientValue(event.value) };
     case 'STATE_SNAPSHOT':
       return { type: EventType.STATE_SNAPSHOT, timestamp, snapshot: event.snapshot };
     case 'STATE_DELTA':
       return { type: EventType.STATE_DELTA, timestamp, delta: event.delta };
   }
+}
+
+/**
+ * A CUSTOM value as a remote client may read it: where an augment gave a client form of a
+ * sentence that may name a server or quote it (`clientText` for `text`, `clientError` for
+ * `error`), the client gets that form in its place. The full sentence stays in the session log.
+ */
+function clientValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const { clientText, clientError, ...rest } = value as Record<string, unknown>;
+  return {
+    ...rest,
+    ...(typeof clientText === 'string' ? { text: clientText } : {}),
+    ...(typeof clientError === 'string' ? { error: clientError } : {}),
+  };
+}
+
+/** The full sentence a client gets only the client form of, for the operator's log. */
+export function withheldFromClient(event: KernelEvent): string | undefined {
+  if (event.type !== 'CUSTOM' || typeof event.value !== 'object' || event.value === null) return undefined;
+  const { text, clientText, error, clientError } = event.value as Record<string, unknown>;
+  if (typeof clientText === 'string' && typeof text === 'string') return text;
+  if (typeof clientError === 'string' && typeof error === 'string') return error;
+  return undefined;
 }
 
 export function runStartedEvent(ids: RunIds): AguiEvent {

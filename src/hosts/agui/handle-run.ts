@@ -6,6 +6,7 @@ import { besideRun, type BesideRunContext } from './beside-run.js';
 import { HttpError, readJsonBody } from './http-io.js';
 import { parseRunInput, type RunRequest } from './run-input.js';
 import { RunStream } from './run-stream.js';
+import { withheldFromClient } from './event-map.js';
 import { reconcileHistory } from './client-history.js';
 import { clientTools } from './client-tools.js';
 import type { ThreadRegistry } from './thread-registry.js';
@@ -62,8 +63,13 @@ function mergedState(request: RunRequest, snapshot: Record<string, unknown>): Re
 }
 
 /** Runs the turn, streaming its events; resolves to how it ended. Never throws. */
-async function streamTurn(conversation: Conversation, request: RunRequest, stream: RunStream, signal: AbortSignal): Promise<TurnOutcome> {
-  const unsubscribe = conversation.subscribe((event) => stream.forward(event.type === 'STATE_SNAPSHOT' ? { ...event, snapshot: mergedState(request, event.snapshot) } : event));
+async function streamTurn(conversation: Conversation, request: RunRequest, stream: RunStream, signal: AbortSignal, log: (line: string) => void): Promise<TurnOutcome> {
+  const unsubscribe = conversation.subscribe((event) => {
+    // What the client gets only in its short form, the operator reads in full.
+    const withheld = withheldFromClient(event);
+    if (withheld !== undefined) log(`thread ${request.threadId}: ${withheld}`);
+    stream.forward(event.type === 'STATE_SNAPSHOT' ? { ...event, snapshot: mergedState(request, event.snapshot) } : event);
+  });
   try {
     if (request.state) await conversation.applyClientState(request.state);
     const tools = clientTools(request.tools);
@@ -129,7 +135,7 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
         if (adopted > 0) context.log(`thread ${request.threadId}: adopted ${adopted} message(s) of the client's history`);
         checkToolResults(conversation, request);
         stream.open(context.headers);
-        return streamTurn(conversation, request, stream, claim.run.controller.signal);
+        return streamTurn(conversation, request, stream, claim.run.controller.signal, context.log);
       });
     } catch (error) {
       if (error instanceof SessionBusyError) throw await refuseBusy(context, request, error.message);

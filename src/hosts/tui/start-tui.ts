@@ -45,7 +45,8 @@ export async function startTui(target: AgentTarget, choice: SessionChoice, optio
   let sessionChoice = choice;
   if (options.sessions) {
     if (options.sessions.length === 0) {
-      process.stdout.write('no sessions to resume here yet: nothing has been said to this agent in this folder\n');
+      const where = options.store?.url === undefined ? 'this folder' : 'this store';
+      process.stdout.write(`no sessions to resume here yet: nothing has been said to this agent in ${where}\n`);
       return 0;
     }
     const { pickSession } = await import('./session-picker.js');

@@ -17,7 +17,7 @@ export function tuiCommands(actions: TuiCommandActions): SlashCommand[] {
   return [
     { name: 'help', summary: 'every command with one line, and the keys', duringTurn: true, run: () => ({ lines: [...actions.helpLines(), ...KEY_HELP] }) },
     { name: 'clear', summary: 'start a new conversation in a fresh session', run: async () => ({ lines: await actions.clear() }) },
-    { name: 'session', summary: "this session's id and folder", duringTurn: true, run: () => ({ lines: actions.sessionLines() }) },
+    { name: 'session', summary: "this session's id and where it is kept", duringTurn: true, run: () => ({ lines: actions.sessionLines() }) },
     {
       name: 'exit',
       summary: 'quit (a running turn is canceled first)',

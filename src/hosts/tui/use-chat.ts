@@ -76,7 +76,8 @@ export function useChat(setup: ChatSetup): Chat {
         helpLines: () => helpLines(registryRef.current),
         sessionLines: () => [
           `session ${conversation.session.id}${conversation.session.resumed ? ' (resumed)' : ''}`,
-          `folder  ${conversation.session.dir}`,
+          // A session in a database has no folder: the line names the store (never its password).
+          conversation.sessionStore?.kind === 'postgres' ? `store   ${conversation.sessionStore.location}` : `folder  ${conversation.session.dir}`,
           `resume  ${latestSetup.current.resumeHint(conversation.session.id)}`,
         ],
         clear: async () => [`new conversation: session ${(await clear()).session.id}`],

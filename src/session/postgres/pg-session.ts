@@ -59,16 +59,21 @@ export async function loadSession(pool: Pool, agentKey: string, sessionId: strin
     'SELECT e.id::text AS id, e.entry FROM auggy_events e WHERE e.agent_key = $1 AND e.session_id = $2 ORDER BY e.id',
     [agentKey, sessionId],
   );
-  const states = await pool.query<{ name: string; value: unknown }>('SELECT name, value FROM auggy_state WHERE agent_key = $1 AND session_id = $2', [
-    agentKey,
-    sessionId,
-  ]);
   return {
     header,
     entries: [header, ...events.rows.map((row) => row.entry)],
     lastEventId: events.rows[events.rows.length - 1]?.id ?? '0',
-    states: new Map(states.rows.map((row) => [row.name, row.value])),
+    states: await loadStates(pool, agentKey, sessionId),
   };
+}
+
+/** A session's state files (ask, board, workflow), by name. */
+async function loadStates(pool: Pool, agentKey: string, sessionId: string): Promise<Map<string, unknown>> {
+  const { rows } = await pool.query<{ name: string; value: unknown }>('SELECT name, value FROM auggy_state WHERE agent_key = $1 AND session_id = $2', [
+    agentKey,
+    sessionId,
+  ]);
+  return new Map(rows.map((row) => [row.name, row.value]));
 }
 
 /**
@@ -160,6 +165,12 @@ export class PgSession implements SessionHandle {
     }
   }
 
+  /**
+   * Reads again what other replicas wrote: the state files always (a board write changes no
+   * entry, and a change notice may have been missed), the entries when there are new ones.
+   * Watchers hear of each state file that changed, so augments drop what they keep of it.
+   * Resolves to whether the entries changed.
+   */
   async refresh(): Promise<boolean> {
     await this.flush();
     const { pool, agentKey } = this.context;
@@ -167,13 +178,19 @@ export class PgSession implements SessionHandle {
       agentKey,
       this.id,
     ]);
-    if ((latest.rows[0]?.last ?? '0') === this.lastEventId) return false;
-    const loaded = await loadSession(pool, agentKey, this.id);
+    const entriesChanged = (latest.rows[0]?.last ?? '0') !== this.lastEventId;
+    const loaded = entriesChanged ? await loadSession(pool, agentKey, this.id) : { states: await loadStates(pool, agentKey, this.id) };
     if (!loaded) return false;
-    this.entryCache = loaded.entries;
+    const changed = [...new Set([...this.states.keys(), ...loaded.states.keys()])].filter(
+      (name) => !isDeepStrictEqual(this.states.get(name), loaded.states.get(name)),
+    );
     this.states = loaded.states;
-    this.lastEventId = loaded.lastEventId;
-    return true;
+    if ('entries' in loaded) {
+      this.entryCache = loaded.entries;
+      this.lastEventId = loaded.lastEventId;
+    }
+    changed.forEach((name) => this.tell(name));
+    return entriesChanged;
   }
 
   async flush(): Promise<void> {

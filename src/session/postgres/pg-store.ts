@@ -10,6 +10,7 @@ import { DEFAULT_LEASE_MS, Leases } from './leases.js';
 import { PgSession, loadSession, type LoadedSession, type PgSessionContext } from './pg-session.js';
 import { migrate } from './schema.js';
 import { StateFeed } from './state-feed.js';
+import { pgSessionSummaries } from './summaries.js';
 import { redactStoreUrl } from './store-url.js';
 
 /** The NOTIFY channel state changes travel on. */
@@ -92,11 +93,20 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
     },
   };
 
+  /** This agent's sessions where something was said, newest first; `limit` of them when given. */
+  async function spoken(limit?: number): Promise<string[]> {
+    // A chat opened and quit leaves a session with nothing in it: nothing to continue there.
+    const { rows } = await pool.query<{ id: string }>(
+      `SELECT s.id FROM auggy_sessions s WHERE s.agent_key = $1
+         AND EXISTS (SELECT 1 FROM auggy_events e WHERE e.agent_key = s.agent_key AND e.session_id = s.id AND e.kind = 'user')
+       ORDER BY s.updated_at DESC, s.id DESC LIMIT $2`,
+      [agentKey, limit ?? null],
+    );
+    return rows.map((row) => row.id);
+  }
+
   async function newest(): Promise<string | undefined> {
-    const { rows } = await pool.query<{ id: string }>('SELECT id FROM auggy_sessions WHERE agent_key = $1 ORDER BY updated_at DESC, id DESC LIMIT 1', [
-      agentKey,
-    ]);
-    return rows[0]?.id;
+    return (await spoken(1))[0];
   }
 
   /** The header when this call created the session, undefined when it existed already. */
@@ -138,6 +148,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
   }
 
   const store: SessionStore = {
+    kind: 'postgres',
     location: where,
     shared: true,
     async open(options) {
@@ -148,15 +159,13 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
         throw error instanceof SessionError ? error : new SessionError(describeStoreError(error, url));
       }
     },
-    async list() {
-      // A chat opened and quit leaves a session with nothing in it: nothing to continue there.
-      const { rows } = await pool.query<{ id: string }>(
-        `SELECT s.id FROM auggy_sessions s WHERE s.agent_key = $1
-           AND EXISTS (SELECT 1 FROM auggy_events e WHERE e.agent_key = s.agent_key AND e.session_id = s.id AND e.kind = 'user')
-         ORDER BY s.updated_at DESC, s.id DESC`,
-        [agentKey],
-      );
-      return rows.map((row) => row.id);
+    list: () => spoken(),
+    async summaries() {
+      try {
+        return await pgSessionSummaries(pool, agentKey);
+      } catch (error) {
+        throw new SessionError(describeStoreError(error, url));
+      }
     },
     async acquireWriter(sessionId) {
       try {

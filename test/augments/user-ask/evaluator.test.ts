@@ -59,6 +59,6 @@ describe('the evaluator input', () => {
   it('a completion that throws is reported as a failed call, never thrown on', async () => {
     const state = replaceAsk(undefined, 'x', 'user', now);
     const result = await evaluateTurn(async () => Promise.reject(new Error('boom')), state, { status: 'completed', text: 'ok', transcript: [] });
-    expect(result).toEqual({ ok: false, error: 'boom' });
+    expect(result).toEqual({ ok: false, error: 'boom', code: 'internal_error' });
   });
 });
