@@ -66,6 +66,8 @@ export async function openChat(dir: string, options: ChatOptions = {}): Promise<
   options.prepare?.(conversation);
   const saved: string[] = [];
   const quitWith: string[] = [];
+  // What the chat printed above its live frame, which a debug-mode frame of Ink leaves out.
+  let printed = '';
   const app = render(
     <App
       {...openingItems(conversation)}
@@ -75,9 +77,10 @@ export async function openChat(dir: string, options: ChatOptions = {}): Promise<
       saveHistory={(entry) => saved.push(entry)}
       resumeHint={(id) => `auggy run agent --session ${id}`}
       onQuit={(session) => quitWith.push(session.id)}
+      print={(text) => (printed += text)}
     />,
   );
-  const lastFrame = () => app.lastFrame() ?? '';
+  const lastFrame = () => printed + (app.lastFrame() ?? '');
   await frameWith(lastFrame, (frame) => /Type a message|Type your reply/.test(frame));
   return {
     conversation,

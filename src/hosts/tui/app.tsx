@@ -1,5 +1,5 @@
-import { Box, Static, Text, useStdout } from 'ink';
-import type { ReactNode } from 'react';
+import { Box, Text, useStdout } from 'ink';
+import { useCallback, useState, type ReactNode } from 'react';
 import { CommandList } from './command-list.js';
 import { InputLine } from './input-line.js';
 import { BoardPanel, boardPanelRows } from './board/board-panel.js';
@@ -8,11 +8,17 @@ import { QuestionView as FieldQuestion } from './questionnaire/question-view.js'
 import { WaitingHint } from './question-view.js';
 import { StatusLine } from './status-line.js';
 import { TranscriptItem } from './transcript-item.js';
+import { PrintedTranscript } from './printed-transcript.js';
 import { fitLiveItems, screenBudget } from './live-window.js';
 import { liveItems } from './transcript-state.js';
 import { useChat, type ChatSetup } from './use-chat.js';
 
-export type AppProps = ChatSetup;
+export interface AppProps extends ChatSetup {
+  /** Where the finished transcript is printed; above Ink's live frame when absent. */
+  print?: (text: string) => void;
+  /** The items the chat opens with are printed already: run-chat writes them before Ink starts. */
+  openingPrinted?: boolean;
+}
 
 // Shown once keys are read, so the invitation to type is never early.
 const PLACEHOLDER = 'Type a message · / for commands';
@@ -26,19 +32,19 @@ export function App(props: AppProps) {
   const { view } = controls;
   const board = useBoard(controls.conversation);
   const { stdout } = useStdout();
+  // Set once, when the transcript the chat opens with has been printed.
+  const [openingPrinted, setOpeningPrinted] = useState(props.openingPrinted === true);
+  const opened = useCallback(() => setOpeningPrinted(true), []);
   // Ink lays <Static> out without a width of its own and wraps it a column too wide; pin it.
   const width = stdout.columns || 80;
   // The live area and the input together stay within the terminal.
   const budget = screenBudget(stdout.rows, editor.state.text, menu.items.length);
   const live = fitLiveItems(liveItems(view.transcript), { rows: stdout.rows, columns: width, below: budget.below + boardPanelRows(board) });
   const waiting = !view.running && view.lastTurn?.status === 'input-required';
-  const printed = (
-    <Static key={view.printKey} items={view.transcript.done} style={{ width }}>
-      {(item) => <TranscriptItem key={item.id} item={item} />}
-    </Static>
-  );
-  // Same tree when quitting (a remounted <Static> would print everything again), minus the input.
-  if (exiting) return <Layout printed={printed} live={null} input={null} status={null} />;
+  const printed = <PrintedTranscript key={view.printKey} items={view.transcript.done} width={width} print={props.print} onPrinted={opened} alreadyPrinted={view.printKey === 0 && props.openingPrinted === true} />;
+  // Same tree when quitting (a remounted <Static> would print everything again), minus the input;
+  // and at the start until the opening transcript is out, so the input is first drawn under it.
+  if (exiting || !openingPrinted) return <Layout printed={printed} live={null} input={null} status={null} />;
   return (
     <Layout
       printed={printed}

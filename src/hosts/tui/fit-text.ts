@@ -1,10 +1,13 @@
-import { useStdout } from 'ink';
+import { useScreenWidth } from './screen-width.js';
 
 /** Printable ASCII and newlines only: one column per character, nothing for a terminal to interpret. */
 const PLAIN = /^[\x20-\x7e\n]*$/;
 
-/** One line, wrapped exactly as Ink's own wrapping (wrap-ansi, `hard`, `trim: false`) wraps it. */
-function wrapLine(line: string, columns: number): string {
+/**
+ * One line, wrapped exactly as Ink's own wrapping (wrap-ansi, `hard`, `trim: false`) wraps it,
+ * for text whose every character takes one column. Only ever inserts line breaks.
+ */
+export function wrapLine(line: string, columns: number): string {
   const rows = [''];
   const push = (row: string) => rows.push(row);
   const last = () => rows[rows.length - 1];
@@ -60,6 +63,5 @@ export function wrapPlainText(text: string, columns: number): string {
 
 /** The columns a transcript line's text has beside its two-column gutter. */
 export function useGutterTextWidth(gutter: number): number {
-  const { stdout } = useStdout();
-  return (stdout.columns || 80) - gutter;
+  return useScreenWidth() - gutter;
 }

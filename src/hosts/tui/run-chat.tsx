@@ -8,6 +8,7 @@ import { inputHistoryPath, loadInputHistory, saveInputHistoryEntry } from './inp
 import { retypeCommand, type RetypeContext } from '../retype-command.js';
 import { sessionHasMessage } from '../../session/session-summary.js';
 import { PaletteProvider, paletteFor } from './palette.js';
+import { transcriptText } from './print/transcript-text.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './theme.js';
 import { headerOf } from './use-conversation.js';
 import type { WarningFeed } from './warning-feed.js';
@@ -64,10 +65,15 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
   stdout.write(BRACKETED_PASTE_ON);
   const restore = () => stdout.write(BRACKETED_PASTE_OFF);
   process.once('exit', restore);
+  const palette = paletteFor(process.env);
+  const opening = openingItems(conversation);
+  // The opening transcript goes out before Ink draws anything, so its first frame has the input under it.
+  stdout.write(transcriptText(opening.items, stdout.columns || 80, palette));
   const instance = render(
-    <PaletteProvider palette={paletteFor(process.env)}>
+    <PaletteProvider palette={palette}>
     <App
-      {...openingItems(conversation)}
+      {...opening}
+      openingPrinted
       conversation={conversation}
       warnings={warnings}
       history={loadInputHistory(historyFile)}

@@ -17,9 +17,7 @@ export async function loadInteractiveInk(): Promise<void> {
   process.env.NODE_ENV ??= 'production';
   try {
     // The JSX runtime too: a development one beside a production React does not work.
-    await import('react');
-    await import('react/jsx-runtime');
-    await import('ink');
+    await Promise.all([import('react'), import('react/jsx-runtime'), import('ink')]);
   } finally {
     for (const [name, value] of saved) {
       if (value === undefined) delete process.env[name];
@@ -41,6 +39,9 @@ export interface TuiOptions {
 export async function startTui(target: AgentTarget, choice: SessionChoice, options: TuiOptions): Promise<number> {
   const streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
   await loadInteractiveInk();
+  // The chat's own modules load while the store and the session open.
+  const chatModule = import('./run-chat.js');
+  chatModule.catch(() => undefined);
   let sessionChoice = choice;
   if (options.sessions) {
     if (options.sessions.length === 0) {
@@ -57,7 +58,7 @@ export async function startTui(target: AgentTarget, choice: SessionChoice, optio
   const store = await openAgentStore(target, options.store ?? {}, warnings.warn);
   try {
     const conversation = await openConversation(target, sessionChoice, warnings.warn, store);
-    const { runChat } = await import('./run-chat.js');
+    const { runChat } = await chatModule;
     return await runChat({ conversation, warnings, retype: options.retype, ...streams });
   } finally {
     await store.close();

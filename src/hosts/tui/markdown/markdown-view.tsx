@@ -1,4 +1,4 @@
-import { Box, Text, useStdout } from 'ink';
+import { Box, Text } from 'ink';
 import { useMemo, type ReactNode } from 'react';
 import type { Token, Tokens } from 'marked';
 import { usePalette, type Palette } from '../palette.js';
@@ -6,6 +6,7 @@ import { HighlightedCode } from './highlight-code.js';
 import { inlineNodes } from './markdown-inline.js';
 import { lexMarkdown } from './markdown-blocks.js';
 import { wrapPlainText } from '../fit-text.js';
+import { useScreenWidth } from '../screen-width.js';
 
 interface BlockContext {
   palette: Palette;
@@ -160,8 +161,8 @@ function blocks(tokens: readonly Token[], context: BlockContext, spaced: boolean
  */
 export function Markdown({ text, width }: { text: string; width?: number }) {
   const palette = usePalette();
-  const { stdout } = useStdout();
-  const columns = width ?? Math.max(20, (stdout.columns || 80) - 2);
+  const screen = useScreenWidth();
+  const columns = width ?? Math.max(20, screen - 2);
   const tokens = useMemo(() => lexMarkdown(text), [text]);
   return (
     <Box flexDirection="column" width={columns}>

@@ -1,0 +1,59 @@
+import { Static, useStdout } from 'ink';
+import { useEffect, useMemo, useState } from 'react';
+import type { DisplayItem } from './display-items.js';
+import { usePalette } from './palette.js';
+import { transcriptText } from './print/transcript-text.js';
+import { TranscriptItem } from './transcript-item.js';
+
+export interface PrintedTranscriptProps {
+  /** The finished items, oldest first; the list only grows while this is mounted. */
+  items: DisplayItem[];
+  width: number;
+  /** Where text printed above the live part goes; Ink's own stdout write when absent. */
+  print?: (text: string) => void;
+  /** Told once what was finished at the start is out (at once when there was none). */
+  onPrinted?: () => void;
+  /** What is finished at the start is on the screen already (written before Ink started). */
+  alreadyPrinted?: boolean;
+}
+
+const NONE: DisplayItem[] = [];
+
+/**
+ * The finished transcript, each item printed once above the live part. What is already finished
+ * when printing starts (a resumed session's latest items, everything again after a resize or
+ * /clear) is printed at once as text: laid out through Ink's <Static>, 2,000 messages took seconds
+ * (docs/performance.md). Items that finish later go through <Static>, a few at a time, drawn with
+ * the frame that drops them from the live part.
+ */
+export function PrintedTranscript({ items, width, print, onPrinted, alreadyPrinted = false }: PrintedTranscriptProps) {
+  const palette = usePalette();
+  const { write } = useStdout();
+  const [printedAtOnce] = useState(items.length);
+  const [opened, setOpened] = useState(printedAtOnce === 0 || alreadyPrinted);
+  useEffect(() => {
+    if (opened) {
+      onPrinted?.();
+      return;
+    }
+    let unmounted = false;
+    // Outside React's commit: an item Ink draws itself is rendered by a second, nested render.
+    queueMicrotask(() => {
+      if (unmounted) return;
+      (print ?? write)(transcriptText(items.slice(0, printedAtOnce), width, palette));
+      setOpened(true);
+      onPrinted?.();
+    });
+    return () => {
+      unmounted = true;
+    };
+    // Printed once per mount: a reprint mounts this again.
+  }, []);
+  // Until then nothing reaches <Static>, so an item finished meanwhile is printed after them.
+  const later = useMemo(() => (opened ? items.slice(printedAtOnce) : NONE), [opened, items, printedAtOnce]);
+  return (
+    <Static items={later} style={{ width }}>
+      {(item) => <TranscriptItem key={item.id} item={item} />}
+    </Static>
+  );
+}
