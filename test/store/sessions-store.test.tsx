@@ -76,10 +76,12 @@ describe('auggy sessions --store', () => {
     expect(rows.map((row) => row.split(' ')[0])).toEqual(fromStore.map((s) => s.id));
     expect(rows[0]).toMatch(/just now\s+waiting for your answer\s+deploy the api$/);
     expect(rows[1]).toMatch(/just now\s+completed\s+hello$/);
-    // The hint resumes from the same store.
-    expect(text.stdout).toContain(`resume one with: ${['node', AUGGY_BIN].join(' ')} run . --resume --store ${url} <id>`);
+    // The hint resumes from the same store, the id right after --resume.
+    const hint = text.stdout.match(/^resume one with: (.*)$/m)?.[1] ?? '';
+    expect(hint).toBe(`${['node', AUGGY_BIN].join(' ')} run . --resume <id> --store ${url}`);
 
-    const resumed = await auggyIn(inStore, ['-p', '--resume', fromStore[1].id, '--store', url, 'hello again']);
+    // Pasted as printed, with the id filled in and a message added, it resumes that session.
+    const resumed = await execa(`${hint.replace('<id>', fromStore[1].id)} -p 'hello again'`, { shell: true, cwd: inStore, reject: false, env: CLEAN_ENV });
     expect(resumed.exitCode).toBe(0);
     const after = JSON.parse((await auggyIn(inStore, ['sessions', '--store', url, '--json'])).stdout) as SessionSummary[];
     expect(after[0]).toMatchObject({ id: fromStore[1].id, firstMessage: 'hello', messages: 2, ended: 'completed' });

@@ -100,13 +100,16 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
       turn.current = conversation
         .runTurn(text, { signal: abort.signal, person: person.current })
         .then(
-          (result) => ({ summary: { status: result.status, message: result.message }, usage: result.usage }),
-          // runTurn reports provider and tool trouble as data; anything thrown is a bug, shown as a failure.
-          (error: unknown) => ({ summary: { status: 'failed' as const, message: error instanceof Error ? error.message : String(error) }, usage: undefined }),
+          (result) => ({ summary: { status: result.status, message: result.message }, usage: result.usage, thrown: false }),
+          // runTurn reports provider and tool trouble as data; anything thrown (a session that
+          // cannot be saved) is shown as a failure.
+          (error: unknown) => ({ summary: { status: 'failed' as const, message: error instanceof Error ? error.message : String(error) }, usage: undefined, thrown: true }),
         )
-        .then(({ summary, usage }) => {
+        .then(({ summary, usage, thrown }) => {
           flush();
           controller.current = undefined;
+          // No RUN_ERROR said why, so the transcript says it here: the status line only marks it.
+          if (thrown) dispatch({ type: 'items', items: [{ kind: 'turn-end', status: 'failed', message: summary.message }] });
           dispatch({ type: 'turn-ended', summary, usage });
         });
       return true;

@@ -30,7 +30,8 @@ export interface LoadedSession {
 }
 
 type WriteOp =
-  | { kind: 'append'; entry: SessionEntry }
+  /** `asWriter`: made while this handle held the session's lease, so a refusal means the lease was lost. */
+  | { kind: 'append'; entry: SessionEntry; asWriter: boolean }
   | { kind: 'state'; name: string; base: unknown; value: unknown }
   | { kind: 'remove'; name: string }
   | { kind: 'rename'; from: string; to: string };
@@ -95,6 +96,10 @@ export class PgSession implements SessionHandle {
   private failure: SessionError | undefined;
   private readonly watchers = new Set<(name: string) => void>();
   private readonly recheck = new Set<string>();
+  /** How many of this handle's leases are held now: appends made outside one are not a run's. */
+  private leasesHeld = 0;
+  /** Entries were left out of the store (see saveEntries): the cache holds some the log does not. */
+  private cacheAhead = false;
 
   constructor(
     private readonly context: PgSessionContext,
@@ -112,7 +117,7 @@ export class PgSession implements SessionHandle {
   append(entry: SessionEntry): void {
     this.check();
     this.entryCache.push(entry);
-    this.enqueue({ kind: 'append', entry });
+    this.enqueue({ kind: 'append', entry, asWriter: this.leasesHeld > 0 });
   }
 
   entries(): { entries: SessionEntry[]; warnings: string[] } {
@@ -157,10 +162,18 @@ export class PgSession implements SessionHandle {
   /** The lease, then what other replicas wrote since this handle read the session. */
   async acquireWriter(): Promise<SessionWriterLease> {
     const lease = await this.context.acquireWriter(this.id);
-    try {
-      return { ...lease, notices: lease.notices, release: () => lease.release(), changedElsewhere: await this.refresh() };
-    } catch (error) {
+    this.leasesHeld++;
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      this.leasesHeld--;
       await lease.release();
+    };
+    try {
+      return { ...lease, notices: lease.notices, release, changedElsewhere: await this.refresh() };
+    } catch (error) {
+      await release();
       throw error;
     }
   }
@@ -178,7 +191,7 @@ export class PgSession implements SessionHandle {
       agentKey,
       this.id,
     ]);
-    const entriesChanged = (latest.rows[0]?.last ?? '0') !== this.lastEventId;
+    const entriesChanged = this.cacheAhead || (latest.rows[0]?.last ?? '0') !== this.lastEventId;
     const loaded = entriesChanged ? await loadSession(pool, agentKey, this.id) : { states: await loadStates(pool, agentKey, this.id) };
     if (!loaded) return false;
     const changed = [...new Set([...this.states.keys(), ...loaded.states.keys()])].filter(
@@ -188,6 +201,7 @@ export class PgSession implements SessionHandle {
     if ('entries' in loaded) {
       this.entryCache = loaded.entries;
       this.lastEventId = loaded.lastEventId;
+      this.cacheAhead = false;
     }
     changed.forEach((name) => this.tell(name));
     return entriesChanged;
@@ -246,8 +260,8 @@ export class PgSession implements SessionHandle {
         const op = this.ops[0];
         if (op.kind === 'append') {
           const batch: SessionEntry[] = [];
-          while (this.ops[0]?.kind === 'append') batch.push((this.ops.shift() as Extract<WriteOp, { kind: 'append' }>).entry);
-          await this.saveEntries(batch);
+          while (this.ops[0]?.kind === 'append' && this.ops[0].asWriter === op.asWriter) batch.push((this.ops.shift() as Extract<WriteOp, { kind: 'append' }>).entry);
+          await this.saveEntries(batch, op.asWriter);
         } else {
           await this.saveState(op);
           this.ops.shift();
@@ -261,10 +275,18 @@ export class PgSession implements SessionHandle {
     }
   }
 
-  private async saveEntries(batch: SessionEntry[]): Promise<void> {
+  private async saveEntries(batch: SessionEntry[], asWriter: boolean): Promise<void> {
     const { pool, agentKey, processOwner } = this.context;
     const result = await pool.query<{ count: number; last: string }>(APPEND, [agentKey, this.id, batch.map((entry) => JSON.stringify(entry)), processOwner, batch.map((entry) => entry.kind)]);
     const row = result.rows[0];
+    // Written between runs while another process's run holds the session: these are this
+    // handle's echoes of that run's state changes (the board heard from elsewhere), which that
+    // run logs itself. They are left out, and this handle stays usable: its next run takes the
+    // lease and reads the log again, as the folder store's chat does.
+    if (!row && !asWriter) {
+      this.cacheAhead = true;
+      return;
+    }
     if (!row || row.count !== batch.length) {
       throw new SessionError(`another auggy holds session ${this.id} now, so what this one wrote after that was not saved`);
     }
