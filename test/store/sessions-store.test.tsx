@@ -363,4 +363,20 @@ describe('a chat on a store after another process wrote its session', () => {
     expect(failed).toMatch(/✗ failed: .*pool/i);
     chat.unmount();
   });
+
+  it.skipIf(!tmuxAvailable())('in a real terminal: the reviewer\'s steps answer the other run\'s question, and Ctrl+D prints the store resume hint', { timeout: 180_000 }, async () => {
+    const { url, database, dir } = await chatAndOther();
+    expect((await auggyIn(dir, ['run', '.', '--print', 'hello', '--store', url])).exitCode).toBe(0);
+    const [{ id }] = JSON.parse((await auggyIn(dir, ['sessions', '--store', url, '--json'])).stdout) as SessionSummary[];
+    const terminal = await openTerminal({ command: ['node', AUGGY_BIN, 'run', '.', '--session', id, '--store', url], cwd: dir, env: { ...CLEAN_MODEL_ENV, NO_COLOR: '1' }, width: 100, height: 30 });
+    terminals.push(terminal);
+    await terminal.waitForText(TUI_READY);
+    expect((await auggyIn(dir, ['run', '.', '--print', '--session', id, 'deploy the api', '--store', url])).exitCode).toBe(3);
+    await sendLine(terminal, 'api-east');
+    await terminal.waitForText('Deploying that service now');
+    expect(await userLines(database, id)).toEqual(['hello', 'deploy the api', 'api-east']);
+    await terminal.press('C-d');
+    expect(await terminal.waitForExit()).toBe(0);
+    expect(await terminal.screen({ joined: true })).toContain(`Resume this chat with: node ${AUGGY_BIN} run . --session ${id} --store ${url}`);
+  });
 });
