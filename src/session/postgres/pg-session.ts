@@ -100,6 +100,8 @@ export class PgSession implements SessionHandle {
   private leasesHeld = 0;
   /** Entries were left out of the store (see saveEntries): the cache holds some the log does not. */
   private cacheAhead = false;
+  /** How many writes of this handle each state file has had, so a read racing one is not taken. */
+  private readonly stateWrites = new Map<string, number>();
 
   constructor(
     private readonly context: PgSessionContext,
@@ -135,12 +137,14 @@ export class PgSession implements SessionHandle {
     const base = this.states.get(name);
     const copy = structuredClone(value);
     this.states.set(name, copy);
+    this.wrote(name);
     this.enqueue({ kind: 'state', name, base, value: copy });
   }
 
   removeState(name: string): void {
     this.check();
     this.states.delete(name);
+    this.wrote(name);
     this.enqueue({ kind: 'remove', name });
   }
 
@@ -150,6 +154,7 @@ export class PgSession implements SessionHandle {
     const value = this.states.get(name);
     this.states.delete(name);
     if (value !== undefined) this.states.set(to, value);
+    this.wrote(name);
     this.enqueue({ kind: 'rename', from: name, to });
     return `${this.location}, state ${to}`;
   }
@@ -228,15 +233,22 @@ export class PgSession implements SessionHandle {
       this.recheck.add(name);
       return;
     }
+    const writesBefore = this.stateWrites.get(name) ?? 0;
     const { rows } = await this.context.pool.query<{ value: unknown }>(
       'SELECT value FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3',
       [this.context.agentKey, this.id, name],
     );
+    // A write of ours began while this read was on its way: ours is newer (or rechecks after saving).
+    if ((this.stateWrites.get(name) ?? 0) !== writesBefore) return;
     const value = rows[0]?.value;
     if (isDeepStrictEqual(value, this.states.get(name))) return;
     if (value === undefined) this.states.delete(name);
     else this.states.set(name, value);
     this.tell(name);
+  }
+
+  private wrote(name: string): void {
+    this.stateWrites.set(name, (this.stateWrites.get(name) ?? 0) + 1);
   }
 
   private tell(name: string): void {
@@ -290,7 +302,10 @@ export class PgSession implements SessionHandle {
     if (!row || row.count !== batch.length) {
       throw new SessionError(`another auggy holds session ${this.id} now, so what this one wrote after that was not saved`);
     }
-    this.lastEventId = row.last;
+    // Between runs another process may have written before these: the next lease reads the log
+    // again rather than take these ids as where this handle has read up to.
+    if (!asWriter) this.cacheAhead = true;
+    else this.lastEventId = row.last;
   }
 
   private notifyArgs(name: string): [string, string] {
