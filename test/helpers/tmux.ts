@@ -42,8 +42,8 @@ export interface Terminal {
   press(...keys: string[]): Promise<void>;
   /** Pasted the way a terminal pastes: bracketed when the program asked for it. */
   paste(text: string): Promise<void>;
-  /** `escapes`: with the colour and style sequences (`capture-pane -e`). */
-  screen(options?: { joined?: boolean; escapes?: boolean }): Promise<string>;
+  /** `escapes`: with the colour and style sequences (`capture-pane -e`); `scrollback`: every line the pane still holds, not only the visible ones. */
+  screen(options?: { joined?: boolean; escapes?: boolean; scrollback?: boolean }): Promise<string>;
   waitForText(text: string | RegExp, options?: WaitOptions): Promise<string>;
   /** Waits until `check` accepts the screen; returns that screen. */
   waitForScreen(check: (screen: string) => boolean, what: string, options?: WaitOptions): Promise<string>;
@@ -85,8 +85,8 @@ export async function openTerminal(options: TerminalOptions): Promise<Terminal> 
     command,
   );
 
-  const screen = async ({ joined = false, escapes = false } = {}) =>
-    (await tmux('capture-pane', '-p', ...(joined ? ['-J'] : []), ...(escapes ? ['-e'] : []), '-t', target)).stdout;
+  const screen = async ({ joined = false, escapes = false, scrollback = false } = {}) =>
+    (await tmux('capture-pane', '-p', ...(joined ? ['-J'] : []), ...(escapes ? ['-e'] : []), ...(scrollback ? ['-S', '-'] : []), '-t', target)).stdout;
   const waitForScreen = async (check: (screen: string) => boolean, what: string, wait: WaitOptions = {}) => {
     const deadline = Date.now() + (wait.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     let last = '';

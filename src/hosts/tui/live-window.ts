@@ -1,5 +1,7 @@
 import type { DisplayItem } from './display-items.js';
 import { clipMarkdownTail } from './markdown/markdown-blocks.js';
+import { COLOUR_PALETTE } from './palette.js';
+import { itemRows } from './print/item-rows.js';
 
 /** Rows below the live items besides the input's own lines: margin, rules, hint, status, slack. */
 export const FRAME_ROWS = 6;
@@ -17,15 +19,38 @@ export function screenBudget(rows: number | undefined, inputText: string, menuIt
   return { inputLines, below: FRAME_ROWS + inputRows + menuRows };
 }
 
+/** Rows of text that is not drawn row by row here: each line wrapped, wide characters counted twice. */
 function estimatedRows(text: string, width: number): number {
-  return text.split('\n').reduce((rows, line) => rows + Math.max(1, Math.ceil(line.length / width)), 0);
+  return text.split('\n').reduce((rows, line) => rows + Math.max(1, Math.ceil((line.length + line.replace(/[\x00-\u2e7f]/g, '').length + 4) / width)), 0) + 1;
 }
 
-function rowsOf(item: DisplayItem, width: number): number {
-  if (item.kind === 'assistant' || item.kind === 'question') return estimatedRows(item.text, width) + (item.kind === 'assistant' && item.continued ? 0 : 1);
-  if (item.kind === 'user') return estimatedRows(item.text, width) + 1;
-  if (item.kind === 'system') return estimatedRows(item.text, width);
-  return 1;
+/**
+ * Rows an item takes on screen, as the printed transcript draws it (print/item-rows.ts), or
+ * estimated with room to spare where that draws through Ink (tables, quotes, wide characters:
+ * Ink cannot draw inside a render). An estimate from the text's length alone was not enough: a
+ * list of short lines, markdown's own rows made a streaming reply taller than the terminal, and
+ * then Ink clears the screen, erasing what was printed above. Colours do not change rows.
+ */
+function drawnRows(item: DisplayItem, width: number): number {
+  if (item.kind === 'tool' || item.kind === 'turn-end') return 1;
+  const rows = itemRows(item, width, COLOUR_PALETTE);
+  if (rows) return rows.length;
+  return 'text' in item ? estimatedRows(item.text, width) : 1;
+}
+
+/**
+ * The end of a streaming reply that fits in `rows`: cut at a line by characters, shorter each
+ * try in proportion to how many rows it still overflows by. Undefined when not even a line fits.
+ */
+function clipToRows(item: DisplayItem & { kind: 'assistant' }, rows: number, width: number): DisplayItem | undefined {
+  let chars = Math.min(item.text.length, rows * width);
+  while (chars > 0) {
+    const clipped = { ...item, text: clipMarkdownTail(item.text, chars) };
+    const drawn = drawnRows(clipped, width);
+    if (drawn <= rows) return clipped;
+    chars = Math.min(chars - 1, Math.floor((Math.min(chars, clipped.text.length) * rows) / drawn));
+  }
+  return undefined;
 }
 
 /**
@@ -34,20 +59,22 @@ function rowsOf(item: DisplayItem, width: number): number {
  */
 export function fitLiveItems(items: DisplayItem[], screen: { rows?: number; columns: number; below: number }): { items: DisplayItem[]; hidden: number } {
   if (!screen.rows || items.length === 0) return { items, hidden: 0 };
-  const width = Math.max(10, screen.columns - 2);
-  let budget = Math.max(3, screen.rows - screen.below);
+  const width = Math.max(10, screen.columns);
+  // One row stays free for the "… more above" line.
+  let budget = Math.max(3, screen.rows - screen.below - 1);
   const shown: DisplayItem[] = [];
   for (let index = items.length - 1; index >= 0; index--) {
     const item = items[index];
-    const needed = rowsOf(item, width);
+    const needed = drawnRows(item, width);
     if (needed <= budget) {
       shown.unshift(item);
       budget -= needed;
       continue;
     }
-    if (item.kind === 'assistant' && budget >= 2) {
-      // The end of a long streaming message is what is being read; all of it is printed once done.
-      shown.unshift({ ...item, text: clipMarkdownTail(item.text, (budget - 2) * width) });
+    // The end of a long streaming message is what is being read; all of it is printed once done.
+    const clipped = item.kind === 'assistant' && budget >= 2 ? clipToRows(item, budget, width) : undefined;
+    if (clipped) {
+      shown.unshift(clipped);
       return { items: shown, hidden: index };
     }
     return { items: shown, hidden: index + 1 };

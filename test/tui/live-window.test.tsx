@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DisplayItem } from '../../src/hosts/tui/display-items.js';
 import { fitLiveItems, screenBudget } from '../../src/hosts/tui/live-window.js';
+import { TranscriptItem } from '../../src/hosts/tui/transcript-item.js';
+import { renderToString } from 'ink';
 
 const tool = (id: string): DisplayItem => ({ kind: 'tool', id, name: 'fetch', args: '{}', state: 'running' });
 
@@ -15,8 +17,9 @@ describe('fitting the live area on screen', () => {
   it('keeps the newest items and counts the ones left out', () => {
     const many = Array.from({ length: 30 }, (_, i) => tool(`t${i}`));
     const fitted = fitLiveItems(many, { rows: 20, columns: 80, below: 10 });
-    expect(fitted.items.map((item) => item.id)).toEqual(['t20', 't21', 't22', 't23', 't24', 't25', 't26', 't27', 't28', 't29']);
-    expect(fitted.hidden).toBe(20);
+    // Ten rows free, one of them for the "… more above" line.
+    expect(fitted.items.map((item) => item.id)).toEqual(['t21', 't22', 't23', 't24', 't25', 't26', 't27', 't28', 't29']);
+    expect(fitted.hidden).toBe(21);
   });
 
   it('keeps the opening fence when it cuts a code block still streaming, so the end still reads as code', () => {
@@ -34,6 +37,23 @@ describe('fitting the live area on screen', () => {
     expect(shown.kind === 'assistant' && shown.text.startsWith('…') && shown.text.endsWith('the end')).toBe(true);
     expect(shown.kind === 'assistant' && shown.text.length).toBeLessThanOrEqual(1 + 9 * 40);
     expect(fitted.hidden).toBe(0);
+  });
+
+  it.each([
+    ['a list of short lines', Array.from({ length: 100 }, (_, i) => `- item ${i}`).join('\n')],
+    ['a code block', ['```go', ...Array.from({ length: 80 }, (_, i) => `    fmt.Println(${i})`)].join('\n')],
+    ['paragraphs', Array.from({ length: 30 }, (_, i) => `Paragraph ${i} says a few words.`).join('\n\n')],
+    ['wide characters', Array.from({ length: 40 }, () => '漢字のテキスト、とても長い行がここにあります。'.repeat(3)).join('\n')],
+  ])('cuts %s to rows that Ink draws within the screen', (_, text) => {
+    for (const [columns, rows] of [[40, 12], [60, 16], [80, 24], [80, 50]]) {
+      const below = 9;
+      const fitted = fitLiveItems([{ kind: 'assistant', id: 'm', text, continued: false }], { rows, columns, below });
+      const drawn = fitted.items.map((item) => renderToString(<TranscriptItem item={item} />, { columns }).split('\n').length);
+      const total = drawn.reduce((sum, n) => sum + n, 0) + (fitted.hidden > 0 ? 1 : 0);
+      expect(total, `${columns}x${rows}`).toBeLessThanOrEqual(rows - below);
+      // On a tiny screen a code block's fence and "…" alone fill the room: then it waits to be printed.
+      if (rows >= 16) expect(fitted.items.length, `${columns}x${rows}`).toBe(1);
+    }
   });
 
   it('gives the input at most about half the screen and leaves room below the live items', () => {
