@@ -4,10 +4,12 @@ import { loadAgent } from '../agent/load-agent.js';
 import { formatDiagnostic } from '../agent/types.js';
 import { buildAdminReport, formatAdminReport } from '../augments/admin-report.js';
 import { EXIT, UsageError } from '../hosts/exit-codes.js';
+import { requireExistingFolder } from '../hosts/open-conversation.js';
 import { BUILTIN_AUGMENTS } from '../augments/registry.js';
 
 export async function adminCommand(dir: string, options: { json?: boolean }): Promise<number> {
   const agentDir = resolve(dir);
+  requireExistingFolder(agentDir);
   if (!existsSync(resolve(agentDir, 'agent.yaml'))) throw new UsageError(`${agentDir} has no agent.yaml; pass an agent folder`);
   const loaded = await loadAgent(agentDir, BUILTIN_AUGMENTS);
   if (!loaded.agent) {

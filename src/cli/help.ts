@@ -30,5 +30,6 @@ Exit codes:
   2    usage or configuration error: nothing was run
   3    with --print: the agent asked a question (input-required); answer with --session ID
   130  canceled (Ctrl+C); the session is saved
+  143  with --print or test: stopped by SIGTERM (a CI job timing out); the partial reply is saved
 
 Run \`auggy <command> --help\` for a command's options.`;

@@ -3,11 +3,13 @@ import { resolve } from 'node:path';
 import { loadAgent } from '../agent/load-agent.js';
 import { formatDiagnostic } from '../agent/types.js';
 import { EXIT, UsageError } from '../hosts/exit-codes.js';
+import { requireExistingFolder } from '../hosts/open-conversation.js';
 import { BUILTIN_AUGMENTS } from '../augments/registry.js';
 
 /** `auggy mcp list`: each server started, described and stopped; exit 1 when one did not start. */
 export async function mcpListCommand(dir: string, options: { json?: boolean }, write: (text: string) => void): Promise<number> {
   const agentDir = resolve(dir);
+  requireExistingFolder(agentDir, dir);
   if (!existsSync(resolve(agentDir, 'agent.yaml'))) throw new UsageError(`${dir} has no agent.yaml; pass an agent folder (auggy mcp list <dir>)`);
   const loaded = await loadAgent(agentDir, BUILTIN_AUGMENTS);
   if (!loaded.agent) {

@@ -3,6 +3,7 @@ import type { SetExitCode } from './set-exit-code.js';
 import type { RunOptionValues } from './run-action.js';
 import { addModelOptions } from './model-options.js';
 import { addStoreOption } from './store-option.js';
+import { numberDefault } from './integer-option.js';
 import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
 
 function collect(value: string, previous: string[]): string[] {
@@ -24,7 +25,7 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
     .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, [])
     .option('--allow-tool <pattern>', 'mcp: let tools matching this run without asking the person, e.g. mcp_ops_* (repeatable)', collect, [])
-    .option('--max-message-chars <n>', 'with --print: refuse a longer message before anything is sent', String(DEFAULT_MAX_MESSAGE_CHARS));
+    .addOption(numberDefault(new Option('--max-message-chars <n>', 'with --print: refuse a longer message before anything is sent'), DEFAULT_MAX_MESSAGE_CHARS));
   addModelOptions(command);
   addStoreOption(command);
   command.addHelpText(

@@ -1,8 +1,9 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { SetExitCode } from './set-exit-code.js';
 import type { ServeOptionValues } from './serve-action.js';
 import { addModelOptions } from './model-options.js';
 import { addStoreOption } from './store-option.js';
+import { numberDefault } from './integer-option.js';
 import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
 
 function collect(value: string, previous: string[]): string[] {
@@ -15,10 +16,10 @@ export function registerServe(program: Command, setExitCode: SetExitCode): void 
     .description('serve the agent in a folder over HTTP as AG-UI (POST /agent/run, Server-Sent Events)')
     .argument('[dir]', 'agent folder', '.')
     .option('--host <address>', 'address to bind; anything but loopback needs a token', '127.0.0.1')
-    .option('--port <number>', 'port to listen on (0 picks a free one)', '8787')
+    .addOption(numberDefault(new Option('--port <number>', 'port to listen on (0 picks a free one)'), 8787))
     .option('--token <secret>', 'bearer token required on /agent/run and /admin (also AUGGY_TOKEN)')
-    .option('--max-message-chars <n>', 'refuse a user message longer than this (HTTP 413)', String(DEFAULT_MAX_MESSAGE_CHARS))
-    .option('--grace-ms <ms>', 'on SIGTERM, how long in-flight runs may finish before they are canceled', '5000')
+    .addOption(numberDefault(new Option('--max-message-chars <n>', 'refuse a user message longer than this (HTTP 413)'), DEFAULT_MAX_MESSAGE_CHARS))
+    .addOption(numberDefault(new Option('--grace-ms <ms>', 'on SIGTERM, how long in-flight runs may finish before they are canceled'), 5000))
     .option('--cors-origin <origin>', 'let web pages from this origin (or *) call the server; repeatable', collect, [])
     .option('--allowed-host <name>', 'a name besides the bound address and localhost that clients may use in Host; repeatable', collect, [])
     .option('--allow-tool <pattern>', 'mcp: let tools matching this run without a person\'s yes, e.g. mcp_ops_* (repeatable)', collect, []);

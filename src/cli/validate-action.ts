@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { loadAgent } from '../agent/load-agent.js';
 import { formatDiagnostic, type Diagnostic } from '../agent/types.js';
 import { EXIT, UsageError } from '../hosts/exit-codes.js';
+import { requireExistingFolder } from '../hosts/open-conversation.js';
 import { BUILTIN_AUGMENTS } from '../augments/registry.js';
 
 function plural(count: number, word: string): string {
@@ -21,7 +22,8 @@ export function summaryLine(dir: string, diagnostics: readonly Diagnostic[]): st
 export async function validateCommand(dir: string, options: { json?: boolean; connect?: boolean }, write: (text: string) => void): Promise<number> {
   const agentDir = resolve(dir);
   // Not being an agent folder at all is a usage mistake, not a finding about a folder.
-  if (!existsSync(agentDir) || !statSync(agentDir).isDirectory()) {
+  requireExistingFolder(agentDir, dir);
+  if (!statSync(agentDir).isDirectory()) {
     throw new UsageError(`${dir} is not a folder; pass an agent folder (auggy validate <dir>)`);
   }
   if (!existsSync(resolve(agentDir, 'agent.yaml'))) {

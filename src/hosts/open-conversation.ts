@@ -22,9 +22,15 @@ export interface AgentTarget {
   host?: HostScope;
 }
 
+/** A folder that is not there at all is told so, rather than as a folder without agent.yaml. */
+export function requireExistingFolder(agentDir: string, shown = agentDir): void {
+  if (!existsSync(agentDir)) throw new UsageError(`${shown} does not exist; pass an agent folder, or create one with: auggy create <name>`);
+}
+
 /** Loads the folder and settles the model; any problem is a UsageError naming the file and fix. */
 export async function loadRunnableAgent(dir: string, overrides: ModelOverrides, warn: (message: string) => void): Promise<AgentTarget> {
   const agentDir = resolve(dir);
+  requireExistingFolder(agentDir);
   if (!existsSync(resolve(agentDir, 'agent.yaml'))) {
     throw new UsageError(`${agentDir} has no agent.yaml; pass an agent folder, or create one with: auggy create <name>`);
   }

@@ -96,10 +96,11 @@ describe('the answer command printed after a question', () => {
     for (const cwd of [dirname(dir), dir]) {
       const first = await execa('node', [AUGGY_BIN, 'run', dir, '--print', 'deploy the api'], { cwd, reject: false, env: CLEAN_ENV });
       expect(first.exitCode).toBe(3);
-      const line = first.stderr.split('\n').find((text) => text.startsWith('waiting for your reply: answer with  '));
+      const line = first.stderr.split('\n').find((text) => text.startsWith('waiting for your reply: answer with '));
       expect(line).toBeDefined();
-      const printed = line!.slice('waiting for your reply: answer with  '.length);
-      expect(printed).toMatch(/ --print --session \S+ "<answer>"$/);
+      const printed = line!.slice('waiting for your reply: answer with '.length);
+      // One space after "with": the command starts right there.
+      expect(printed).toMatch(/^\S.* --print --session \S+ "<answer>"$/);
       const answered = await execa('sh', ['-c', printed.replace('<answer>', 'api-west')], { cwd, reject: false, env: CLEAN_ENV });
       expect(answered.exitCode).toBe(0);
       expect(answered.stdout).toContain('Deploying that service now');
@@ -111,7 +112,7 @@ describe('the answer command printed after a question', () => {
     const cwd = dirname(dir);
     const asked = await shellIn(cwd, 'auggy run demo -p "deploy the api"');
     expect(asked.exitCode).toBe(3);
-    expect(asked.stderr).toMatch(/answer with {2}auggy run demo --print --session \S+ "<answer>"$/m);
+    expect(asked.stderr).toMatch(/answer with auggy run demo --print --session \S+ "<answer>"$/m);
   });
 });
 
@@ -133,6 +134,15 @@ describe('the root --help', () => {
     for (const part of ['Examples:', 'auggy -p "hello"', 'Environment variables:', 'AUGGY_MODEL', 'NO_COLOR', 'Exit codes:', '130', 'sessions']) {
       expect(help.stdout).toContain(part);
     }
+    expect(help.stdout).toMatch(/^ {2}143 {2}with --print or test: stopped by SIGTERM/m);
+  });
+
+  it('shows numeric defaults as numbers, not quoted strings', async () => {
+    const serve = await auggyIn(REPO_ROOT, ['serve', '--help']);
+    const run = await auggyIn(REPO_ROOT, ['run', '--help']);
+    for (const shown of ['(default: 8787)', '(default: 32000)', '(default: 5000)']) expect(serve.stdout.replace(/\s+/g, ' ')).toContain(shown);
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain('(default: 32000)');
+    expect(`${serve.stdout}${run.stdout}`).not.toMatch(/default: "\d+"/);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { validateCommand, summaryLine } from '../../src/cli/validate-action.js';
 import { UsageError } from '../../src/hosts/exit-codes.js';
 import type { Diagnostic } from '../../src/agent/types.js';
@@ -74,7 +75,9 @@ describe('auggy validate', () => {
     const empty = tempDir('auggy-validate-');
     await expect(validate(empty)).rejects.toThrow(UsageError);
     await expect(validate(empty)).rejects.toThrow(/has no agent\.yaml; pass an agent folder, or create one with: auggy create <name>/);
-    await expect(validate(join(empty, 'nope'))).rejects.toThrow(/nope is not a folder/);
+    await expect(validate(join(empty, 'nope'))).rejects.toThrow(/nope does not exist; pass an agent folder, or create one with: auggy create <name>$/);
+    writeFileSync(join(empty, 'plain'), 'not a folder');
+    await expect(validate(join(empty, 'plain'))).rejects.toThrow(/plain is not a folder/);
   });
 
   it('summarises counts with singular and plural words', () => {

@@ -138,6 +138,12 @@ describe.skipIf(!tmuxAvailable())('the chat in a real terminal', { timeout: 180_
     expect(status).not.toMatch(/working|\d+s\b/);
     expect(screen).not.toContain('Esc to cancel');
     expect(screen).toContain('Esc declines');
+    // Enter on nothing for a required field is refused there and then, not after the last question.
+    await sendLine(t, '2');
+    await t.waitForText('How many replicas?');
+    await t.press('Enter');
+    const refused = await t.waitForText('an answer is required');
+    expect(refused).toContain('How many replicas?');
   });
 
   it("shows request_input's question once and never its reason; the status line counts tokens", async () => {

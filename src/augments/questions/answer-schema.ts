@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { QuestionField } from './question-field.js';
 
-const REQUIRED = 'an answer is required';
+/** Also said on the spot when a required field is answered with nothing. */
+export const REQUIRED = 'an answer is required';
 
 /** `"abc"` for a message about what was typed; undefined means nothing was. */
 function shown(input: unknown): string {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { EmitEvent } from '../../kernel/events.js';
 import type { PersonChannel, PersonReply, PresentedQuestion } from '../../kernel/person.js';
-import { answerSchema } from './answer-schema.js';
+import { answerSchema, REQUIRED } from './answer-schema.js';
 import { toQuestionFields, type QuestionField, type QuestionnaireSpec } from './field-spec.js';
 import { readAnswer, type AnswerValue } from './parse-answer.js';
 import { presentQuestion, newQuestionnaireId } from './present-question.js';
@@ -70,13 +70,17 @@ export async function runQuestionnaire(spec: QuestionnaireSpec, person: PersonCh
   const maxReasks = options.maxReasks ?? MAX_REASKS;
   const answers: Record<string, unknown> = {};
   let introShown = false;
+  let reasks = 0;
 
   const finish = (result: QuestionnaireResult): QuestionnaireResult => {
     emit(questionnaireResultEvent({ questionnaireId, ...result }));
     return result;
   };
 
-  /** Asks one field; the reason when nobody answered. */
+  /**
+   * Asks one field; the reason when nobody answered. Nothing typed for a required field is
+   * refused at once, on that field, rather than after the questions that follow it.
+   */
   const ask = async (index: number, error?: string): Promise<NoAnswerReason | undefined> => {
     const field = fields[index];
     const placed = presentQuestion(field, { questionnaireId, index, total: fields.length, intro: introShown ? undefined : spec.prompt, error });
@@ -91,14 +95,17 @@ export async function runQuestionnaire(spec: QuestionnaireSpec, person: PersonCh
     const answer = readAnswer(field, reply.text);
     answers[field.name] = answer;
     emit(answeredEvent({ questionnaireId, field: field.name, text: reply.text, answer }));
-    return undefined;
+    if (answer !== undefined || !field.required) return undefined;
+    if (reasks >= maxReasks) return 'refused';
+    reasks++;
+    return ask(index, REQUIRED);
   };
 
   for (let index = 0; index < fields.length; index++) {
     const reason = await ask(index);
     if (reason) return finish(noAnswer(reason));
   }
-  for (let reasks = 0; ; reasks++) {
+  for (; ; reasks++) {
     const checked = schema.safeParse(answers);
     if (checked.success) return finish({ status: 'answered', answers: definedOnly(checked.data) });
     const refused = refusedField(checked.error.issues, fields);

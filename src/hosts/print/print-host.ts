@@ -1,5 +1,5 @@
 import { EXIT, exitCodeForStatus } from '../exit-codes.js';
-import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
+import { SYSTEM_LINE_EVENT, type KernelEvent } from '../../kernel/events.js';
 import type { Conversation } from '../../kernel/conversation.js';
 import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
 import { summarize, systemLineText, textEventWriter, type OutputFormat, type Writers } from './print-output.js';
@@ -26,9 +26,13 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
   const { conversation, writers: w, format } = options;
   const text = textEventWriter(w);
   const narrate = createQuestionNarrator();
+  // What augments say after the loop ends (user ask evaluations) belongs to the turn: as serve does,
+  // the terminal event is held and goes out after them, just before RESULT.
+  let terminal: KernelEvent | undefined;
   const unsubscribe = conversation.subscribe((event) => {
     if (format === 'stream-json') {
-      w.out(`${JSON.stringify(event)}\n`);
+      if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') terminal = event;
+      else w.out(`${JSON.stringify(event)}\n`);
       // A question also reads as an assistant message, for consumers that only show text.
       const narrated = narrate(event);
       if (narrated !== undefined) for (const extra of textMessageEvents(narrated)) w.out(`${JSON.stringify(extra)}\n`);
@@ -46,12 +50,15 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
   const summary = summarize(result, conversation.session.id, conversation.snapshot());
   const stoppedBy = result.status === 'canceled' && options.signal.reason instanceof Interrupted ? options.signal.reason.by : undefined;
   if (format === 'json') w.out(`${JSON.stringify(summary, null, 2)}\n`);
-  if (format === 'stream-json') w.out(`${JSON.stringify({ type: 'RESULT', ...summary })}\n`);
+  if (format === 'stream-json') {
+    if (terminal) w.out(`${JSON.stringify(terminal)}\n`);
+    w.out(`${JSON.stringify({ type: 'RESULT', ...summary })}\n`);
+  }
   if (format === 'text') {
     if (!text.endsWithNewline()) w.out('\n');
     switch (result.status) {
       case 'input-required':
-        text.err(`waiting for your reply: answer with  ${options.answerCommand(conversation.session.id)}\n`);
+        text.err(`waiting for your reply: answer with ${options.answerCommand(conversation.session.id)}\n`);
         break;
       case 'failed':
         text.err(`auggy: turn failed: ${result.message ?? 'unknown error'}\n`);

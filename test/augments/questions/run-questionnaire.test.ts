@@ -73,6 +73,24 @@ describe('refusals', () => {
     expect(asked[3].intro).toBeUndefined();
   });
 
+  it('nothing typed for a required field is refused on the spot, on that field, before the next one is asked', async () => {
+    const { result, asked } = await run(['2', '', '', '-', 'eu-west, us-east']);
+    expect(asked.map((q) => [q.field, q.error])).toEqual([
+      ['env', undefined],
+      ['replicas', undefined],
+      ['replicas', 'an answer is required'],
+      ['replicas', 'an answer is required'],
+      ['regions', undefined],
+    ]);
+    expect(result).toEqual({ status: 'answered', answers: { env: 'production', replicas: 2, regions: ['eu-west', 'us-east'] } });
+  });
+
+  it('nothing typed again and again counts toward the re-asks, then no answer (refused)', async () => {
+    const { result, asked } = await run(['staging', '', '', '', '']);
+    expect(result).toEqual({ status: 'no-answer', reason: 'refused' });
+    expect(asked.map((q) => q.field)).toEqual(['env', 'replicas', 'replicas', 'replicas', 'replicas']);
+  });
+
   it('several refused fields are asked again in field order', async () => {
     const { result, asked } = await run(['dev', 'x', 'eu-west', 'production', '4']);
     expect(result).toMatchObject({ status: 'answered', answers: { env: 'production', replicas: 4 } });
@@ -90,11 +108,11 @@ describe('refusals', () => {
   });
 
   it('the bound is across fields, not per field', async () => {
-    const { result, asked } = await run(['dev', 'x', '', 'production', '3', 'eu']);
-    // Three re-asks: env, replicas, regions. Each fixed in turn, so the third one ends it well.
-    expect(asked.map((q) => q.field)).toEqual(['env', 'replicas', 'regions', 'env', 'replicas', 'regions']);
+    const { result, asked } = await run(['dev', 'x', '', 'eu', 'production', '3']);
+    // Three re-asks: regions on the spot, then env and replicas. Each fixed in turn, so the third one ends it well.
+    expect(asked.map((q) => q.field)).toEqual(['env', 'replicas', 'regions', 'regions', 'env', 'replicas']);
     expect(result).toMatchObject({ status: 'answered' });
-    const refusedAgain = await run(['dev', 'x', '', 'production', '3', '']);
+    const refusedAgain = await run(['dev', 'x', '', 'eu', 'production', 'y']);
     expect(refusedAgain.result).toEqual({ status: 'no-answer', reason: 'refused' });
     expect(refusedAgain.asked).toHaveLength(6);
   });

@@ -121,6 +121,9 @@ describe('userAsk through the auggy binary against a Chat Completions server', (
       ['auggy.system', { text: 'user ask blocked: No access to production.' }],
     ]);
     expect(events.at(-1)).toMatchObject({ type: 'RESULT', status: 'completed', ask: { outcome: 'blocked', active: false } });
+    // As serve sends them: the turn's events, evaluations included, then the one terminal event, then RESULT.
+    expect(events.slice(-4).map((e) => e.name ?? e.type)).toEqual(['userAsk.evaluation', 'auggy.system', 'RUN_FINISHED', 'RESULT']);
+    expect(events.filter((e) => e.type === 'RUN_FINISHED')).toHaveLength(1);
   });
 
   it('a failing evaluator is reported on stderr, leaves the ask as it was and keeps the exit code', async () => {

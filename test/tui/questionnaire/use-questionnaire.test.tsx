@@ -71,6 +71,32 @@ describe('useQuestionnaire with QuestionView', () => {
     await frame('no question');
   });
 
+  it('Enter on nothing for a required field is refused on the spot, on that field; the dash still takes a default', async () => {
+    const { app, frame, result } = await start();
+    await frame('question 1 of 3');
+    app.stdin.write('2');
+    await frame('› 2');
+    app.stdin.write(KEY.enter);
+    await frame('question 2 of 3');
+    app.stdin.write(KEY.enter);
+    const refused = await frame('✗');
+    expect(refused).toContain('question 2 of 3');
+    expect(refused).toContain('Which regions?');
+    expect(refused).toContain('an answer is required');
+    app.stdin.write('eu-west');
+    await frame('› eu-west');
+    app.stdin.write(KEY.enter);
+    await frame('question 3 of 3');
+    // Its hint promises the default for `-`, not for Enter on nothing.
+    app.stdin.write(KEY.enter);
+    const again = await frame((f) => f.includes('question 3 of 3') && f.includes('an answer is required'));
+    expect(again).toContain('or - for 2');
+    app.stdin.write('-');
+    await frame('› -');
+    app.stdin.write(KEY.enter);
+    expect(await result).toEqual({ status: 'answered', answers: { env: 'production', regions: ['eu-west'], replicas: 2 } });
+  });
+
   it('Esc declines the questionnaire', async () => {
     const { app, frame, result } = await start();
     await frame('question 1 of 3');

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { UsageError } from '../../exit-codes.js';
+import { requireExistingFolder } from '../../open-conversation.js';
 
 const SCENARIO_FILE = /\.scenario\.ya?ml$/;
 
@@ -41,6 +42,7 @@ export function findScenarioFiles(dir: string, files: readonly string[], cwd = p
     named = [dir, ...named];
     agentDir = agentFolderAbove(dirname(agentDir)) ?? cwd;
   }
+  requireExistingFolder(agentDir);
   if (!existsSync(join(agentDir, 'agent.yaml'))) {
     throw new UsageError(`${agentDir} has no agent.yaml; pass an agent folder, or create one with: auggy create <name>`);
   }
