@@ -111,7 +111,8 @@ describe('the PostgreSQL session store', () => {
     const a = await open(url, 600);
     const b = await open(url, 600);
     const session = await a.open({});
-    const lease = await a.acquireWriter(session.id);
+    // Taken through the handle, as a run takes it: the handle's appends are then that run's.
+    const lease = await session.acquireWriter();
     await expect(b.acquireWriter(session.id)).rejects.toThrow(SessionBusyError);
     await expect(b.acquireWriter(session.id)).rejects.toThrow(new RegExp(`session ${session.id} is in use by another auggy \\(pid ${process.pid} on `));
     // Renewals keep it held well past one lease length.
@@ -130,15 +131,24 @@ describe('the PostgreSQL session store', () => {
       [agent.id, session.id],
     );
     await expect(b.acquireWriter(session.id)).rejects.toThrow(/pid 1 on gone/);
-    // The dead writer's lease still holds: a's appends are refused rather than interleaved.
-    session.append({ kind: 'user', turnId: 't', text: 'refused', at: 'now' });
-    await expect(session.flush()).rejects.toThrow(/another auggy holds session/);
+    // The dead writer's lease still holds: what a writes between runs (echoes of the other run's
+    // state changes) is left out rather than interleaved, and a's handle stays usable.
+    session.append({ kind: 'event', event: { type: 'CUSTOM', name: 'between.runs', value: {} }, at: 'now' });
+    await session.flush();
+    expect(await query(url, "SELECT 1 FROM auggy_events WHERE entry::text LIKE '%between.runs%'")).toEqual([]);
     let after: Awaited<ReturnType<SessionStore['acquireWriter']>> | undefined;
     while (!after) {
       after = await b.acquireWriter(session.id).catch(() => undefined);
       if (!after) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await after.release();
+    // A run whose lease was taken over (it expired): what it writes after that is refused, and said.
+    const run = await session.acquireWriter();
+    await query(url, "UPDATE auggy_leases SET owner = 'gone:1:x#1', pid = 1, host = 'gone' WHERE session_id = $1", [session.id]);
+    session.append({ kind: 'user', turnId: 't', text: 'refused', at: 'now' });
+    await expect(session.flush()).rejects.toThrow(/another auggy holds session/);
+    expect(await query(url, "SELECT 1 FROM auggy_events WHERE entry->>'text' = 'refused'")).toEqual([]);
+    await run.release();
     await a.close();
     await b.close();
   });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,10 +76,12 @@ describe('auggy sessions --store', () => {
     expect(rows.map((row) => row.split(' ')[0])).toEqual(fromStore.map((s) => s.id));
     expect(rows[0]).toMatch(/just now\s+waiting for your answer\s+deploy the api$/);
     expect(rows[1]).toMatch(/just now\s+completed\s+hello$/);
-    // The hint resumes from the same store.
-    expect(text.stdout).toContain(`resume one with: ${['node', AUGGY_BIN].join(' ')} run . --resume --store ${url} <id>`);
+    // The hint resumes from the same store, the id right after --resume.
+    const hint = text.stdout.match(/^resume one with: (.*)$/m)?.[1] ?? '';
+    expect(hint).toBe(`${['node', AUGGY_BIN].join(' ')} run . --resume <id> --store ${url}`);
 
-    const resumed = await auggyIn(inStore, ['-p', '--resume', fromStore[1].id, '--store', url, 'hello again']);
+    // Pasted as printed, with the id filled in and a message added, it resumes that session.
+    const resumed = await execa(`${hint.replace('<id>', fromStore[1].id)} -p 'hello again'`, { shell: true, cwd: inStore, reject: false, env: CLEAN_ENV });
     expect(resumed.exitCode).toBe(0);
     const after = JSON.parse((await auggyIn(inStore, ['sessions', '--store', url, '--json'])).stdout) as SessionSummary[];
     expect(after[0]).toMatchObject({ id: fromStore[1].id, firstMessage: 'hello', messages: 2, ended: 'completed' });
@@ -289,5 +291,92 @@ describe('the chat on a store', () => {
     await sendLine(terminal, '/session');
     await terminal.waitForText(`store   ${url}`);
     expect(existsSync(join(dir, '.auggy', 'sessions'))).toBe(false);
+  });
+});
+
+describe('a chat on a store after another process wrote its session', () => {
+  /** The session's log as the database holds it: who said what, in order. */
+  async function userLines(database: string, sessionId: string): Promise<string[]> {
+    const rows = await pg.cluster().query<{ text: string }>(database, "SELECT entry->>'text' AS text FROM auggy_events WHERE session_id = $1 AND kind = 'user' ORDER BY id", [sessionId]);
+    return rows.map((row) => row.text);
+  }
+
+  async function chatAndOther() {
+    const { url, database } = await pg.freshDatabase();
+    const dir = copyExample();
+    const target = await loadRunnableAgent(dir, {}, () => undefined);
+    // Two stores are two processes: each has its own lease owner.
+    const stores = [await openAgentStore(target, { url }, () => undefined), await openAgentStore(target, { url }, () => undefined)];
+    opened.push(...stores);
+    return { url, database, dir, target, stores };
+  }
+
+  it('its next turn takes the lease, starts from what the other appended (transcript and ask), and is stored', async () => {
+    const { database, target, stores } = await chatAndOther();
+    const chat = await openConversation(target, {}, () => undefined, stores[0]);
+    expect((await chat.runTurn('hello')).status).toBe('completed');
+    const other = await openConversation(target, { sessionId: chat.session.id }, () => undefined, stores[1]);
+    expect((await other.runTurn('deploy the api')).status).toBe('input-required');
+    await other.session.close();
+
+    const answered = await chat.runTurn('api-east');
+    expect(answered.status).toBe('completed');
+    expect(answered.text).toContain('Deploying that service now');
+    expect(chat.transcript().filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['hello', 'deploy the api', 'api-east']);
+    // The ask the other run set was read back too: the answer revised it.
+    expect(chat.snapshot()).toMatchObject({ ask: { text: 'Deploy api-east to production.', revisions: ['hello', 'deploy the api', 'api-east'] } });
+    expect(await userLines(database, chat.session.id)).toEqual(['hello', 'deploy the api', 'api-east']);
+    // And the turn after that too: nothing stays broken.
+    expect((await chat.runTurn('thanks')).status).toBeDefined();
+    expect(await userLines(database, chat.session.id)).toEqual(['hello', 'deploy the api', 'api-east', 'thanks']);
+    await chat.session.close();
+  });
+
+  it('the same when the other is the built binary run --print --session between its turns', async () => {
+    const { url, database, dir, target, stores } = await chatAndOther();
+    const chat = await openConversation(target, {}, () => undefined, stores[0]);
+    expect((await chat.runTurn('hello')).status).toBe('completed');
+    const other = await auggyIn(dir, ['run', '.', '--print', '--session', chat.session.id, 'deploy the api', '--store', url]);
+    expect(other.exitCode).toBe(3);
+    expect((await chat.runTurn('api-east')).status).toBe('completed');
+    expect(await userLines(database, chat.session.id)).toEqual(['hello', 'deploy the api', 'api-east']);
+    await chat.session.close();
+  });
+
+  it('the chat screen shows the answer, and a turn that cannot even start says why in one line', async () => {
+    const { database, dir, target, stores } = await chatAndOther();
+    const chat = await openChat(dir, { store: stores[0] });
+    chat.write('hello', KEY.enter);
+    await frameWith(chat.lastFrame, "Hello! I'm the demo agent.");
+    await vi.waitFor(() => expect(chat.conversation.isRunning).toBe(false), { timeout: 15_000 });
+    const other = await openConversation(target, { sessionId: chat.conversation.session.id }, () => undefined, stores[1]);
+    expect((await other.runTurn('deploy the api')).status).toBe('input-required');
+    await other.session.close();
+    chat.write('api-east', KEY.enter);
+    await frameWith(chat.lastFrame, 'Deploying that service now');
+    expect(await userLines(database, chat.conversation.session.id)).toEqual(['hello', 'deploy the api', 'api-east']);
+
+    // A store gone away: the turn fails before any event, and the transcript still says why.
+    await stores[0].close();
+    chat.write('once more', KEY.enter);
+    const failed = await frameWith(chat.lastFrame, (frame) => /✗ failed/.test(frame));
+    expect(failed).toMatch(/✗ failed: .*(pool|session store)/i);
+    chat.unmount();
+  });
+
+  it.skipIf(!tmuxAvailable())('in a real terminal: the reviewer\'s steps answer the other run\'s question, and Ctrl+D prints the store resume hint', { timeout: 180_000 }, async () => {
+    const { url, database, dir } = await chatAndOther();
+    expect((await auggyIn(dir, ['run', '.', '--print', 'hello', '--store', url])).exitCode).toBe(0);
+    const [{ id }] = JSON.parse((await auggyIn(dir, ['sessions', '--store', url, '--json'])).stdout) as SessionSummary[];
+    const terminal = await openTerminal({ command: ['node', AUGGY_BIN, 'run', '.', '--session', id, '--store', url], cwd: dir, env: { ...CLEAN_MODEL_ENV, NO_COLOR: '1' }, width: 100, height: 30 });
+    terminals.push(terminal);
+    await terminal.waitForText(TUI_READY);
+    expect((await auggyIn(dir, ['run', '.', '--print', '--session', id, 'deploy the api', '--store', url])).exitCode).toBe(3);
+    await sendLine(terminal, 'api-east');
+    await terminal.waitForText('Deploying that service now');
+    expect(await userLines(database, id)).toEqual(['hello', 'deploy the api', 'api-east']);
+    await terminal.press('C-d');
+    expect(await terminal.waitForExit()).toBe(0);
+    expect(await terminal.screen({ joined: true })).toContain(`Resume this chat with: node ${AUGGY_BIN} run . --session ${id} --store ${url}`);
   });
 });

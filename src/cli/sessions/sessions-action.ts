@@ -4,7 +4,7 @@ import { sessionsRoot } from '../../session/session.js';
 import { folderSessionSummaries, type SessionSummary } from '../../session/session-summary.js';
 import { openSessionStore, type StoreChoice } from '../../session/open-store.js';
 import { SessionError } from '../../session/session-error.js';
-import { retypeCommand } from '../../hosts/retype-command.js';
+import { retypeCommand, shellQuote } from '../../hosts/retype-command.js';
 import { EXIT, UsageError } from '../../hosts/exit-codes.js';
 import { invokedAs } from '../invoked-as.js';
 import { storeChoiceFrom, type StoreOptionValues } from '../store-option.js';
@@ -47,8 +47,9 @@ export async function sessionsCommand(dir: string, options: { json?: boolean } &
   else {
     // A session in the store is resumed from the store.
     const storeFlags = options.store !== undefined ? ['--store', options.store] : [];
-    const resume = retypeCommand({ program: invokedAs(), agentDir, cwd: process.cwd(), modelFlags: storeFlags }, ['--resume']);
-    process.stdout.write(sessionListText(summaries, `${resume} <id>`));
+    // The id goes right after --resume, before the store flags: after them it would be read as the message.
+    const resume = retypeCommand({ program: invokedAs(), agentDir, cwd: process.cwd(), modelFlags: [] }, ['--resume']);
+    process.stdout.write(sessionListText(summaries, [resume, '<id>', ...storeFlags.map(shellQuote)].join(' ')));
   }
   return EXIT.ok;
 }

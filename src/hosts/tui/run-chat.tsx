@@ -6,7 +6,7 @@ import type { DisplayItem } from './display-items.js';
 import { historyFromSession, type SessionHistory } from './history-from-session.js';
 import { inputHistoryPath, loadInputHistory, saveInputHistoryEntry } from './input-history.js';
 import { retypeCommand, type RetypeContext } from '../retype-command.js';
-import { sessionHasMessage } from '../../session/session-summary.js';
+import type { SessionHandle } from '../../session/session.js';
 import { PaletteProvider, paletteFor } from './palette.js';
 import { transcriptText } from './print/transcript-text.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './theme.js';
@@ -59,7 +59,7 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
     if (error && !historyWarned) warnings.warn(error);
     historyWarned ||= error !== undefined;
   };
-  let lastSession: { id: string; dir: string } = conversation.session;
+  let lastSession: Pick<SessionHandle, 'id' | 'entries'> = conversation.session;
   const resumeHint = (sessionId: string) => resumeCommand(retype, sessionId);
 
   stdout.write(BRACKETED_PASTE_ON);
@@ -93,7 +93,8 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
     restore();
     process.off('exit', restore);
   }
-  // A chat where nothing was said has nothing to resume.
-  if (sessionHasMessage(join(lastSession.dir, 'events.jsonl'))) stdout.write(`Resume this chat with: ${resumeHint(lastSession.id)}\n`);
+  // A chat where nothing was said has nothing to resume. Asked of the session, not its folder:
+  // a session kept in a store has no events.jsonl.
+  if (lastSession.entries().entries.some((entry) => entry.kind === 'user')) stdout.write(`Resume this chat with: ${resumeHint(lastSession.id)}\n`);
   return 0;
 }

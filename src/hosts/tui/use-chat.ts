@@ -14,6 +14,7 @@ import { useKeys } from './use-keys.js';
 import { useQuitArm } from './use-quit-arm.js';
 import { useReprintOnResize } from './use-reprint-on-resize.js';
 import { useSubmit } from './use-submit.js';
+import type { SessionHandle } from '../../session/session.js';
 
 export interface ChatSetup extends ConversationSetup {
   /** Earlier inputs, oldest first, for up/down. */
@@ -23,7 +24,7 @@ export interface ChatSetup extends ConversationSetup {
   /** How to resume this chat, shown by /session. */
   resumeHint(sessionId: string): string;
   /** Told the session the chat ends in (after /clear it is a new one). */
-  onQuit?(session: { id: string; dir: string }): void;
+  onQuit?(session: Pick<SessionHandle, 'id' | 'entries'>): void;
 }
 
 export interface Chat {

@@ -68,6 +68,8 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
   const flushScheduled = useRef(false);
   const controller = useRef<AbortController | undefined>(undefined);
   const turn = useRef<Promise<void> | undefined>(undefined);
+  /** Whether this turn's events said why it failed (RUN_ERROR), so the reason is shown once. */
+  const failureShown = useRef(false);
 
   const flush = useCallback(() => {
     flushScheduled.current = false;
@@ -78,6 +80,7 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
   // Events that arrive together (a burst of deltas) are drawn as one update.
   const listener = useCallback(
     (event: KernelEvent) => {
+      if (event.type === 'RUN_ERROR') failureShown.current = true;
       pending.current.push(event);
       if (flushScheduled.current) return;
       flushScheduled.current = true;
@@ -96,17 +99,22 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
       if (controller.current) return false;
       const abort = new AbortController();
       controller.current = abort;
+      failureShown.current = false;
       dispatch({ type: 'turn-started', text, at: Date.now() });
       turn.current = conversation
         .runTurn(text, { signal: abort.signal, person: person.current })
         .then(
           (result) => ({ summary: { status: result.status, message: result.message }, usage: result.usage }),
-          // runTurn reports provider and tool trouble as data; anything thrown is a bug, shown as a failure.
+          // runTurn reports provider and tool trouble as data; anything thrown (a session that
+          // cannot be read or saved) is shown as a failure.
           (error: unknown) => ({ summary: { status: 'failed' as const, message: error instanceof Error ? error.message : String(error) }, usage: undefined }),
         )
         .then(({ summary, usage }) => {
           flush();
           controller.current = undefined;
+          // A failure no RUN_ERROR explained (thrown, or a session not saved after the run
+          // finished): the transcript says why here, since the status line only marks it.
+          if (summary.status === 'failed' && !failureShown.current) dispatch({ type: 'items', items: [{ kind: 'turn-end', status: 'failed', message: summary.message }] });
           dispatch({ type: 'turn-ended', summary, usage });
         });
       return true;

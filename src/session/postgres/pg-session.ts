@@ -30,7 +30,8 @@ export interface LoadedSession {
 }
 
 type WriteOp =
-  | { kind: 'append'; entry: SessionEntry }
+  /** `asWriter`: made while this handle held the session's lease, so a refusal means the lease was lost. */
+  | { kind: 'append'; entry: SessionEntry; asWriter: boolean }
   | { kind: 'state'; name: string; base: unknown; value: unknown }
   | { kind: 'remove'; name: string }
   | { kind: 'rename'; from: string; to: string };
@@ -95,6 +96,12 @@ export class PgSession implements SessionHandle {
   private failure: SessionError | undefined;
   private readonly watchers = new Set<(name: string) => void>();
   private readonly recheck = new Set<string>();
+  /** How many of this handle's leases are held now: appends made outside one are not a run's. */
+  private leasesHeld = 0;
+  /** Entries were left out of the store (see saveEntries): the cache holds some the log does not. */
+  private cacheAhead = false;
+  /** How many writes of this handle each state file has had, so a read racing one is not taken. */
+  private readonly stateWrites = new Map<string, number>();
 
   constructor(
     private readonly context: PgSessionContext,
@@ -112,7 +119,7 @@ export class PgSession implements SessionHandle {
   append(entry: SessionEntry): void {
     this.check();
     this.entryCache.push(entry);
-    this.enqueue({ kind: 'append', entry });
+    this.enqueue({ kind: 'append', entry, asWriter: this.leasesHeld > 0 });
   }
 
   entries(): { entries: SessionEntry[]; warnings: string[] } {
@@ -130,12 +137,14 @@ export class PgSession implements SessionHandle {
     const base = this.states.get(name);
     const copy = structuredClone(value);
     this.states.set(name, copy);
+    this.wrote(name);
     this.enqueue({ kind: 'state', name, base, value: copy });
   }
 
   removeState(name: string): void {
     this.check();
     this.states.delete(name);
+    this.wrote(name);
     this.enqueue({ kind: 'remove', name });
   }
 
@@ -145,6 +154,7 @@ export class PgSession implements SessionHandle {
     const value = this.states.get(name);
     this.states.delete(name);
     if (value !== undefined) this.states.set(to, value);
+    this.wrote(name);
     this.enqueue({ kind: 'rename', from: name, to });
     return `${this.location}, state ${to}`;
   }
@@ -157,10 +167,18 @@ export class PgSession implements SessionHandle {
   /** The lease, then what other replicas wrote since this handle read the session. */
   async acquireWriter(): Promise<SessionWriterLease> {
     const lease = await this.context.acquireWriter(this.id);
-    try {
-      return { ...lease, notices: lease.notices, release: () => lease.release(), changedElsewhere: await this.refresh() };
-    } catch (error) {
+    this.leasesHeld++;
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      this.leasesHeld--;
       await lease.release();
+    };
+    try {
+      return { ...lease, notices: lease.notices, release, changedElsewhere: await this.refresh() };
+    } catch (error) {
+      await release();
       throw error;
     }
   }
@@ -178,7 +196,7 @@ export class PgSession implements SessionHandle {
       agentKey,
       this.id,
     ]);
-    const entriesChanged = (latest.rows[0]?.last ?? '0') !== this.lastEventId;
+    const entriesChanged = this.cacheAhead || (latest.rows[0]?.last ?? '0') !== this.lastEventId;
     const loaded = entriesChanged ? await loadSession(pool, agentKey, this.id) : { states: await loadStates(pool, agentKey, this.id) };
     if (!loaded) return false;
     const changed = [...new Set([...this.states.keys(), ...loaded.states.keys()])].filter(
@@ -188,6 +206,7 @@ export class PgSession implements SessionHandle {
     if ('entries' in loaded) {
       this.entryCache = loaded.entries;
       this.lastEventId = loaded.lastEventId;
+      this.cacheAhead = false;
     }
     changed.forEach((name) => this.tell(name));
     return entriesChanged;
@@ -214,15 +233,22 @@ export class PgSession implements SessionHandle {
       this.recheck.add(name);
       return;
     }
+    const writesBefore = this.stateWrites.get(name) ?? 0;
     const { rows } = await this.context.pool.query<{ value: unknown }>(
       'SELECT value FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3',
       [this.context.agentKey, this.id, name],
     );
+    // A write of ours began while this read was on its way: ours is newer (or rechecks after saving).
+    if ((this.stateWrites.get(name) ?? 0) !== writesBefore) return;
     const value = rows[0]?.value;
     if (isDeepStrictEqual(value, this.states.get(name))) return;
     if (value === undefined) this.states.delete(name);
     else this.states.set(name, value);
     this.tell(name);
+  }
+
+  private wrote(name: string): void {
+    this.stateWrites.set(name, (this.stateWrites.get(name) ?? 0) + 1);
   }
 
   private tell(name: string): void {
@@ -246,8 +272,8 @@ export class PgSession implements SessionHandle {
         const op = this.ops[0];
         if (op.kind === 'append') {
           const batch: SessionEntry[] = [];
-          while (this.ops[0]?.kind === 'append') batch.push((this.ops.shift() as Extract<WriteOp, { kind: 'append' }>).entry);
-          await this.saveEntries(batch);
+          while (this.ops[0]?.kind === 'append' && this.ops[0].asWriter === op.asWriter) batch.push((this.ops.shift() as Extract<WriteOp, { kind: 'append' }>).entry);
+          await this.saveEntries(batch, op.asWriter);
         } else {
           await this.saveState(op);
           this.ops.shift();
@@ -261,14 +287,25 @@ export class PgSession implements SessionHandle {
     }
   }
 
-  private async saveEntries(batch: SessionEntry[]): Promise<void> {
+  private async saveEntries(batch: SessionEntry[], asWriter: boolean): Promise<void> {
     const { pool, agentKey, processOwner } = this.context;
     const result = await pool.query<{ count: number; last: string }>(APPEND, [agentKey, this.id, batch.map((entry) => JSON.stringify(entry)), processOwner, batch.map((entry) => entry.kind)]);
     const row = result.rows[0];
+    // Written between runs while another process's run holds the session: these are this
+    // handle's echoes of that run's state changes (the board heard from elsewhere), which that
+    // run logs itself. They are left out, and this handle stays usable: its next run takes the
+    // lease and reads the log again, as the folder store's chat does.
+    if (!row && !asWriter) {
+      this.cacheAhead = true;
+      return;
+    }
     if (!row || row.count !== batch.length) {
       throw new SessionError(`another auggy holds session ${this.id} now, so what this one wrote after that was not saved`);
     }
-    this.lastEventId = row.last;
+    // Between runs another process may have written before these: the next lease reads the log
+    // again rather than take these ids as where this handle has read up to.
+    if (!asWriter) this.cacheAhead = true;
+    else this.lastEventId = row.last;
   }
 
   private notifyArgs(name: string): [string, string] {
