@@ -112,9 +112,9 @@ describe('the auggy binary', () => {
     expect(result.stderr).toBe('auggy: . has no agent.yaml; pass an agent folder, or create one with: auggy create <name>');
   });
 
-  it('run, serve, test, validate, admin and mcp list say a missing folder does not exist, with exit 2', async () => {
+  it('run, serve, test, validate, admin, mcp list and sessions say a missing folder does not exist, with exit 2', async () => {
     const missing = join(tempDir('auggy-bin-'), 'nonexist');
-    for (const args of [['run', missing, '-p', 'hi'], ['serve', missing], ['test', missing], ['validate', missing], ['admin', missing], ['mcp', 'list', missing]]) {
+    for (const args of [['run', missing, '-p', 'hi'], ['serve', missing], ['test', missing], ['validate', missing], ['admin', missing], ['mcp', 'list', missing], ['sessions', missing]]) {
       const result = await auggy(args);
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toBe(`auggy: ${missing} does not exist; pass an agent folder, or create one with: auggy create <name>`);

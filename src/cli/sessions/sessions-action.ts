@@ -10,6 +10,7 @@ import { invokedAs } from '../invoked-as.js';
 import { storeChoiceFrom, type StoreOptionValues } from '../store-option.js';
 import { sessionListLines } from '../../hosts/session-rows.js';
 import { storeAgentOf } from './store-agent.js';
+import { requireExistingFolder } from '../../hosts/open-conversation.js';
 
 /**
  * The agent's sessions, newest first: from the agent folder, or from the store `--store` names.
@@ -17,6 +18,7 @@ import { storeAgentOf } from './store-agent.js';
  */
 export async function agentSessions(dir: string, store: Omit<StoreChoice, 'log'> = {}): Promise<{ agentDir: string; summaries: SessionSummary[] }> {
   const agentDir = resolve(dir);
+  requireExistingFolder(agentDir);
   if (!existsSync(resolve(agentDir, 'agent.yaml'))) {
     throw new UsageError(`${agentDir} has no agent.yaml; pass an agent folder (auggy sessions <dir>)`);
   }
