@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AUGGY_BIN, copyExample } from '../helpers/agent-fixture.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { checkRunSequence, postRun, readEvents, runInput } from '../helpers/agui-events.js';
@@ -121,7 +124,10 @@ describe('auggy serve refuses to start unsafely', () => {
     expect(badPort.stderr).toMatch(/--port 99999/);
     const badChars = await serveRefusal([copyExample('demo'), '--max-message-chars', '0']);
     expect(badChars.exitCode).toBe(2);
-    const noAgent = await serveRefusal([copyExample('demo') + '-missing']);
+    const missing = await serveRefusal([copyExample('demo') + '-missing']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/-missing does not exist; pass an agent folder/);
+    const noAgent = await serveRefusal([mkdtempSync(join(tmpdir(), 'auggy-not-an-agent-'))]);
     expect(noAgent.exitCode).toBe(2);
     expect(noAgent.stderr).toMatch(/no agent\.yaml/);
     const taken = new URL(chat.url).port;
