@@ -1,10 +1,10 @@
 // `auggy serve` under load: N concurrent AG-UI runs (one thread each) on the scripted demo
 // agent over loopback. Figures only: nothing here passes or fails on time.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { oneRun, startServe } from './serve-client.mjs';
 
 const CONCURRENT_RUNS = Number(process.env.BENCH_SERVE_RUNS ?? 200);
 const SEQUENTIAL_RUNS = Number(process.env.BENCH_SERVE_SEQUENTIAL ?? 1000);
@@ -17,28 +17,6 @@ function row(name, value, unit) {
 /** Nearest-rank percentile of sorted samples. */
 function percentile(sorted, p) {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
-}
-
-function startServer(bin, agentDir) {
-  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server under load.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', agentDir, '--port', '0'], {
-    env: { ...process.env, AUGGY_TOKEN: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise((resolveExit) => child.on('exit', (code) => resolveExit(code)));
-  const url = new Promise((resolveUrl, reject) => {
-    let stdout = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match) resolveUrl(match[1]);
-    });
-    exited.then((code) => reject(new Error(`auggy serve exited ${code} before listening: ${stderr.trim()}`)));
-  });
-  return { child, url, exited };
 }
 
 /**
@@ -92,28 +70,6 @@ function cpuMs(pid) {
 }
 
 /** One AG-UI run on its own thread; resolves to its latency and how it ended. */
-async function oneRun(url, text) {
-  const started = performance.now();
-  const response = await fetch(`${url}/agent/run`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({
-      threadId: `bench-${randomUUID()}`,
-      runId: `run-${randomUUID()}`,
-      messages: [{ id: randomUUID(), role: 'user', content: text }],
-      tools: [],
-      context: [],
-      state: {},
-      forwardedProps: {},
-    }),
-  });
-  const body = await response.text();
-  const ms = performance.now() - started;
-  const frames = body.split('\n\n').filter((frame) => frame.startsWith('data: '));
-  const last = frames.length > 0 ? JSON.parse(frames.at(-1).slice(6)) : undefined;
-  const completed = response.status === 200 && last?.type === 'RUN_FINISHED' && last.result?.status === 'completed';
-  return { ms, completed };
-}
 
 export async function benchServe({ root = resolve(import.meta.dirname, '..'), bin = join(root, 'bin', 'auggy.js'), workdir } = {}) {
   const base = workdir ?? mkdtempSync(join(tmpdir(), 'auggy-bench-serve-'));
@@ -121,7 +77,7 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
   cpSync(join(root, 'examples', 'demo'), agentDir, { recursive: true });
 
   const launched = performance.now();
-  const server = startServer(bin, agentDir);
+  const server = startServe(bin, agentDir);
   const url = await server.url;
   const startup = performance.now() - launched;
   try {

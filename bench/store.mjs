@@ -1,12 +1,12 @@
 // Two `auggy serve` replicas on one PostgreSQL store: N concurrent AG-UI runs (one thread each)
 // spread over both, on the scripted demo agent. The cluster is a throwaway one started here.
 // Figures only: nothing here passes or fails on time.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { oneRun, startServe } from './serve-client.mjs';
 
 const CONCURRENT_RUNS = Number(process.env.BENCH_STORE_RUNS ?? 200);
 
@@ -62,49 +62,6 @@ async function startCluster(bin) {
   };
 }
 
-function startReplica(bin, agentDir, store) {
-  const child = spawn(process.execPath, [bin, 'serve', agentDir, '--port', '0', '--store', store], {
-    env: { ...process.env, AUGGY_TOKEN: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_STORE: '', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise((resolveExit) => child.on('exit', (code) => resolveExit(code)));
-  const url = new Promise((resolveUrl, reject) => {
-    let stdout = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match) resolveUrl(match[1]);
-    });
-    exited.then((code) => reject(new Error(`auggy serve --store exited ${code} before listening: ${stderr.trim()}`)));
-  });
-  return { child, url, exited };
-}
-
-async function oneRun(url) {
-  const started = performance.now();
-  const response = await fetch(`${url}/agent/run`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({
-      threadId: `bench-${randomUUID()}`,
-      runId: `run-${randomUUID()}`,
-      messages: [{ id: randomUUID(), role: 'user', content: 'hello' }],
-      tools: [],
-      context: [],
-      state: {},
-      forwardedProps: {},
-    }),
-  });
-  const body = await response.text();
-  const frames = body.split('\n\n').filter((frame) => frame.startsWith('data: '));
-  const last = frames.length > 0 ? JSON.parse(frames.at(-1).slice(6)) : undefined;
-  const completed = response.status === 200 && last?.type === "RUN_FINISHED" && last.result?.status === "completed";
-  if (!completed && process.env.BENCH_DEBUG) console.error(response.status, body.slice(-300));
-  return { ms: performance.now() - started, completed };
-}
-
 export async function benchStore({ root = resolve(import.meta.dirname, '..'), bin = join(root, 'bin', 'auggy.js'), workdir } = {}) {
   const pgBin = postgresBin();
   if (!pgBin) return [row('auggy serve --store: skipped (PostgreSQL is not installed; .ci/run installs it)', 0, '')];
@@ -116,7 +73,7 @@ export async function benchStore({ root = resolve(import.meta.dirname, '..'), bi
     cpSync(join(root, 'examples', 'demo'), dir, { recursive: true });
     return dir;
   });
-  const replicas = dirs.map((dir) => startReplica(bin, dir, cluster.url));
+  const replicas = dirs.map((dir) => startServe(bin, dir, ['--store', cluster.url]));
   try {
     const urls = await Promise.all(replicas.map((replica) => replica.url));
     await Promise.all(urls.map((url) => oneRun(url)));
