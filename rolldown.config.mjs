@@ -43,6 +43,8 @@ export default defineConfig([
     output: {
       dir: 'dist/bundle',
       format: 'cjs',
+      charset: 'ascii',
+      comments: { legal: true, annotation: false, jsdoc: false },
       dynamicImportInCjs: false,
       entryFileNames: '[name].cjs',
       chunkFileNames: '[name]-[hash].cjs',
