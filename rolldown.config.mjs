@@ -7,8 +7,10 @@
 // The chunks are CommonJS so that bin/bundle-loader.js can compile them with a V8 code cache
 // (vm.Script's cachedData): Node 20 takes no code cache for an ES module. Ink and its layout
 // engine (yoga) wait at their top level, which CommonJS cannot express, so a plugin takes those
-// awaits out (scripts/ink-without-top-level-await.mjs) and Ink is a chunk like the others. React
-// stays the package in node_modules (it is CommonJS already), so Ink and the chat share one React.
+// awaits out (scripts/ink-without-top-level-await.mjs) and Ink is a chunk like the others, React
+// with it: one React in the bundle for Ink and the chat alike. React picks its development or
+// production build from NODE_ENV when first required, so that stays a choice made at run time
+// (src/hosts/tui/start-tui.ts).
 //
 // Code compiled from a V8 code cache cannot run `import()` in Node 20 (the callback vm.Script was
 // given is lost with the cache), so the one ES module auggy imports, the MCP SDK, is imported
@@ -30,14 +32,13 @@ const importEsModulesThroughLoader = {
 
 // Optional add-ons that dependencies probe for stay outside.
 const optionalAddOns = [/^pg-native$/, /^bufferutil$/, /^utf-8-validate$/];
-const react = /^react(\/|$)/;
 
 export default defineConfig([
   {
     input: { main: 'dist/cli/main.js' },
     platform: 'node',
     // The MCP SDK stays a package of its own, imported only when an agent enables mcp.
-    external: [...optionalAddOns, react, /^@modelcontextprotocol\//],
+    external: [...optionalAddOns, /^@modelcontextprotocol\//],
     plugins: [importEsModulesThroughLoader, inkWithoutTopLevelAwait()],
     logLevel: 'warn',
     output: {
