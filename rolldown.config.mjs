@@ -18,6 +18,7 @@
 // `require` of a chunk (or of React).
 import { defineConfig } from 'rolldown';
 import { inkWithoutTopLevelAwait } from './scripts/ink-without-top-level-await.mjs';
+import { lazyEmojiRegex } from './scripts/lazy-emoji-regex.mjs';
 
 const ES_MODULE_IMPORT = /\bimport\((['"])(@modelcontextprotocol\/[^'"]+)\1\)/g;
 
@@ -39,7 +40,7 @@ export default defineConfig([
     platform: 'node',
     // The MCP SDK stays a package of its own, imported only when an agent enables mcp.
     external: [...optionalAddOns, /^@modelcontextprotocol\//],
-    plugins: [importEsModulesThroughLoader, inkWithoutTopLevelAwait()],
+    plugins: [importEsModulesThroughLoader, inkWithoutTopLevelAwait(), lazyEmojiRegex()],
     logLevel: 'warn',
     output: {
       dir: 'dist/bundle',

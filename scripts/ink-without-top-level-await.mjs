@@ -3,11 +3,14 @@
 // (see rolldown.config.mjs and bin/bundle-loader.js). Without it Ink had to stay an ES module of
 // its own, compiled from source at every chat start.
 //
-// The rewrites are exact text replacements in the two packages' files: ink is pinned (~6.8) and
-// yoga-layout comes with it. If an update changes a text, the build stops and says which one,
-// rather than bundle a file that would await at the top level or load yoga another way.
+// The rewrites are exact text replacements in the two packages' files (scripts/bundle-rewrite.mjs):
+// ink is pinned (~6.8) and yoga-layout comes with it. If an update changes a text, the build stops
+// and says which one, rather than bundle a file that would await at the top level.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { replaceOnce as replaceOnceIn } from './bundle-rewrite.mjs';
+
+const replaceOnce = (...args) => replaceOnceIn('ink-without-top-level-await', ...args);
 
 /** yoga-layout/dist/binaries/yoga-wasm-base64-esm.js: emscripten's glue, with the wasm inline. */
 const YOGA_GLUE = /\/yoga-layout\/dist\/binaries\/yoga-wasm-base64-esm\.js$/;
@@ -17,17 +20,6 @@ const YOGA_INDEX = /\/yoga-layout\/dist\/src\/index\.js$/;
 const INK_RECONCILER = /\/ink\/build\/reconciler\.js$/;
 
 const WASM_DATA_URL = /H="data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
-
-function replaceOnce(code, id, search, replacement) {
-  const found = typeof search === 'string' ? code.split(search).length - 1 : (code.match(new RegExp(search, 'g')) ?? []).length;
-  if (found !== 1) {
-    throw new Error(
-      `ink-without-top-level-await: expected one ${String(search).slice(0, 80)} in ${id}, found ${found}. ` +
-        'Ink or yoga-layout changed: update scripts/ink-without-top-level-await.mjs for the new text.',
-    );
-  }
-  return code.replace(search, replacement);
-}
 
 /** The wasm yoga's glue carries inline, as base64, read from the glue beside yoga's index. */
 function yogaWasmBase64(indexId) {
