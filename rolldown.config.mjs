@@ -45,6 +45,9 @@ export default defineConfig([
     output: {
       dir: 'dist/bundle',
       format: 'cjs',
+      // Only ASCII, so V8 holds each chunk's source as a one-byte string: read ~2× as fast as
+      // the two-byte string one non-ASCII character anywhere makes (22 → 11 ms for the chat's
+      // chunks). Doc comments go (what is left of them was most of the non-ASCII text); licences stay.
       charset: 'ascii',
       comments: { legal: true, annotation: false, jsdoc: false },
       dynamicImportInCjs: false,
