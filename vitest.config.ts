@@ -6,5 +6,7 @@ export default defineConfig({
     // End-to-end tests spawn the built binary and real terminals; give them room, never a race.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Components that draw markdown are rendered directly in tests; the chat loads the lexer itself.
+    setupFiles: ['test/helpers/markdown-lexer.ts'],
   },
 });

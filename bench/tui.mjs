@@ -141,6 +141,8 @@ async function loadTui(root) {
   const dist = (path) => import(pathToFileURL(join(root, 'dist', path)).href);
   // Ink and React loaded the way `auggy run` loads them (production React, never in CI mode).
   await (await dist('hosts/tui/start-tui.js')).loadInteractiveInk();
+  // As run-chat has it loaded before any markdown is drawn.
+  await (await dist('hosts/tui/markdown/markdown-blocks.js')).loadMarkdownLexer();
   return {
     React: (await import('react')).default,
     ink: await import('ink'),

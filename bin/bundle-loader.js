@@ -8,10 +8,9 @@
 const { readFileSync, statSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { dirname, join, resolve } = require('node:path');
-const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
 
-// Node's own wrapper, and `__import` for the ES modules a chunk imports (see rolldown.config.mjs).
+// Node's own wrapper, and `__import` for the ES module a chunk imports (see rolldown.config.mjs).
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname, __import) { ', '\n});'];
 
 function cacheFor(file) {
@@ -27,8 +26,6 @@ function cacheFor(file) {
 
 function createBundleLoader({ useCache = true } = {}) {
   const loaded = new Map();
-  // ES modules a chunk has import()ed (ink.mjs), so its static require of them finds them.
-  const imported = new Map();
 
   function load(path) {
     const file = resolve(path);
@@ -40,17 +37,12 @@ function createBundleLoader({ useCache = true } = {}) {
     const nodeRequire = createRequire(file);
     const require = (id) => {
       if (!id.startsWith('.')) return nodeRequire(id);
-      const target = join(dirname(file), id);
-      if (target.endsWith('.mjs')) {
-        const namespace = imported.get(target);
-        if (!namespace) throw new Error(`${id} is an ES module: it must be import()ed before the chunk that requires it is loaded`);
-        return namespace;
-      }
-      return load(target);
+      return load(join(dirname(file), id));
     };
     require.resolve = nodeRequire.resolve;
     require.cache = nodeRequire.cache;
-    const importEsModule = (specifier) => importFrom(file, specifier);
+    // A package's ES module, imported from bin/: its specifiers are bare, so where from is moot.
+    const importEsModule = (specifier) => import(specifier);
     script.runInThisContext().call(module.exports, module.exports, require, module, file, dirname(file), importEsModule);
     module.loaded = true;
     return module.exports;
@@ -62,14 +54,6 @@ function createBundleLoader({ useCache = true } = {}) {
       filename: file,
       cachedData: useCache ? cacheFor(file) : undefined,
     });
-  }
-
-  async function importFrom(file, specifier) {
-    if (!specifier.startsWith('.')) return import(specifier);
-    const target = join(dirname(file), specifier);
-    const namespace = await import(pathToFileURL(target).href);
-    imported.set(target, namespace);
-    return namespace;
   }
 
   /** The compiled script of a chunk, loaded or not: what scripts/code-cache.mjs takes the cache of. */

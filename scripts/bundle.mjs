@@ -21,4 +21,5 @@ const cache = spawnSync(process.execPath, [fileURLToPath(new URL('code-cache.mjs
 });
 // Without a cache auggy still runs, only slower to start: say so, and keep the build.
 if (cache.status === 2) process.stderr.write('bundle: the scripted demo failed, so the code cache holds only each chunk\'s top level\n');
+else if (cache.status === 3) process.stderr.write(`bundle: the chat did not start (${cache.stderr.trim()}), so the code cache holds nothing of its first frame\n`);
 else if (cache.status !== 0) process.stderr.write(`bundle: no code cache written: ${cache.stderr.trim() || `exit ${cache.status}`}\n`);

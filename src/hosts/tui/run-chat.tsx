@@ -5,6 +5,7 @@ import { App } from './app.js';
 import type { DisplayItem } from './display-items.js';
 import { historyFromSession, type SessionHistory } from './history-from-session.js';
 import { inputHistoryPath, loadInputHistory, saveInputHistoryEntry } from './input-history.js';
+import { loadMarkdownLexer } from './markdown/markdown-blocks.js';
 import { retypeCommand, type RetypeContext } from '../retype-command.js';
 import type { SessionHandle } from '../../session/session.js';
 import { PaletteProvider, paletteFor } from './palette.js';
@@ -67,6 +68,9 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
   process.once('exit', restore);
   const palette = paletteFor(process.env);
   const opening = openingItems(conversation);
+  // A new chat opens with its header alone, which has no markdown: the lexer loads after the
+  // first frame (below). A resumed one prints replies first, so it loads the lexer before that.
+  if (opening.items.length > 1) await loadMarkdownLexer();
   // The opening transcript goes out before Ink draws anything, so its first frame has the input under it.
   stdout.write(transcriptText(opening.items, stdout.columns || 80, palette));
   const instance = render(
@@ -84,6 +88,8 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
     </PaletteProvider>,
     { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true },
   );
+  // Loaded before anything else runs: no reply can arrive before a later turn of the event loop.
+  loadMarkdownLexer().catch((error: unknown) => warnings.warn(`replies cannot be drawn: ${error instanceof Error ? error.message : String(error)}`));
   try {
     await instance.waitUntilExit();
   } catch (error) {

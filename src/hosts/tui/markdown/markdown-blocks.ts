@@ -1,8 +1,26 @@
-import { Lexer, type Token, type TokensList } from 'marked';
+import type { Token, TokensList } from 'marked';
+
+/**
+ * marked builds some forty regular expressions as it is imported, ~10 ms that the chat's first
+ * frame need not wait for: nothing on it is markdown. So it is imported apart, and run-chat has
+ * it loaded before any markdown is drawn (right after the first frame, or before a resumed
+ * session's transcript is printed).
+ */
+let marked: typeof import('marked') | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads the markdown lexer; lexMarkdown may be called once this resolves. */
+export function loadMarkdownLexer(): Promise<void> {
+  loading ??= import('marked').then((module) => {
+    marked = module;
+  });
+  return loading;
+}
 
 /** The reply's top-level blocks (GitHub-flavoured markdown), as marked's lexer reads them. */
 export function lexMarkdown(text: string): TokensList {
-  return new Lexer({ gfm: true }).lex(text);
+  if (marked === undefined) throw new Error('the markdown lexer is not loaded yet: await loadMarkdownLexer() before drawing markdown');
+  return new marked.Lexer({ gfm: true }).lex(text);
 }
 
 /**
