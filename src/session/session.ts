@@ -1,6 +1,7 @@
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
+import { pendingStateFile, removeStateFile, settleStateFiles, writeStateFile } from './state-files.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
 import { appendWholeLine, logSize, setAsideCutLine } from './event-log.js';
 import { isValidSessionId, newSessionId } from './ids.js';
@@ -79,6 +80,8 @@ class FolderSession implements SessionHandle {
     readonly resumed: boolean,
     private readonly locks: FileWriterLock,
     private readonly watchers: StateWatchers = new StateWatchers(),
+    /** State files finish their fsync and rename behind (serve); otherwise each write is whole before it returns. */
+    private readonly writeBehind = false,
   ) {}
 
   get location(): string {
@@ -172,6 +175,9 @@ class FolderSession implements SessionHandle {
 
   readState(name: string): ReturnType<SessionHandle['readState']> {
     const path = join(this.dir, name);
+    // A write of this process still on its way to the file: it is what the file will hold.
+    const pending = pendingStateFile(path);
+    if (pending) return pending.text === undefined ? { status: 'missing' } : { status: 'ok', value: JSON.parse(pending.text) as unknown };
     let text: string;
     try {
       text = readFileNoFollow(path).toString('utf8');
@@ -193,16 +199,22 @@ class FolderSession implements SessionHandle {
 
   writeState(name: string, value: unknown): void {
     const path = join(this.dir, name);
-    try {
-      writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
-    } catch (error) {
-      throw new SessionError(describeWriteError(error, path));
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    if (this.writeBehind) {
+      // Throws a SessionError at once when the file cannot be written; its fsync and rename follow behind (state-files.ts).
+      writeStateFile(path, text);
+    } else {
+      try {
+        writeFileAtomic(path, text);
+      } catch (error) {
+        throw new SessionError(describeWriteError(error, path));
+      }
     }
     this.watchers.changed(this, name);
   }
 
   removeState(name: string): void {
-    rmSync(join(this.dir, name), { force: true });
+    removeStateFile(join(this.dir, name));
     this.watchers.changed(this, name);
   }
 
@@ -224,15 +236,15 @@ class FolderSession implements SessionHandle {
   }
 
   flush(): Promise<void> {
-    // Every write above is done before it returns.
-    return Promise.resolve();
+    // Log lines are written before append returns; state files finish their fsync and rename behind.
+    return settleStateFiles(this.dir);
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     // The store's watchers live as long as the store (a server's whole life): a listener left
     // there would keep the closed handle's conversation in memory, one per thread ever served.
     for (const unwatch of [...this.unwatchers]) unwatch();
-    return Promise.resolve();
+    await this.flush();
   }
 }
 
@@ -290,6 +302,11 @@ export interface OpenSessionOptions {
   createIfMissing?: boolean;
   /** The writer lock, shared by every session a process opens (serve); one of its own otherwise. */
   locks?: FileWriterLock;
+  /**
+   * State files finish their fsync and rename behind, and `flush()` waits for them: serve, whose
+   * one thread would otherwise wait out three fsyncs a run. Without it each write is whole on return.
+   */
+  writeBehind?: boolean;
 }
 
 function hasEventLog(dir: string): boolean {
@@ -316,7 +333,7 @@ export function openSession(options: OpenSessionOptions): SessionHandle {
     const dir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: false });
     if (existsSync(dir)) refuseLinksIn(dir, `.auggy/sessions/${id}`);
     if (hasEventLog(dir)) {
-      const session = new FolderSession(id, dir, true, locks, options.watchers);
+      const session = new FolderSession(id, dir, true, locks, options.watchers, options.writeBehind);
       session.repairOnOpen();
       return session;
     }
@@ -349,5 +366,5 @@ function createSession(options: OpenSessionOptions, id: string, locks: FileWrite
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  return new FolderSession(id, dir, false, locks, options.watchers);
+  return new FolderSession(id, dir, false, locks, options.watchers, options.writeBehind);
 }
