@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import { pendingStateFile, removeStateFile, settleStateFiles, writeStateFile } from './state-files.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
-import { appendWholeLine, logSize, setAsideCutLine } from './event-log.js';
+import { appendWholeLine, appendWholeLineTo, logSize, openLogForAppend, setAsideCutLine } from './event-log.js';
 import { isValidSessionId, newSessionId } from './ids.js';
 import { FileWriterLock } from './lock-file.js';
 import { ensureRealFolders, readFileNoFollow, refuseLinksIn } from './real-paths.js';
@@ -73,6 +73,9 @@ class FolderSession implements SessionHandle {
   private openNotices: string[] = [];
   /** This handle's state watchers; close() removes them, so the store keeps nothing of a handle let go. */
   private readonly unwatchers = new Set<() => void>();
+  /** Leases this handle holds now; while it holds one, the log stays open for its appends. */
+  private leasesHeld = 0;
+  private openLog: number | undefined;
 
   constructor(
     readonly id: string,
@@ -125,7 +128,15 @@ class FolderSession implements SessionHandle {
 
   append(entry: SessionEntry): void {
     try {
-      const added = appendWholeLine(this.eventsFile, JSON.stringify(entry));
+      // A turn appends a dozen lines or more: as the session's writer, the log is opened once for them all.
+      const line = JSON.stringify(entry);
+      let added: number;
+      if (this.leasesHeld > 0) {
+        this.openLog ??= openLogForAppend(this.eventsFile);
+        added = appendWholeLineTo(this.openLog, line);
+      } else {
+        added = appendWholeLine(this.eventsFile, line);
+      }
       if (this.knownSize !== undefined) this.knownSize += added;
     } catch (error) {
       throw new SessionError(describeWriteError(error, this.eventsFile));
@@ -161,10 +172,31 @@ class FolderSession implements SessionHandle {
       if (this.knownSize !== undefined) this.knownSize = size;
       // Another process took turns here: what augments keep of their state files may be out of date too.
       if (changedElsewhere) this.stateFileNames().forEach((name) => this.watchers.tellOwn(this, name));
-      return { notices, changedElsewhere, release: () => lease.release() };
+      this.leasesHeld++;
+      let released = false;
+      const release = () => {
+        if (!released) {
+          released = true;
+          this.leasesHeld--;
+          if (this.leasesHeld === 0) this.closeLog();
+        }
+        return lease.release();
+      };
+      return { notices, changedElsewhere, release };
     } catch (error) {
       await lease.release();
       throw error;
+    }
+  }
+
+  private closeLog(): void {
+    if (this.openLog === undefined) return;
+    const fd = this.openLog;
+    this.openLog = undefined;
+    try {
+      closeSync(fd);
+    } catch {
+      // Closing a log that was written whole cannot lose anything.
     }
   }
 
@@ -214,7 +246,8 @@ class FolderSession implements SessionHandle {
   }
 
   removeState(name: string): void {
-    removeStateFile(join(this.dir, name));
+    if (this.writeBehind) removeStateFile(join(this.dir, name));
+    else rmSync(join(this.dir, name), { force: true });
     this.watchers.changed(this, name);
   }
 
@@ -244,6 +277,7 @@ class FolderSession implements SessionHandle {
     // The store's watchers live as long as the store (a server's whole life): a listener left
     // there would keep the closed handle's conversation in memory, one per thread ever served.
     for (const unwatch of [...this.unwatchers]) unwatch();
+    this.closeLog();
     await this.flush();
   }
 }

@@ -1,19 +1,28 @@
-import { close, closeSync, fsync, openSync, rename, rm, rmSync, writeSync } from 'node:fs';
+import { close, fsync, open, rename, rm, write } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { describeWriteError, SessionError } from './session-error.js';
 
-// State files (board.json, user_ask.json, a workflow's state) are written the way
-// writeFileAtomic writes (a temp file beside, fsynced, renamed over), but only the first half on
-// the caller's thread: the temp file is created and written at once, so a full disk is refused to
-// the caller as before, and its fsync and rename run behind, on libuv's threads. Under serve the
-// fsyncs were the one thread's largest wait (three per demo run, 1–3 ms each on this disk). What
-// a reader may see is unchanged: the old content or the new, never part of either. A turn awaits
-// `settleStateFiles` for its session before it reports how it ended, and a lease is released after
-// that, so another process that takes the session next reads what this one wrote.
+// State files (board.json, user_ask.json, a workflow's state) written behind, for serve. Each
+// is still written the way writeFileAtomic writes (a temp file beside, fsynced, renamed over), so
+// a reader, a kill -9 or a power cut finds the old content or the new, never part of either; but
+// all of it runs on libuv's threads, not the server's one thread. Under load the fsyncs were that
+// thread's largest wait, and every file the thread created meanwhile waited for the journal
+// commit they forced. Writes of one file follow each other in order; one made while an earlier
+// one is on its way replaces any that has not started, since only the last is kept anyway.
+// A turn awaits `settleStateFiles` for its session before it reports how it ended, and its lease
+// is released after that, so another process that takes the session next reads what was written.
 
-/** The newest write (or removal) of each state file that has not reached its name yet, by path. */
-const pendingByPath = new Map<string, { text: string | undefined; done: Promise<void> }>();
+interface FileSlot {
+  /** What the file is to hold once this slot is saved; undefined: removed. */
+  latest: string | undefined;
+  /** Bumped by every write: the drain saves until what it saved is the latest. */
+  version: number;
+  draining: Promise<void>;
+}
+
+/** State files with a write on its way, by path. */
+const slots = new Map<string, FileSlot>();
 /** Temp files of writes in progress: not a crash's leftovers, though they carry this process's pid. */
 const inFlightTemps = new Set<string>();
 /** A write that failed behind, by session folder, for the next settle of that folder to report. */
@@ -27,94 +36,81 @@ function tempNameFor(path: string): string {
   return `${path}.${process.pid}-${nextTemp.toString(16).padStart(8, '0')}.tmp`;
 }
 
-function writeTemp(temp: string, content: string, mode: number): number {
-  // 'wx': never through a link or over a file that is already there.
-  const fd = openSync(temp, 'wx', mode);
-  try {
-    const data = Buffer.from(content, 'utf8');
-    let offset = 0;
-    while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
-    return fd;
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
+type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
+function promised<T>(start: (done: Callback<T>) => void): Promise<T> {
+  return new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value))));
 }
 
-function fsyncThenClose(fd: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    fsync(fd, (syncError) => {
-      close(fd, (closeError) => {
-        const error = syncError ?? closeError;
-        if (error) reject(error);
-        else resolve();
-      });
-    });
-  });
+async function writeAll(fd: number, data: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) offset += await promised<number>((done) => write(fd, data, offset, data.length - offset, null, done));
 }
 
-const renameBehind = (from: string, to: string) =>
-  new Promise<void>((resolve, reject) => rename(from, to, (error) => (error ? reject(error) : resolve())));
-const removeBehind = (path: string) => new Promise<void>((resolve) => rm(path, { force: true }, () => resolve()));
-
-function recordFailure(path: string, error: unknown): void {
-  const dir = dirname(path);
-  if (!failuresByDir.has(dir)) failuresByDir.set(dir, new SessionError(describeWriteError(error, path)));
-}
-
-/**
- * Replaces a state file: the temp file is written now (throws a SessionError when it cannot be,
- * leaving no temp file and the old file as it was); fsync and rename follow behind, after any
- * earlier write of the same file, so the last write made is the one that stays.
- */
-export function writeStateFile(path: string, content: string, mode = 0o600): void {
+/** One whole atomic write, every step off the thread; on failure the temp file is removed and the old file left as it was. */
+async function saveFile(path: string, content: string): Promise<void> {
   const temp = tempNameFor(path);
-  let fd: number;
-  try {
-    fd = writeTemp(temp, content, mode);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw new SessionError(describeWriteError(error, path));
-  }
   inFlightTemps.add(temp);
-  const earlier = pendingByPath.get(path)?.done ?? Promise.resolve();
-  const entry = {
-    text: content,
-    done: fsyncThenClose(fd)
-      .then(() => earlier)
-      .then(() => renameBehind(temp, path))
-      .catch(async (error: unknown) => {
-        await removeBehind(temp);
-        recordFailure(path, error);
-      })
-      .finally(() => {
-        inFlightTemps.delete(temp);
-        if (pendingByPath.get(path) === entry) pendingByPath.delete(path);
-      }),
-  };
-  pendingByPath.set(path, entry);
+  try {
+    // 'wx': never through a link or over a file that is already there.
+    const fd = await promised<number>((done) => open(temp, 'wx', 0o600, done));
+    try {
+      await writeAll(fd, Buffer.from(content, 'utf8'));
+      await promised<void>((done) => fsync(fd, done));
+    } finally {
+      await promised<void>((done) => close(fd, done)).catch(() => undefined);
+    }
+    await promised<void>((done) => rename(temp, path, done));
+  } catch (error) {
+    await promised<void>((done) => rm(temp, { force: true }, done)).catch(() => undefined);
+    throw error;
+  } finally {
+    inFlightTemps.delete(temp);
+  }
 }
 
-/** Removes a state file, after any write of it still on its way. */
-export function removeStateFile(path: string): void {
-  const earlier = pendingByPath.get(path);
-  if (!earlier) {
-    rmSync(path, { force: true });
+async function drain(path: string, slot: FileSlot): Promise<void> {
+  let saved = 0;
+  while (saved !== slot.version) {
+    const version = slot.version;
+    const content = slot.latest;
+    try {
+      if (content === undefined) await promised<void>((done) => rm(path, { force: true }, done));
+      else await saveFile(path, content);
+    } catch (error) {
+      const dir = dirname(path);
+      if (!failuresByDir.has(dir)) failuresByDir.set(dir, new SessionError(describeWriteError(error, path)));
+    }
+    saved = version;
+  }
+  slots.delete(path);
+}
+
+function schedule(path: string, content: string | undefined): void {
+  const slot = slots.get(path);
+  if (slot) {
+    slot.latest = content;
+    slot.version++;
     return;
   }
-  const entry = {
-    text: undefined,
-    done: earlier.done.then(() => removeBehind(path)).finally(() => {
-      if (pendingByPath.get(path) === entry) pendingByPath.delete(path);
-    }),
-  };
-  pendingByPath.set(path, entry);
+  const fresh: FileSlot = { latest: content, version: 1, draining: Promise.resolve() };
+  slots.set(path, fresh);
+  fresh.draining = drain(path, fresh);
 }
 
-/** What this process last wrote to `path` and has not finished saving: the file's content to read, or undefined when it was removed. */
+/** Replaces a state file behind; `settleStateFiles` says when it is saved, or why it was not. */
+export function writeStateFile(path: string, content: string): void {
+  schedule(path, content);
+}
+
+/** Removes a state file behind, after any write of it on its way. */
+export function removeStateFile(path: string): void {
+  schedule(path, undefined);
+}
+
+/** What this process last wrote to `path` and has not finished saving: the content to read, or undefined when it was removed. */
 export function pendingStateFile(path: string): { text: string | undefined } | undefined {
-  const entry = pendingByPath.get(path);
-  return entry && { text: entry.text };
+  const slot = slots.get(path);
+  return slot && { text: slot.latest };
 }
 
 /** True for the temp file of a write this process has not finished: not a leftover to clean up. */
@@ -123,13 +119,13 @@ export function isStateWriteInProgress(temp: string): boolean {
 }
 
 /**
- * Resolves once every state write so far under `dir` (every one, without it) has reached its
- * name; rejects with the first SessionError a write under `dir` met behind, once.
+ * Resolves once every state write so far under `dir` (every one, without it) is saved; rejects
+ * with the first SessionError a write under `dir` met, once.
  */
 export async function settleStateFiles(dir?: string): Promise<void> {
   const inside = (path: string) => dir === undefined || dirname(path) === dir;
   for (;;) {
-    const waiting = [...pendingByPath].filter(([path]) => inside(path)).map(([, entry]) => entry.done);
+    const waiting = [...slots].filter(([path]) => inside(path)).map(([, slot]) => slot.draining);
     if (waiting.length === 0) break;
     await Promise.all(waiting);
   }

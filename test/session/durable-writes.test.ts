@@ -99,14 +99,14 @@ describe('a full disk', () => {
     expect(readdirSync(session.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('a state write behind (serve) is refused at once the same way, and the old file stays whole', async (context) => {
+  it('a state write behind (serve) that the disk refuses is one sentence at the next flush, and the old file stays whole', async (context) => {
     context.skip(mountProblem !== undefined, mountProblem);
     const session = openSession({ agentDir: agentOnSmallDisk(), agentName: 'demo', writeBehind: true });
     session.writeState('board.json', { line: 'old' });
     await session.flush();
     fillDisk();
-    expect(() => session.writeState('board.json', { line: 'x'.repeat(20_000) })).toThrow(/^the disk is full, so \S+board\.json could not be written; free some space and resume with --session$/);
-    await session.flush();
+    session.writeState('board.json', { line: 'x'.repeat(20_000) });
+    await expect(session.flush()).rejects.toThrow(/^the disk is full, so \S+board\.json could not be written; free some space and resume with --session$/);
     expect(session.readState('board.json')).toEqual({ status: 'ok', value: { line: 'old' } });
     expect(JSON.parse(readFileSync(join(session.dir, 'board.json'), 'utf8'))).toEqual({ line: 'old' });
     expect(readdirSync(session.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
