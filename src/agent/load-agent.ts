@@ -8,7 +8,7 @@ import { loadSkills } from './load-skills.js';
 import { checkEngine } from './engine-checks.js';
 import { readDotEnv } from './dot-env.js';
 import { readAgentFile } from './read-agent-file.js';
-import type { Diagnostic, LoadedAgent, LoadedSkill, LoadResult, AugmentType } from './types.js';
+import { catalogOf, type AugmentCatalog, type AugmentType, type Diagnostic, type LoadedAgent, type LoadedSkill, type LoadResult } from './types.js';
 import { missingTools, offeredTools } from './skill-tools.js';
 
 export interface LoadOptions {
@@ -54,12 +54,12 @@ function readIdentity(agentDir: string, identity: string, source: YamlSource): {
  * have: those of ignored augments (by id or type), and built-in augments' skills when that augment
  * is not listed.
  */
-function usableSkills(skills: LoadedSkill[], ignored: readonly string[], activeTypes: ReadonlySet<string>, types: readonly AugmentType[]): { skills: LoadedSkill[]; diagnostics: Diagnostic[] } {
+function usableSkills(skills: LoadedSkill[], ignored: readonly string[], activeTypes: ReadonlySet<string>, known: AugmentCatalog['known']): { skills: LoadedSkill[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const kept = skills.filter((skill) => {
     // The augment's own warning already names the skill, so it is said once.
     if (ignored.includes(skill.id)) return false;
-    const owner = types.find((factory) => factory.skill === skill.id);
+    const owner = known.find((entry) => entry.skill === skill.id);
     if (owner && !activeTypes.has(owner.type)) {
       diagnostics.push({
         severity: 'warning',
@@ -93,9 +93,11 @@ function skillsWithTools(agent: LoadedAgent, types: readonly AugmentType[]): { s
 
 /**
  * Loads an agent folder and checks everything a run depends on. The agent comes back only when
- * there are no errors; warnings never stop a load.
+ * there are no errors; warnings never stop a load. Of a catalog, only the augment types the folder
+ * lists are loaded.
  */
-export async function loadAgent(dir: string, augmentTypes: readonly AugmentType[], options: LoadOptions = {}): Promise<LoadResult> {
+export async function loadAgent(dir: string, augmentTypes: readonly AugmentType[] | AugmentCatalog, options: LoadOptions = {}): Promise<LoadResult> {
+  const catalog = catalogOf(augmentTypes);
   const agentDir = resolve(dir);
   const processEnv = options.processEnv ?? process.env;
   if (!existsSync(agentDir) || !statSync(agentDir).isDirectory()) {
@@ -132,12 +134,13 @@ export async function loadAgent(dir: string, augmentTypes: readonly AugmentType[
   if (engine.success) diagnostics.push(...checkEngine({ agentDir, engine: engine.data, agentYaml: source, dotEnv: env, processEnv }));
 
   const listed = checked.success ? checked.data.augments : Array.isArray(raw.augments) ? raw.augments.filter((id): id is string => typeof id === 'string') : [];
-  const augments = loadAugments(agentDir, listed, source, augmentTypes);
+  const augments = await loadAugments(agentDir, listed, source, catalog);
+  const listedTypes = await catalog.load([...new Set(augments.augments.map((augment) => augment.type))]);
   diagnostics.push(...augments.diagnostics);
 
   const allSkills = loadSkills(agentDir);
   diagnostics.push(...allSkills.diagnostics);
-  const skills = usableSkills(allSkills.skills, [...augments.ignored, ...augments.ignoredTypes], new Set(augments.augments.map((augment) => augment.type)), augmentTypes);
+  const skills = usableSkills(allSkills.skills, [...augments.ignored, ...augments.ignoredTypes], new Set(augments.augments.map((augment) => augment.type)), catalog.known);
   diagnostics.push(...skills.diagnostics);
 
   if (!checked.success || identity.text === undefined || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
@@ -152,7 +155,7 @@ export async function loadAgent(dir: string, augmentTypes: readonly AugmentType[
     augments: augments.augments,
     env,
   };
-  const withTools = skillsWithTools(agent, augmentTypes);
+  const withTools = skillsWithTools(agent, listedTypes);
   diagnostics.push(...withTools.diagnostics);
   return { agent: { ...agent, skills: withTools.skills }, diagnostics };
 }

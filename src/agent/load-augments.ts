@@ -4,7 +4,7 @@ import { nearest } from './suggest.js';
 import { augmentYamlSchema, type InlineAugment } from './schema.js';
 import { schemaDiagnostics } from './schema-issues.js';
 import { formatFieldPath, locateField, parseFieldPath, parseYamlSource, withPosition, type FieldPath, type YamlSource } from './yaml-source.js';
-import type { Diagnostic, LoadedAugmentConfig, Severity, AugmentType } from './types.js';
+import type { AugmentCatalog, AugmentType, Diagnostic, LoadedAugmentConfig, Severity } from './types.js';
 import { readAgentFile } from './read-agent-file.js';
 
 export interface AugmentsLoad {
@@ -19,8 +19,8 @@ export interface AugmentsLoad {
 /** A folder name and nothing else: an id must never reach outside `augments/`. */
 const FOLDER_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
-function supportedList(types: readonly AugmentType[]): string {
-  return types.map((factory) => factory.type).join(', ');
+function supportedList(known: AugmentCatalog['known']): string {
+  return known.map((factory) => factory.type).join(', ');
 }
 
 /** Reads and checks one `augments/<id>/augment.yaml`. */
@@ -64,9 +64,18 @@ function inlineFindings(found: Diagnostic[], file: string, index: number, agentY
   });
 }
 
-/** Loads every augment agent.yaml lists, in its order. `agentYaml` locates the list items. */
-export function loadAugments(agentDir: string, entries: readonly AugmentEntry[], agentYaml: YamlSource, types: readonly AugmentType[]): AugmentsLoad {
+/** One listed augment as read, before its type's checks run. */
+type ReadEntry =
+  | { kind: 'inline'; entry: InlineAugment; id: string; index: number; place: Located }
+  | { kind: 'folder'; id: string; place: Located; file: string; exists: boolean; read: ReturnType<typeof readAugmentYaml> };
+
+/**
+ * Loads every augment agent.yaml lists, in its order. `agentYaml` locates the list items. The
+ * entries are read first, so only the types they name are loaded from the catalog.
+ */
+export async function loadAugments(agentDir: string, entries: readonly AugmentEntry[], agentYaml: YamlSource, catalog: AugmentCatalog): Promise<AugmentsLoad> {
   const result: AugmentsLoad = { augments: [], ignored: [], ignoredTypes: [], diagnostics: [] };
+  const read: ReadEntry[] = [];
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
     const place: Located = {
@@ -86,28 +95,49 @@ export function loadAugments(agentDir: string, entries: readonly AugmentEntry[],
       return;
     }
     seen.add(id);
-    if (isInline(entry)) loadInline(agentDir, entry, id, index, agentYaml, place, result, types);
-    else loadFolder(agentDir, id, place, result, types);
+    if (isInline(entry)) {
+      read.push({ kind: 'inline', entry, id, index, place });
+      return;
+    }
+    const file = `augments/${id}/augment.yaml`;
+    const exists = existsSync(join(agentDir, file));
+    read.push({ kind: 'folder', id, place, file, exists, read: exists ? readAugmentYaml(agentDir, id, file) : { type: id, config: {}, diagnostics: [] } });
   });
+  const named = read.map((item) => (item.kind === 'inline' ? item.entry.type : item.read.type)).filter((type): type is string => type !== undefined);
+  const types = await catalog.load([...new Set(named)]);
+  for (const item of read) {
+    if (item.kind === 'inline') loadInline(agentDir, item.entry, item.id, item.index, agentYaml, item.place, result, types, catalog.known);
+    else loadFolder(agentDir, item, result, types, catalog.known);
+  }
   return result;
 }
 
-function ignore(agentDir: string, id: string, type: string, place: Located, result: AugmentsLoad, types: readonly AugmentType[]): void {
+function ignore(agentDir: string, id: string, type: string, place: Located, result: AugmentsLoad, known: AugmentCatalog['known']): void {
   const typeNote = type === id ? '' : ` (type ${type})`;
   result.ignored.push(id);
   result.ignoredTypes.push(type);
   const skillDirs = [...new Set([id, type])].filter((name) => existsSync(join(agentDir, 'skills', name)));
   const skillNote = skillDirs.length > 0 ? `, and so is ${skillDirs.map((name) => `skills/${name}`).join(' and ')}` : '';
   // A near miss (userAks) is a typo far more often than another release's augment.
-  const guess = nearest(type, types.map((known) => known.type));
+  const guess = nearest(type, known.map((entry) => entry.type));
   const hint = guess ? ` (did you mean ${guess}?)` : '';
-  result.diagnostics.push(place.at('warning', `${id}${typeNote} is not supported here, ignored${hint}${skillNote}; this auggy implements ${supportedList(types)}`));
+  result.diagnostics.push(place.at('warning', `${id}${typeNote} is not supported here, ignored${hint}${skillNote}; this auggy implements ${supportedList(known)}`));
 }
 
-function loadInline(agentDir: string, entry: InlineAugment, id: string, index: number, agentYaml: YamlSource, place: Located, result: AugmentsLoad, types: readonly AugmentType[]): void {
-  const factory = types.find((known) => known.type === entry.type);
+function loadInline(
+  agentDir: string,
+  entry: InlineAugment,
+  id: string,
+  index: number,
+  agentYaml: YamlSource,
+  place: Located,
+  result: AugmentsLoad,
+  types: readonly AugmentType[],
+  known: AugmentCatalog['known'],
+): void {
+  const factory = types.find((candidate) => candidate.type === entry.type);
   if (!factory) {
-    ignore(agentDir, id, entry.type, place, result, types);
+    ignore(agentDir, id, entry.type, place, result, known);
     return;
   }
   const config = entry.options ?? {};
@@ -119,16 +149,14 @@ function loadInline(agentDir: string, entry: InlineAugment, id: string, index: n
   result.augments.push({ id, type: entry.type, config });
 }
 
-function loadFolder(agentDir: string, id: string, place: Located, result: AugmentsLoad, types: readonly AugmentType[]): void {
-  const file = `augments/${id}/augment.yaml`;
-  const exists = existsSync(join(agentDir, file));
-  const read = exists ? readAugmentYaml(agentDir, id, file) : { type: id, config: {}, diagnostics: [] };
+function loadFolder(agentDir: string, item: Extract<ReadEntry, { kind: 'folder' }>, result: AugmentsLoad, types: readonly AugmentType[], known: AugmentCatalog['known']): void {
+  const { id, place, file, exists, read } = item;
   result.diagnostics.push(...read.diagnostics);
   if (read.type === undefined) return;
 
-  const factory = types.find((known) => known.type === read.type);
+  const factory = types.find((candidate) => candidate.type === read.type);
   if (!factory) {
-    ignore(agentDir, id, read.type, place, result, types);
+    ignore(agentDir, id, read.type, place, result, known);
     return;
   }
   if (!exists) {

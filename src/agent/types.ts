@@ -56,6 +56,23 @@ export function formatDiagnostic(d: Diagnostic): string {
 }
 
 /**
+ * The augment types a folder may list, as a loader is handed them: each one's name and skill at
+ * once, the rest (AugmentType) only for the types the folder lists, so a command loads no code of
+ * an augment the agent does not use. A plain list of AugmentTypes serves as one too.
+ */
+export interface AugmentCatalog {
+  readonly known: readonly { type: string; skill?: string }[];
+  load(types: readonly string[]): Promise<readonly AugmentType[]>;
+}
+
+/** A list of AugmentTypes as a catalog: everything is loaded already. */
+export function catalogOf(types: readonly AugmentType[] | AugmentCatalog): AugmentCatalog {
+  if (!Array.isArray(types)) return types as AugmentCatalog;
+  const list = types as readonly AugmentType[];
+  return { known: list, load: (wanted) => Promise.resolve(list.filter((type) => wanted.includes(type.type))) };
+}
+
+/**
  * What loading a folder needs to know of each augment type: its name, the skill it brings, how
  * its config is checked and which tools it offers. The kernel's AugmentFactory is one; the list
  * of them is handed down by whoever loads the folder, so this layer names no augment.

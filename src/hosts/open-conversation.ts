@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { UsageError } from './exit-codes.js';
 import { loadAgent } from '../agent/load-agent.js';
 import { formatDiagnostic, type LoadedAgent } from '../agent/types.js';
-import { BUILTIN_AUGMENTS } from '../augments/registry.js';
+import { BUILTIN_AUGMENT_CATALOG, loadBuiltinAugments } from '../augments/catalog.js';
 import type { AugmentFactory } from '../kernel/augment.js';
 import { Conversation } from '../kernel/conversation.js';
 import type { HostScope } from '../kernel/host-scope.js';
@@ -16,7 +16,7 @@ import type { SessionStore } from '../session/store.js';
 export interface AgentTarget {
   agent: LoadedAgent;
   modelSpec: ModelSpec;
-  /** The augment types conversations start the agent's augments from: the built-in list. */
+  /** The augment types conversations start the agent's augments from: the built-ins the agent lists. */
   augmentTypes: readonly AugmentFactory[];
   /** What the process shares across its conversations; the command that made it closes it. */
   host?: HostScope;
@@ -35,7 +35,7 @@ export async function loadRunnableAgent(dir: string, overrides: ModelOverrides, 
     throw new UsageError(`${agentDir} has no agent.yaml; pass an agent folder, or create one with: auggy create <name>`);
   }
   // The one place a host composes the built-in augments; everything below is handed the list.
-  const loaded = await loadAgent(agentDir, BUILTIN_AUGMENTS);
+  const loaded = await loadAgent(agentDir, BUILTIN_AUGMENT_CATALOG);
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (!loaded.agent || errors.length > 0) {
     const shown = errors.slice(0, 5).map(formatDiagnostic).join('\n  ');
@@ -47,7 +47,8 @@ export async function loadRunnableAgent(dir: string, overrides: ModelOverrides, 
     .filter((d) => d.severity === 'warning' && !/not set/.test(d.message))
     .forEach((d) => warn(formatDiagnostic(d).replace(/ warning(?= |$)/, '')));
   try {
-    return { agent: loaded.agent, modelSpec: resolveModelSpec(loaded.agent, overrides), augmentTypes: BUILTIN_AUGMENTS };
+    const augmentTypes = await loadBuiltinAugments(loaded.agent.augments.map((augment) => augment.type));
+    return { agent: loaded.agent, modelSpec: resolveModelSpec(loaded.agent, overrides), augmentTypes };
   } catch (error) {
     if (error instanceof ModelSpecError) throw new UsageError(error.message);
     throw error;

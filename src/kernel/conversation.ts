@@ -417,12 +417,19 @@ export class Conversation {
           maxOutputTokens: maxTokensOf(this.modelSpec),
         });
       }
-      // Kept so a resumed session knows its token use so far.
-      const usage = result.usage;
-      this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: { ...usage }, at: new Date().toISOString() });
       for (const augment of this.augmentList) {
         await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: this.transcript(), signal });
       }
+      // The turn's tokens with its augments' own calls (the userAsk evaluator), as the host is told:
+      // kept so a resumed session counts what the live one showed.
+      result = {
+        ...result,
+        usage: {
+          inputTokens: result.usage.inputTokens + this.completionUsage.inputTokens,
+          outputTokens: result.usage.outputTokens + this.completionUsage.outputTokens,
+        },
+      };
+      this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: { ...result.usage }, at: new Date().toISOString() });
       // A store that writes behind has saved the whole turn before the host reports how it ended.
       try {
         await this.session.flush();
@@ -431,13 +438,6 @@ export class Conversation {
           throw error;
         });
       }
-      result = {
-        ...result,
-        usage: {
-          inputTokens: result.usage.inputTokens + this.completionUsage.inputTokens,
-          outputTokens: result.usage.outputTokens + this.completionUsage.outputTokens,
-        },
-      };
       if (this.writeError !== undefined && result.status !== 'canceled') {
         result = { ...result, status: 'failed', code: 'session_error', message: `the session could not be saved: ${this.writeError}` };
       }

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { EmitEvent } from './events.js';
 import { streamModel } from './model-stream.js';
 import type { KernelTool } from './tool.js';
-import { wireSchema, type JsonSchema } from './wire-schema.js';
+import { wireSchema } from './wire-schema.js';
 
 export interface RequestedToolCall {
   toolCallId: string;
@@ -49,29 +49,41 @@ export function newMessageId(): string {
   return `msg_${randomBytes(6).toString('hex')}`;
 }
 
-/**
- * Tools' zod schemas converted to JSON Schema, once per schema per process: the conversion was a
- * tenth of a serve run's CPU when done every round, and most schemas are module constants shared
- * by every conversation. A memo of a pure function: the same schema always converts the same.
- */
-const wireSchemas = new WeakMap<z.ZodType, JsonSchema>();
-
-function cachedWireSchema(inputSchema: z.ZodType): JsonSchema {
-  let schema = wireSchemas.get(inputSchema);
-  if (!schema) {
-    schema = wireSchema(inputSchema);
-    wireSchemas.set(inputSchema, schema);
+/** Freezes a JSON Schema all the way down, so a memo handed to every call stays as it was made. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
   }
-  // A copy each time: the schema is handed to a provider, which must not change the memo.
-  return structuredClone(schema);
+  return value;
+}
+
+/**
+ * Each tool as the SDK is handed it, made once per process for each schema and description:
+ * converting zod to JSON Schema every round was a tenth of a serve run's CPU, and copying the
+ * result for every call most of what was left of it; most schemas are module constants shared
+ * by every conversation. The JSON Schema is frozen, since every call shares it.
+ */
+const wireTools = new WeakMap<z.ZodType, Map<string, ToolSet[string]>>();
+
+function wireTool(kernelTool: KernelTool): ToolSet[string] {
+  let byDescription = wireTools.get(kernelTool.inputSchema);
+  if (!byDescription) {
+    byDescription = new Map();
+    wireTools.set(kernelTool.inputSchema, byDescription);
+  }
+  let made = byDescription.get(kernelTool.description);
+  if (!made) {
+    // No `validate`: the kernel checks input itself so a bad call becomes a correctable tool error.
+    made = tool({ description: kernelTool.description, inputSchema: jsonSchema(deepFreeze(wireSchema(kernelTool.inputSchema))) });
+    byDescription.set(kernelTool.description, made);
+  }
+  return made;
 }
 
 function toToolSet(tools: KernelTool[]): ToolSet {
   const set: ToolSet = {};
-  for (const kernelTool of tools) {
-    // No `validate`: the kernel checks input itself so a bad call becomes a correctable tool error.
-    set[kernelTool.name] = tool({ description: kernelTool.description, inputSchema: jsonSchema(cachedWireSchema(kernelTool.inputSchema)) });
-  }
+  for (const kernelTool of tools) set[kernelTool.name] = wireTool(kernelTool);
   return set;
 }
 

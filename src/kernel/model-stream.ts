@@ -1,5 +1,6 @@
 import { InvalidPromptError, TypeValidationError, type LanguageModelV3, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { InvalidToolInputError, JSONParseError, NoOutputGeneratedError, NoSuchToolError, modelMessageSchema, type FinishReason, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
+import { passesMessageSchema } from './model-message-check.js';
 import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareCallSettings, prepareRetries, prepareToolsAndToolChoice, standardizePrompt } from 'ai/internal';
 
 /** What one model call streams, in the shapes the AI SDK's `streamText` gives its full stream. */
@@ -61,14 +62,6 @@ const OUTPUT_PARTS = new Set<LanguageModelV3StreamPart['type']>([
 const checkedMessages = new WeakSet<ModelMessage>();
 
 /**
- * A user or assistant message of plain text and nothing else: by the schema's own terms (a role,
- * content that is a string or parts, optional provider options) it cannot fail the check.
- */
-function isPlainText(message: ModelMessage): boolean {
-  return (message.role === 'user' || message.role === 'assistant') && typeof message.content === 'string' && message.providerOptions === undefined;
-}
-
-/**
  * The SDK's `standardizePrompt`, checking each message once: the same checks, the same error
  * (InvalidPromptError) for a message that is not a ModelMessage. A string prompt becomes one user
  * message, which needs no check. Anything unusual (no messages, a system message among them)
@@ -82,7 +75,7 @@ async function checkedPrompt(call: ModelCall): Promise<{ system: string; message
     return { system: call.system, messages: standardized.messages };
   }
   for (const message of messages) {
-    if (checkedMessages.has(message) || isPlainText(message)) continue;
+    if (checkedMessages.has(message) || passesMessageSchema(message)) continue;
     const checked = modelMessageSchema.safeParse(message);
     if (!checked.success) {
       throw new InvalidPromptError({

@@ -2,6 +2,7 @@ import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeS
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { pidExists } from './process-identity.js';
+import { isStateWriteInProgress } from './state-files.js';
 
 /** `board.json.4121-a1b2c3d4.tmp`: the writer's pid, so a later process can tell a crash's leftover from a write in progress. */
 const TEMP_NAME = /^.+\.(\d+)-[0-9a-f]{8}\.tmp$/;
@@ -44,13 +45,14 @@ export function writeFileAtomic(path: string, content: string, mode = 0o600): vo
 
 /**
  * Removes temp files a crash left in a folder. One whose writer still runs is a write in
- * progress and stays; this process writes synchronously, so none of its own is in progress.
+ * progress and stays; of this process's own, only those of a state write still on its way.
  */
 export function removeStaleTempFiles(dir: string): string[] {
   const removed: string[] = [];
   for (const name of readdirSync(dir)) {
     const match = TEMP_NAME.exec(name);
-    const stale = match ? Number(match[1]) === process.pid || !pidExists(Number(match[1])) : LEGACY_TEMP_NAME.test(name);
+    const ownInProgress = match !== null && Number(match[1]) === process.pid && isStateWriteInProgress(join(dir, name));
+    const stale = match ? !ownInProgress && (Number(match[1]) === process.pid || !pidExists(Number(match[1]))) : LEGACY_TEMP_NAME.test(name);
     if (!stale) continue;
     rmSync(join(dir, name), { force: true });
     removed.push(basename(name));

@@ -14,22 +14,32 @@ function writeAll(fd: number, data: Buffer): void {
  * log never ends in half a line that the next append would be glued onto. Returns the bytes added.
  */
 export function appendWholeLine(path: string, line: string): number {
-  const data = Buffer.from(line.endsWith('\n') ? line : `${line}\n`, 'utf8');
-  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | NO_FOLLOW);
+  const fd = openLogForAppend(path);
   try {
-    const before = fstatSync(fd).size;
-    try {
-      writeAll(fd, data);
-    } catch (error) {
-      try {
-        ftruncateSync(fd, before);
-      } catch {
-        // Nothing more can be done; the reader skips a torn line.
-      }
-      throw error;
-    }
+    return appendWholeLineTo(fd, line);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The log opened for appends, never through a link. */
+export function openLogForAppend(path: string): number {
+  return openSync(path, constants.O_WRONLY | constants.O_APPEND | NO_FOLLOW);
+}
+
+/** appendWholeLine on a log already open for appends. */
+export function appendWholeLineTo(fd: number, line: string): number {
+  const data = Buffer.from(line.endsWith('\n') ? line : `${line}\n`, 'utf8');
+  const before = fstatSync(fd).size;
+  try {
+    writeAll(fd, data);
+  } catch (error) {
+    try {
+      ftruncateSync(fd, before);
+    } catch {
+      // Nothing more can be done; the reader skips a torn line.
+    }
+    throw error;
   }
   return data.length;
 }

@@ -3,8 +3,11 @@ import { folderSessionSummaries, sessionHasMessage } from './session-summary.js'
 import { FileWriterLock, SessionError, StateWatchers, listSessions, openSession, sessionsRoot } from './session.js';
 import { observerView, type SessionStore, type StoreAgent, type StoreOpenOptions, type WriterLease } from './store.js';
 
-/** The embedded default: every session a folder under `<agent>/.auggy/sessions/`. */
-export function folderStore(agent: StoreAgent): SessionStore {
+/**
+ * The embedded default: every session a folder under `<agent>/.auggy/sessions/`. With
+ * `writeBehind`, state files finish their fsync and rename behind (see OpenSessionOptions).
+ */
+export function folderStore(agent: StoreAgent, { writeBehind = false }: { writeBehind?: boolean } = {}): SessionStore {
   const watchers = new StateWatchers();
   // One lock for every session of the folder: a --print, the chat or another server on it is kept out of a session being written.
   const locks = new FileWriterLock(sessionsRoot(agent.dir));
@@ -14,7 +17,7 @@ export function folderStore(agent: StoreAgent): SessionStore {
     shared: false,
     open(options: StoreOpenOptions) {
       try {
-        const handle = openSession({ agentDir: agent.dir, agentName: agent.name, agentId: agent.id, watchers, locks, ...options });
+        const handle = openSession({ agentDir: agent.dir, agentName: agent.name, agentId: agent.id, watchers, locks, writeBehind, ...options });
         return Promise.resolve(options.observer ? observerView(handle) : handle);
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new SessionError(String(error)));

@@ -1,8 +1,9 @@
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
+import { pendingStateFile, removeStateFile, settleStateFiles, writeStateFile } from './state-files.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
-import { appendWholeLine, logSize, setAsideCutLine } from './event-log.js';
+import { appendWholeLine, appendWholeLineTo, logSize, openLogForAppend, setAsideCutLine } from './event-log.js';
 import { isValidSessionId, newSessionId } from './ids.js';
 import { FileWriterLock } from './lock-file.js';
 import { ensureRealFolders, readFileNoFollow, refuseLinksIn } from './real-paths.js';
@@ -72,6 +73,9 @@ class FolderSession implements SessionHandle {
   private openNotices: string[] = [];
   /** This handle's state watchers; close() removes them, so the store keeps nothing of a handle let go. */
   private readonly unwatchers = new Set<() => void>();
+  /** Leases this handle holds now; while it holds one, the log stays open for its appends. */
+  private leasesHeld = 0;
+  private openLog: number | undefined;
 
   constructor(
     readonly id: string,
@@ -79,6 +83,8 @@ class FolderSession implements SessionHandle {
     readonly resumed: boolean,
     private readonly locks: FileWriterLock,
     private readonly watchers: StateWatchers = new StateWatchers(),
+    /** State files finish their fsync and rename behind (serve); otherwise each write is whole before it returns. */
+    private readonly writeBehind = false,
   ) {}
 
   get location(): string {
@@ -122,7 +128,15 @@ class FolderSession implements SessionHandle {
 
   append(entry: SessionEntry): void {
     try {
-      const added = appendWholeLine(this.eventsFile, JSON.stringify(entry));
+      // A turn appends a dozen lines or more: as the session's writer, the log is opened once for them all.
+      const line = JSON.stringify(entry);
+      let added: number;
+      if (this.leasesHeld > 0) {
+        this.openLog ??= openLogForAppend(this.eventsFile);
+        added = appendWholeLineTo(this.openLog, line);
+      } else {
+        added = appendWholeLine(this.eventsFile, line);
+      }
       if (this.knownSize !== undefined) this.knownSize += added;
     } catch (error) {
       throw new SessionError(describeWriteError(error, this.eventsFile));
@@ -158,10 +172,31 @@ class FolderSession implements SessionHandle {
       if (this.knownSize !== undefined) this.knownSize = size;
       // Another process took turns here: what augments keep of their state files may be out of date too.
       if (changedElsewhere) this.stateFileNames().forEach((name) => this.watchers.tellOwn(this, name));
-      return { notices, changedElsewhere, release: () => lease.release() };
+      this.leasesHeld++;
+      let released = false;
+      const release = () => {
+        if (!released) {
+          released = true;
+          this.leasesHeld--;
+          if (this.leasesHeld === 0) this.closeLog();
+        }
+        return lease.release();
+      };
+      return { notices, changedElsewhere, release };
     } catch (error) {
       await lease.release();
       throw error;
+    }
+  }
+
+  private closeLog(): void {
+    if (this.openLog === undefined) return;
+    const fd = this.openLog;
+    this.openLog = undefined;
+    try {
+      closeSync(fd);
+    } catch {
+      // Closing a log that was written whole cannot lose anything.
     }
   }
 
@@ -172,6 +207,9 @@ class FolderSession implements SessionHandle {
 
   readState(name: string): ReturnType<SessionHandle['readState']> {
     const path = join(this.dir, name);
+    // A write of this process still on its way to the file: it is what the file will hold.
+    const pending = pendingStateFile(path);
+    if (pending) return pending.text === undefined ? { status: 'missing' } : { status: 'ok', value: JSON.parse(pending.text) as unknown };
     let text: string;
     try {
       text = readFileNoFollow(path).toString('utf8');
@@ -193,16 +231,23 @@ class FolderSession implements SessionHandle {
 
   writeState(name: string, value: unknown): void {
     const path = join(this.dir, name);
-    try {
-      writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
-    } catch (error) {
-      throw new SessionError(describeWriteError(error, path));
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    if (this.writeBehind) {
+      // Throws a SessionError at once when the file cannot be written; its fsync and rename follow behind (state-files.ts).
+      writeStateFile(path, text);
+    } else {
+      try {
+        writeFileAtomic(path, text);
+      } catch (error) {
+        throw new SessionError(describeWriteError(error, path));
+      }
     }
     this.watchers.changed(this, name);
   }
 
   removeState(name: string): void {
-    rmSync(join(this.dir, name), { force: true });
+    if (this.writeBehind) removeStateFile(join(this.dir, name));
+    else rmSync(join(this.dir, name), { force: true });
     this.watchers.changed(this, name);
   }
 
@@ -224,15 +269,16 @@ class FolderSession implements SessionHandle {
   }
 
   flush(): Promise<void> {
-    // Every write above is done before it returns.
-    return Promise.resolve();
+    // Log lines are written before append returns; state files finish their fsync and rename behind.
+    return settleStateFiles(this.dir);
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     // The store's watchers live as long as the store (a server's whole life): a listener left
     // there would keep the closed handle's conversation in memory, one per thread ever served.
     for (const unwatch of [...this.unwatchers]) unwatch();
-    return Promise.resolve();
+    this.closeLog();
+    await this.flush();
   }
 }
 
@@ -290,6 +336,11 @@ export interface OpenSessionOptions {
   createIfMissing?: boolean;
   /** The writer lock, shared by every session a process opens (serve); one of its own otherwise. */
   locks?: FileWriterLock;
+  /**
+   * State files finish their fsync and rename behind, and `flush()` waits for them: serve, whose
+   * one thread would otherwise wait out three fsyncs a run. Without it each write is whole on return.
+   */
+  writeBehind?: boolean;
 }
 
 function hasEventLog(dir: string): boolean {
@@ -316,7 +367,7 @@ export function openSession(options: OpenSessionOptions): SessionHandle {
     const dir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: false });
     if (existsSync(dir)) refuseLinksIn(dir, `.auggy/sessions/${id}`);
     if (hasEventLog(dir)) {
-      const session = new FolderSession(id, dir, true, locks, options.watchers);
+      const session = new FolderSession(id, dir, true, locks, options.watchers, options.writeBehind);
       session.repairOnOpen();
       return session;
     }
@@ -349,5 +400,5 @@ function createSession(options: OpenSessionOptions, id: string, locks: FileWrite
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  return new FolderSession(id, dir, false, locks, options.watchers);
+  return new FolderSession(id, dir, false, locks, options.watchers, options.writeBehind);
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyExample } from '../helpers/agent-fixture.js';
 import { EventReader, postRun, readEvents, runInput, textOf } from '../helpers/agui-events.js';
@@ -35,6 +35,26 @@ describe('what a serve run leaves in its session folder', () => {
     // The ask was written when the message came and again when the evaluator judged the turn.
     expect(readJson(join(folder, 'user_ask.json'))).toMatchObject({ text: 'hello', active: false });
     for (const line of readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow();
+  });
+
+  it('a state file that cannot be saved (written behind) fails that run in one sentence, and the next run goes on', async () => {
+    const dir = copyExample('demo');
+    const serve = scope.adopt(await startServe(dir));
+    expect((await readEvents(await postRun(serve.url, runInput('thread-blocked', 'hello')))).at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    // A folder in the way of user_ask.json: the next run's write of the ask is renamed onto it, which fails behind the run.
+    const folder = sessionDir(dir, 'thread-blocked');
+    rmSync(join(folder, 'user_ask.json'));
+    mkdirSync(join(folder, 'user_ask.json'));
+    writeFileSync(join(folder, 'user_ask.json', 'in-the-way'), 'x');
+    const failed = await readEvents(await postRun(serve.url, runInput('thread-blocked', 'deploy the api')));
+    // The client learns the kind; the operator's log has the sentence.
+    expect(failed.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'session_error', message: 'the session could not be saved on this server; the operator can find why in the server log' });
+    expect(await serve.waitForStderr(/user_ask\.json could not be written/)).toMatch(/thread thread-blocked: session not saved: .*user_ask\.json could not be written/);
+    expect(readdirSync(folder).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    // Once the way is clear the thread carries on, and the ask is saved again.
+    rmSync(join(folder, 'user_ask.json'), { recursive: true });
+    expect((await readEvents(await postRun(serve.url, runInput('thread-blocked', 'west')))).at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: { status: 'completed' } });
+    expect(readJson(join(folder, 'user_ask.json'))).toMatchObject({ text: 'Deploy api-west to production.' });
   });
 
   it('kill -9 of the server mid-reply leaves a readable session that the next server resumes', async () => {

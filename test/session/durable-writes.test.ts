@@ -99,6 +99,19 @@ describe('a full disk', () => {
     expect(readdirSync(session.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('a state write behind (serve) that the disk refuses is one sentence at the next flush, and the old file stays whole', async (context) => {
+    context.skip(mountProblem !== undefined, mountProblem);
+    const session = openSession({ agentDir: agentOnSmallDisk(), agentName: 'demo', writeBehind: true });
+    session.writeState('board.json', { line: 'old' });
+    await session.flush();
+    fillDisk();
+    session.writeState('board.json', { line: 'x'.repeat(20_000) });
+    await expect(session.flush()).rejects.toThrow(/^the disk is full, so \S+board\.json could not be written; free some space and resume with --session$/);
+    expect(session.readState('board.json')).toEqual({ status: 'ok', value: { line: 'old' } });
+    expect(JSON.parse(readFileSync(join(session.dir, 'board.json'), 'utf8'))).toEqual({ line: 'old' });
+    expect(readdirSync(session.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('an append cut short is taken back: the log still ends with its last whole line', (context) => {
     context.skip(mountProblem !== undefined, mountProblem);
     const session = openSession({ agentDir: agentOnSmallDisk(), agentName: 'demo' });

@@ -74,6 +74,19 @@ describe('userAsk inside a Conversation with a scripted model', () => {
     expect(types.slice(-3)).toEqual(['RUN_FINISHED', 'userAsk.evaluation', 'auggy.system']);
   });
 
+  it("the session keeps each turn's tokens with the evaluator's, so a resumed chat counts what the live one showed", async () => {
+    const dir = scriptedFolder();
+    const { conversation } = await open(dir);
+    const turns = [await conversation.runTurn('deploy the api'), await conversation.runTurn('api-west')];
+    // "Deployed api-west." is 2 words; the evaluator's verdicts add their own.
+    expect(turns[1]!.usage.outputTokens).toBeGreaterThan(2);
+    const logged = conversation.session
+      .entries()
+      .entries.filter((entry) => entry.kind === 'record' && entry.name === 'usage')
+      .map((entry) => (entry as { data: { inputTokens: number; outputTokens: number } }).data);
+    expect(logged).toEqual(turns.map((turn) => turn.usage));
+  });
+
   it('resuming the session restores the ask with the counter at 0; /clear removes it', async () => {
     const dir = scriptedFolder();
     const first = await open(dir);

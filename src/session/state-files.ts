@@ -1,0 +1,137 @@
+import { close, fsync, open, rename, rm, write } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
+import { describeWriteError, SessionError } from './session-error.js';
+
+// State files (board.json, user_ask.json, a workflow's state) written behind, for serve. Each
+// is still written the way writeFileAtomic writes (a temp file beside, fsynced, renamed over), so
+// a reader, a kill -9 or a power cut finds the old content or the new, never part of either; but
+// all of it runs on libuv's threads, not the server's one thread. Under load the fsyncs were that
+// thread's largest wait, and every file the thread created meanwhile waited for the journal
+// commit they forced. Writes of one file follow each other in order; one made while an earlier
+// one is on its way replaces any that has not started, since only the last is kept anyway.
+// A turn awaits `settleStateFiles` for its session before it reports how it ended, and its lease
+// is released after that, so another process that takes the session next reads what was written.
+
+interface FileSlot {
+  /** What the file is to hold once this slot is saved; undefined: removed. */
+  latest: string | undefined;
+  /** Bumped by every write: the drain saves until what it saved is the latest. */
+  version: number;
+  draining: Promise<void>;
+}
+
+/** State files with a write on its way, by path. */
+const slots = new Map<string, FileSlot>();
+/** Temp files of writes in progress: not a crash's leftovers, though they carry this process's pid. */
+const inFlightTemps = new Set<string>();
+/** A write that failed behind, by session folder, for the next settle of that folder to report. */
+const failuresByDir = new Map<string, SessionError>();
+
+// The pid says whose temp file it is (removeStaleTempFiles); the rest only has to differ between
+// this process's writes, so a counter does, from a random start.
+let nextTemp = randomBytes(4).readUInt32BE(0);
+function tempNameFor(path: string): string {
+  nextTemp = (nextTemp + 1) >>> 0;
+  return `${path}.${process.pid}-${nextTemp.toString(16).padStart(8, '0')}.tmp`;
+}
+
+type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
+function promised<T>(start: (done: Callback<T>) => void): Promise<T> {
+  return new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value))));
+}
+
+async function writeAll(fd: number, data: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) offset += await promised<number>((done) => write(fd, data, offset, data.length - offset, null, done));
+}
+
+/** One whole atomic write, every step off the thread; on failure the temp file is removed and the old file left as it was. */
+async function saveFile(path: string, content: string): Promise<void> {
+  const temp = tempNameFor(path);
+  inFlightTemps.add(temp);
+  try {
+    // 'wx': never through a link or over a file that is already there.
+    const fd = await promised<number>((done) => open(temp, 'wx', 0o600, done));
+    try {
+      await writeAll(fd, Buffer.from(content, 'utf8'));
+      await promised<void>((done) => fsync(fd, done));
+    } finally {
+      await promised<void>((done) => close(fd, done)).catch(() => undefined);
+    }
+    await promised<void>((done) => rename(temp, path, done));
+  } catch (error) {
+    await promised<void>((done) => rm(temp, { force: true }, done)).catch(() => undefined);
+    throw error;
+  } finally {
+    inFlightTemps.delete(temp);
+  }
+}
+
+async function drain(path: string, slot: FileSlot): Promise<void> {
+  let saved = 0;
+  while (saved !== slot.version) {
+    const version = slot.version;
+    const content = slot.latest;
+    try {
+      if (content === undefined) await promised<void>((done) => rm(path, { force: true }, done));
+      else await saveFile(path, content);
+    } catch (error) {
+      const dir = dirname(path);
+      if (!failuresByDir.has(dir)) failuresByDir.set(dir, new SessionError(describeWriteError(error, path)));
+    }
+    saved = version;
+  }
+  slots.delete(path);
+}
+
+function schedule(path: string, content: string | undefined): void {
+  const slot = slots.get(path);
+  if (slot) {
+    slot.latest = content;
+    slot.version++;
+    return;
+  }
+  const fresh: FileSlot = { latest: content, version: 1, draining: Promise.resolve() };
+  slots.set(path, fresh);
+  fresh.draining = drain(path, fresh);
+}
+
+/** Replaces a state file behind; `settleStateFiles` says when it is saved, or why it was not. */
+export function writeStateFile(path: string, content: string): void {
+  schedule(path, content);
+}
+
+/** Removes a state file behind, after any write of it on its way. */
+export function removeStateFile(path: string): void {
+  schedule(path, undefined);
+}
+
+/** What this process last wrote to `path` and has not finished saving: the content to read, or undefined when it was removed. */
+export function pendingStateFile(path: string): { text: string | undefined } | undefined {
+  const slot = slots.get(path);
+  return slot && { text: slot.latest };
+}
+
+/** True for the temp file of a write this process has not finished: not a leftover to clean up. */
+export function isStateWriteInProgress(temp: string): boolean {
+  return inFlightTemps.has(temp);
+}
+
+/**
+ * Resolves once every state write so far under `dir` (every one, without it) is saved; rejects
+ * with the first SessionError a write under `dir` met, once.
+ */
+export async function settleStateFiles(dir?: string): Promise<void> {
+  const inside = (path: string) => dir === undefined || dirname(path) === dir;
+  for (;;) {
+    const waiting = [...slots].filter(([path]) => inside(path)).map(([, slot]) => slot.draining);
+    if (waiting.length === 0) break;
+    await Promise.all(waiting);
+  }
+  for (const [failedDir, failure] of failuresByDir) {
+    if (dir !== undefined && failedDir !== dir) continue;
+    failuresByDir.delete(failedDir);
+    throw failure;
+  }
+}
