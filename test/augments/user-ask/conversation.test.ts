@@ -82,8 +82,7 @@ describe('userAsk inside a Conversation with a scripted model', () => {
     expect(turns[1]!.usage.outputTokens).toBeGreaterThan(2);
     const logged = conversation.session
       .entries()
-      .entries.filter((entry) => entry.kind === 'record' && entry.name === 'usage')
-      .map((entry) => (entry as { data: { inputTokens: number; outputTokens: number } }).data);
+      .entries.flatMap((entry) => (entry.kind === 'record' && entry.name === 'usage' ? [entry.data] : []));
     expect(logged).toEqual(turns.map((turn) => turn.usage));
   });
 
