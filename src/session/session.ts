@@ -1,7 +1,7 @@
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
-import { pendingStateFile, removeStateFile, settleStateFiles, writeStateFile } from './state-files.js';
+import { pendingStateFile, removeStateFile, settleStateFile, settleStateFiles, writeStateFile } from './state-files.js';
 import type { SessionEntry, SessionHeader } from './entries.js';
 import { appendWholeLine, appendWholeLineTo, logSize, openLogForAppend, setAsideCutLine } from './event-log.js';
 import { isValidSessionId, newSessionId } from './ids.js';
@@ -45,6 +45,12 @@ export interface SessionHandle {
   readState(name: string): { status: 'missing' } | { status: 'ok'; value: unknown } | { status: 'corrupt'; setAsideTo: string };
   /** Replaces a state file. Parts another writer changed meanwhile, and this one did not, are kept. */
   writeState(name: string, value: unknown): void;
+  /**
+   * Resolves once the state file's writes so far are saved; rejects with a SessionError when the
+   * last one was not. A store that writes behind reports a failed write here to whoever asks
+   * first, so the writer can say so where a synchronous write would have thrown.
+   */
+  stateSaved(name: string): Promise<void>;
   removeState(name: string): void;
   /** Keeps a state file that does not hold what it should aside for inspection; says where it went. */
   setAsideState(name: string, reason: string): string;
@@ -243,6 +249,11 @@ class FolderSession implements SessionHandle {
       }
     }
     this.watchers.changed(this, name);
+  }
+
+  stateSaved(name: string): Promise<void> {
+    // Without writing behind, each write was whole (or threw) before writeState returned.
+    return this.writeBehind ? settleStateFile(join(this.dir, name)) : Promise.resolve();
   }
 
   removeState(name: string): void {

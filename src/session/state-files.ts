@@ -25,8 +25,13 @@ interface FileSlot {
 const slots = new Map<string, FileSlot>();
 /** Temp files of writes in progress: not a crash's leftovers, though they carry this process's pid. */
 const inFlightTemps = new Set<string>();
-/** A write that failed behind, by session folder, for the next settle of that folder to report. */
-const failuresByDir = new Map<string, SessionError>();
+/**
+ * A write that failed behind, by path: told once, to whoever asks first. The augment that wrote
+ * the file asks for its own (`settleStateFile`), so its failure reaches the same place a
+ * synchronous write's would (a tool's refusal, a warning); any failure no one asked for is
+ * reported by the turn's settle of the whole session, which fails that run.
+ */
+const failuresByPath = new Map<string, SessionError>();
 
 // The pid says whose temp file it is (removeStaleTempFiles); the rest only has to differ between
 // this process's writes, so a counter does, from a random start.
@@ -77,8 +82,7 @@ async function drain(path: string, slot: FileSlot): Promise<void> {
       if (content === undefined) await promised<void>((done) => rm(path, { force: true }, done));
       else await saveFile(path, content);
     } catch (error) {
-      const dir = dirname(path);
-      if (!failuresByDir.has(dir)) failuresByDir.set(dir, new SessionError(describeWriteError(error, path)));
+      if (!failuresByPath.has(path)) failuresByPath.set(path, new SessionError(describeWriteError(error, path)));
     }
     saved = version;
   }
@@ -118,9 +122,18 @@ export function isStateWriteInProgress(temp: string): boolean {
   return inFlightTemps.has(temp);
 }
 
+/** Resolves once the writes so far of one file are saved; rejects, once, with the SessionError the last one met. */
+export async function settleStateFile(path: string): Promise<void> {
+  for (let slot = slots.get(path); slot; slot = slots.get(path)) await slot.draining;
+  const failure = failuresByPath.get(path);
+  if (failure === undefined) return;
+  failuresByPath.delete(path);
+  throw failure;
+}
+
 /**
  * Resolves once every state write so far under `dir` (every one, without it) is saved; rejects
- * with the first SessionError a write under `dir` met, once.
+ * with the first SessionError of a write under `dir` that no one has been told of, once.
  */
 export async function settleStateFiles(dir?: string): Promise<void> {
   const inside = (path: string) => dir === undefined || dirname(path) === dir;
@@ -129,9 +142,9 @@ export async function settleStateFiles(dir?: string): Promise<void> {
     if (waiting.length === 0) break;
     await Promise.all(waiting);
   }
-  for (const [failedDir, failure] of failuresByDir) {
-    if (dir !== undefined && failedDir !== dir) continue;
-    failuresByDir.delete(failedDir);
+  for (const [path, failure] of failuresByPath) {
+    if (!inside(path)) continue;
+    failuresByPath.delete(path);
     throw failure;
   }
 }

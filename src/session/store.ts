@@ -64,6 +64,7 @@ export function observerView(handle: SessionHandle): SessionHandle {
     entries: () => handle.entries(),
     readState: (name) => handle.readState(name),
     writeState: (name, value) => handle.writeState(name, value),
+    stateSaved: (name) => handle.stateSaved(name),
     removeState: (name) => handle.removeState(name),
     setAsideState: (name, reason) => handle.setAsideState(name, reason),
     watchState: (listener) => handle.watchState(listener),

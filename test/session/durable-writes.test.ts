@@ -4,6 +4,8 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSession, SessionError } from '../../src/session/session.js';
+import { BoardStore } from '../../src/augments/board/board-store.js';
+import { UserAskStore } from '../../src/augments/user-ask/user-ask-store.js';
 import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
 
 async function deadPid(): Promise<number> {
@@ -110,6 +112,34 @@ describe('a full disk', () => {
     expect(session.readState('board.json')).toEqual({ status: 'ok', value: { line: 'old' } });
     expect(JSON.parse(readFileSync(join(session.dir, 'board.json'), 'utf8'))).toEqual({ line: 'old' });
     expect(readdirSync(session.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it("under serve, board_write on a full disk is refused to the writer and announced to no one, as without writing behind", async (context) => {
+    context.skip(mountProblem !== undefined, mountProblem);
+    const session = openSession({ agentDir: agentOnSmallDisk(), agentName: 'demo', writeBehind: true });
+    const changes: string[] = [];
+    const board = new BoardStore({ session, specs: [{ name: 'progress', owner: 'agent' }], warn: () => undefined, onChange: (line) => changes.push(line.text) });
+    expect((await board.writeSaved('progress', 'built', 'agent')).ok).toBe(true);
+    fillDisk();
+    const refused = await board.writeSaved('progress', 'x'.repeat(4000), 'agent');
+    expect(refused).toEqual({ ok: false, reason: expect.stringMatching(/^the board could not be saved, so line "progress" is unchanged: the disk is full, so \S+board\.json could not be written/) });
+    expect(changes).toEqual(['built']);
+    expect(board.lines().find((line) => line.name === 'progress')?.text).toBe('built');
+    // Told to the writer, so not again to the turn: the run ends as it would have.
+    await expect(session.flush()).resolves.toBeUndefined();
+    expect(readdirSync(session.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('under serve, an ask the full disk will not take is a warning, as without writing behind, and the turn is not failed for it', async (context) => {
+    context.skip(mountProblem !== undefined, mountProblem);
+    const session = openSession({ agentDir: agentOnSmallDisk(), agentName: 'demo', writeBehind: true });
+    const warnings: string[] = [];
+    const ask = new UserAskStore(session, (message) => warnings.push(message));
+    fillDisk();
+    ask.set('x'.repeat(3000), 'user');
+    await expect(session.flush()).resolves.toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/^userAsk: the ask was not saved: the disk is full, so \S+user_ask\.json could not be written/)]);
+    expect(ask.active?.text).toBe('x'.repeat(3000));
   });
 
   it('an append cut short is taken back: the log still ends with its last whole line', (context) => {

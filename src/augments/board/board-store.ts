@@ -34,6 +34,10 @@ export interface BoardStoreOptions {
   now?: () => Date;
 }
 
+function notSaved(name: string, error: SessionError): WriteOutcome {
+  return { ok: false, reason: `the board could not be saved, so line "${name}" is unchanged: ${error.message}` };
+}
+
 function sameLine(a: StoredLine | undefined, b: StoredLine | undefined): boolean {
   return a?.text === b?.text && a?.by === b?.by && a?.at === b?.at;
 }
@@ -67,18 +71,44 @@ export class BoardStore {
 
   /** Sets one line for one side, or says why not (unknown line, not theirs, too long, not saved). */
   write(name: string, text: string, by: Writer): WriteOutcome {
+    const next = this.nextLines(name, text, by);
+    if ('reason' in next) return next;
+    try {
+      this.options.session.writeState(BOARD_FILE, { version: 1, lines: next.lines });
+    } catch (error) {
+      if (!(error instanceof SessionError)) throw error;
+      return notSaved(name, error);
+    }
+    return this.commit(name, next.lines);
+  }
+
+  /**
+   * `write`, told only once the board file is saved: under serve the session writes behind, and a
+   * write the disk refuses is then refused here, before anyone (the model, the client) hears of it.
+   */
+  async writeSaved(name: string, text: string, by: Writer): Promise<WriteOutcome> {
+    const next = this.nextLines(name, text, by);
+    if ('reason' in next) return next;
+    try {
+      this.options.session.writeState(BOARD_FILE, { version: 1, lines: next.lines });
+      await this.options.session.stateSaved(BOARD_FILE);
+    } catch (error) {
+      if (!(error instanceof SessionError)) throw error;
+      return notSaved(name, error);
+    }
+    return this.commit(name, next.lines);
+  }
+
+  private nextLines(name: string, text: string, by: Writer): { lines: StoredLines } | { ok: false; reason: string } {
     const refusal = writeRefusal(this.options.specs, name, text, by);
     if (refusal !== undefined) return { ok: false, reason: refusal };
     const base = this.readFile('the board keeps the lines it last knew');
     if (base !== undefined) this.adopt(base);
-    const next = { ...this.stored, [name]: { text, by, at: this.now().toISOString() } };
-    try {
-      this.options.session.writeState(BOARD_FILE, { version: 1, lines: next });
-    } catch (error) {
-      if (!(error instanceof SessionError)) throw error;
-      return { ok: false, reason: `the board could not be saved, so line "${name}" is unchanged: ${error.message}` };
-    }
-    this.stored = next;
+    return { lines: { ...this.stored, [name]: { text, by, at: this.now().toISOString() } } };
+  }
+
+  private commit(name: string, lines: StoredLines): WriteOutcome {
+    this.stored = lines;
     const line = this.view().find((candidate) => candidate.name === name);
     if (!line) throw new Error(`board line ${name} vanished after it was written`);
     this.options.onChange(line);

@@ -54,8 +54,8 @@ export function createBoardTools(store: BoardStore): KernelTool[] {
       name: BOARD_WRITE,
       description: writeDescription(store),
       inputSchema: writeSchema,
-      execute({ line, text }) {
-        const outcome = store.write(line, text, 'agent');
+      async execute({ line, text }) {
+        const outcome = await store.writeSaved(line, text, 'agent');
         if (!outcome.ok) return toolError(`board_write refused: ${outcome.reason}.`);
         return { content: text === '' ? `Line "${line}" cleared.` : `Line "${line}" set; the person sees it now.` };
       },

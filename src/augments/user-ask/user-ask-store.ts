@@ -88,12 +88,18 @@ export class UserAskStore {
   }
 
   private save(): void {
-    try {
-      this.session.writeState(USER_ASK_FILE, this.current);
-    } catch (error) {
+    const notSaved = (error: unknown) => {
       // The ask still works for this run; only a resume would miss it.
       if (!(error instanceof SessionError)) throw error;
       this.warn(`userAsk: the ask was not saved: ${error.message}`);
+    };
+    try {
+      this.session.writeState(USER_ASK_FILE, this.current);
+    } catch (error) {
+      notSaved(error);
+      return;
     }
+    // A session that writes behind (serve) says here whether the write reached the disk.
+    this.session.stateSaved(USER_ASK_FILE).catch(notSaved);
   }
 }

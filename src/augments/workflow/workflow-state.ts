@@ -104,10 +104,16 @@ export function loadRunState(
 
 /** Writes the position; a disk problem is reported once per call site and the run carries on. */
 export function saveRunState(session: SessionHandle, run: RunState, warn: (message: string) => void): void {
+  const notSaved = (error: unknown) => {
+    if (!(error instanceof SessionError)) throw error;
+    warn(`workflow: position not saved: ${error.message}`);
+  };
   try {
     session.writeState(WORKFLOW_STATE_FILE, run);
   } catch (error) {
-    if (!(error instanceof SessionError)) throw error;
-    warn(`workflow: position not saved: ${error.message}`);
+    notSaved(error);
+    return;
   }
+  // A session that writes behind (serve) says here whether the write reached the disk.
+  session.stateSaved(WORKFLOW_STATE_FILE).catch(notSaved);
 }

@@ -141,6 +141,11 @@ export class PgSession implements SessionHandle {
     this.enqueue({ kind: 'state', name, base, value: copy });
   }
 
+  /** Saves go in order, so the file is saved once everything before it is; a failure stays reported to every later write too. */
+  stateSaved(): Promise<void> {
+    return this.flush();
+  }
+
   removeState(name: string): void {
     this.check();
     this.states.delete(name);

@@ -84,6 +84,7 @@ describe('userAsk persistence in user_ask.json', () => {
       writeState: () => {
         throw new SessionError('the disk is full');
       },
+      stateSaved: () => Promise.resolve(),
       removeState: () => undefined,
       location: '/nonexistent/events.jsonl',
       setAsideState: () => '/nonexistent/aside',
