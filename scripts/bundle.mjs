@@ -11,9 +11,10 @@ import configs from '../rolldown.config.mjs';
 rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
 for (const config of configs) await build(config);
 
-// No inherited NODE_OPTIONS: the cache must be made under the flags bin/auggy.js runs with.
-const env = { ...process.env };
-delete env.NODE_OPTIONS;
+// No inherited NODE_OPTIONS: the cache must be made under the flags bin/auggy.js runs with. No
+// AUGGY_* settings either (AUGGY_MODEL, AUGGY_BASE_URL, ...): the demo must run on its scripted
+// model whatever the person building has set for their own agents.
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS' && !name.startsWith('AUGGY_')));
 const cache = spawnSync(process.execPath, [fileURLToPath(new URL('code-cache.mjs', import.meta.url))], {
   env,
   stdio: ['ignore', 'ignore', 'pipe'],
