@@ -1,7 +1,7 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { EmitEvent } from '../../kernel/events.js';
 import type { PersonChannel, PersonReply, PresentedQuestion } from '../../kernel/person.js';
-import { answerSchema, REQUIRED } from './answer-schema.js';
+import { answerSchema } from './answer-schema.js';
 import { toQuestionFields, type QuestionField, type QuestionnaireSpec } from './field-spec.js';
 import { readAnswer, type AnswerValue } from './parse-answer.js';
 import { presentQuestion, newQuestionnaireId } from './present-question.js';
@@ -77,10 +77,13 @@ export async function runQuestionnaire(spec: QuestionnaireSpec, person: PersonCh
     return result;
   };
 
-  /**
-   * Asks one field; the reason when nobody answered. Nothing typed for a required field is
-   * refused at once, on that field, rather than after the questions that follow it.
-   */
+  // Each field's own check, so an answer that cannot stand (nothing for a required field, "abc"
+  // for a whole number) is refused at once, on that field, rather than after the questions that
+  // follow it. Checks across fields wait for the whole answer; a schema that is not a plain
+  // object of fields is only checked whole.
+  const fieldSchemas = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : undefined;
+
+  /** Asks one field; the reason when nobody answered. */
   const ask = async (index: number, error?: string): Promise<NoAnswerReason | undefined> => {
     const field = fields[index];
     const placed = presentQuestion(field, { questionnaireId, index, total: fields.length, intro: introShown ? undefined : spec.prompt, error });
@@ -95,10 +98,11 @@ export async function runQuestionnaire(spec: QuestionnaireSpec, person: PersonCh
     const answer = readAnswer(field, reply.text);
     answers[field.name] = answer;
     emit(answeredEvent({ questionnaireId, field: field.name, text: reply.text, answer }));
-    if (answer !== undefined || !field.required) return undefined;
+    const checked = fieldSchemas?.[field.name]?.safeParse(answer);
+    if (!checked || checked.success) return undefined;
     if (reasks >= maxReasks) return 'refused';
     reasks++;
-    return ask(index, REQUIRED);
+    return ask(index, checked.error.issues[0]?.message);
   };
 
   for (let index = 0; index < fields.length; index++) {

@@ -135,8 +135,8 @@ describe('elicitation: a server form on the questions road', () => {
     expect(customValues(events, 'questionnaire.result')).toEqual([expect.objectContaining({ status: 'answered' })]);
   });
 
-  it('a wrong email or an out-of-range integer is asked again with the reason', async () => {
-    const person = scriptedPerson(['Ada', 'no', '-', 'not-an-email', '', '', '500', '', '', '', '', '', '', 'ada@example.com', '50']);
+  it('a wrong email or an out-of-range integer is asked again at once with the reason', async () => {
+    const person = scriptedPerson(['Ada', 'no', '-', 'not-an-email', 'ada@example.com', '', '', '500', '50', '', '', '', '', '', '']);
     const { result } = await callTool(toolsContext(pool), 'mcp_everything_trigger_elicitation_request', {}, { person });
     const again = person.asked.filter((q) => q.error !== undefined);
     expect(again.map((q) => [q.field, q.error])).toEqual([

@@ -65,12 +65,12 @@ describe('runQuestionnaire: one question per field', () => {
 });
 
 describe('refusals', () => {
-  it('a refused field is asked again with zod\'s message, after the last field, and the dash still takes the default', async () => {
-    const { result, asked } = await run(['staging', 'many', 'eu-west', '-']);
+  it('a refused field is asked again at once with zod\'s message, before the next field, and the dash still takes the default', async () => {
+    const { result, asked } = await run(['staging', 'many', '-', 'eu-west']);
     expect(result).toEqual({ status: 'answered', answers: { env: 'staging', replicas: 2, regions: ['eu-west'] } });
-    expect(asked.map((q) => q.field)).toEqual(['env', 'replicas', 'regions', 'replicas']);
-    expect(asked[3]).toMatchObject({ index: 2, total: 3, default: '2', error: '"many" is not a whole number; type digits, such as 3' });
-    expect(asked[3].intro).toBeUndefined();
+    expect(asked.map((q) => q.field)).toEqual(['env', 'replicas', 'replicas', 'regions']);
+    expect(asked[2]).toMatchObject({ index: 2, total: 3, default: '2', error: '"many" is not a whole number; type digits, such as 3' });
+    expect(asked[2].intro).toBeUndefined();
   });
 
   it('nothing typed for a required field is refused on the spot, on that field, before the next one is asked', async () => {
@@ -91,28 +91,31 @@ describe('refusals', () => {
     expect(asked.map((q) => q.field)).toEqual(['env', 'replicas', 'replicas', 'replicas', 'replicas']);
   });
 
-  it('several refused fields are asked again in field order', async () => {
-    const { result, asked } = await run(['dev', 'x', 'eu-west', 'production', '4']);
+  it('each refused field is asked again in its turn, with its own message', async () => {
+    const { result, asked } = await run(['dev', 'production', 'x', '4', 'eu-west']);
     expect(result).toMatchObject({ status: 'answered', answers: { env: 'production', replicas: 4 } });
-    expect(asked.slice(3).map((q) => [q.field, q.error])).toEqual([
+    expect(asked.map((q) => [q.field, q.error])).toEqual([
+      ['env', undefined],
       ['env', '"dev" is not one of the options: 1. staging, 2. production'],
+      ['replicas', undefined],
       ['replicas', '"x" is not a whole number; type digits, such as 3'],
+      ['regions', undefined],
     ]);
   });
 
   it('at most 3 re-asks in all, then no answer (refused)', async () => {
-    const { result, asked, events } = await run(['staging', 'a', 'eu-west', 'b', 'c', 'd', '5']);
+    const { result, asked, events } = await run(['staging', 'a', 'b', 'c', 'd', '5']);
     expect(result).toEqual({ status: 'no-answer', reason: 'refused' });
-    expect(asked.map((q) => q.field)).toEqual(['env', 'replicas', 'regions', 'replicas', 'replicas', 'replicas']);
+    expect(asked.map((q) => q.field)).toEqual(['env', 'replicas', 'replicas', 'replicas', 'replicas']);
     expect(customValues(events, QUESTIONNAIRE_RESULT_EVENT)).toEqual([{ questionnaireId: 'q_test', status: 'no-answer', reason: 'refused' }]);
   });
 
   it('the bound is across fields, not per field', async () => {
-    const { result, asked } = await run(['dev', 'x', '', 'eu', 'production', '3']);
-    // Three re-asks: regions on the spot, then env and replicas. Each fixed in turn, so the third one ends it well.
-    expect(asked.map((q) => q.field)).toEqual(['env', 'replicas', 'regions', 'regions', 'env', 'replicas']);
+    const { result, asked } = await run(['dev', 'production', 'x', '3', '', 'eu']);
+    // Three re-asks: env, replicas and regions, each fixed at once.
+    expect(asked.map((q) => q.field)).toEqual(['env', 'env', 'replicas', 'replicas', 'regions', 'regions']);
     expect(result).toMatchObject({ status: 'answered' });
-    const refusedAgain = await run(['dev', 'x', '', 'eu', 'production', 'y']);
+    const refusedAgain = await run(['dev', 'production', 'x', '3', '', '']);
     expect(refusedAgain.result).toEqual({ status: 'no-answer', reason: 'refused' });
     expect(refusedAgain.asked).toHaveLength(6);
   });
