@@ -42,6 +42,11 @@ describe('Markdown', () => {
     expect(frameOf('| name | n |\n|---|--:|\n| alpha | 1 |\n| b | 22 |')).toBe('name  │  n\n──────┼───\nalpha │  1\nb     │ 22');
   });
 
+  it('measures table columns as the terminal draws them: wide characters and emoji by width, markup not at all', () => {
+    const frame = frameOf('| a 👍🏽 | **日本語テキスト** |\n|---|---|\n| `x` | y |', 120);
+    expect(frame).toBe('a 👍🏽 │ 日本語テキスト\n─────┼───────────────\nx    │ y');
+  });
+
   it('wraps paragraphs to the width it is given', () => {
     const frame = frameOf('word '.repeat(40).trim(), 24);
     expect(frame.split('\n').length).toBeGreaterThan(5);

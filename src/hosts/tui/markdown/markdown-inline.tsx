@@ -71,3 +71,42 @@ function inlineNode(token: Token, palette: Palette, key: string): ReactNode {
       return token.raw;
   }
 }
+
+/** The text inlineNodes shows for these tokens, without its styles: what a table measures its columns by. */
+export function inlinePlainText(tokens: readonly Token[] | undefined): string {
+  if (!tokens) return '';
+  return tokens.map(plainTextOf).join('');
+}
+
+function plainTextOf(token: Token): string {
+  switch (token.type) {
+    case 'strong':
+    case 'em':
+    case 'del':
+      return inlinePlainText((token as Tokens.Strong).tokens);
+    case 'codespan':
+      return (token as Tokens.Codespan).text;
+    case 'link': {
+      const link = token as Tokens.Link;
+      const label = link.text.trim();
+      const same = label === link.href || `mailto:${label}` === link.href;
+      return inlinePlainText(link.tokens) + (same ? '' : ` (${link.href})`);
+    }
+    case 'image': {
+      const image = token as Tokens.Image;
+      return `[image: ${image.text || image.href}]`;
+    }
+    case 'br':
+      return '\n';
+    case 'text': {
+      const text = token as Tokens.Text;
+      return text.tokens && text.tokens.length > 0 ? inlinePlainText(text.tokens) : text.text;
+    }
+    case 'escape':
+      return (token as Tokens.Escape).text;
+    case 'checkbox':
+      return (token as Tokens.Checkbox).checked ? '☑ ' : '☐ ';
+    default:
+      return token.raw;
+  }
+}

@@ -3,7 +3,8 @@ import { useMemo, type ReactNode } from 'react';
 import type { Token, Tokens } from 'marked';
 import { usePalette, type Palette } from '../palette.js';
 import { HighlightedCode } from './highlight-code.js';
-import { inlineNodes } from './markdown-inline.js';
+import stringWidth from 'string-width';
+import { inlineNodes, inlinePlainText } from './markdown-inline.js';
 import { lexMarkdown } from './markdown-blocks.js';
 import { wrapPlainText } from '../fit-text.js';
 import { useScreenWidth } from '../screen-width.js';
@@ -53,13 +54,14 @@ function ListBlock({ token, context }: { token: Tokens.List; context: BlockConte
   );
 }
 
-function cellText(cell: Tokens.TableCell): string {
-  return cell.text.replace(/\s+/g, ' ').trim();
+/** How many columns a cell's text takes on screen: as shown (no markup), wide characters and emoji counted as the terminal draws them. */
+function cellWidth(cell: Tokens.TableCell): number {
+  return stringWidth(inlinePlainText(cell.tokens).replace(/\s+/g, ' ').trim());
 }
 
 /** Columns as wide as their widest cell, shrunk in proportion when the table is wider than the screen; cells wrap. */
 function columnWidths(token: Tokens.Table, width: number): number[] {
-  const natural = token.header.map((cell, column) => Math.max(cellText(cell).length, ...token.rows.map((row) => (row[column] ? cellText(row[column]).length : 0)), 1));
+  const natural = token.header.map((cell, column) => Math.max(cellWidth(cell), ...token.rows.map((row) => (row[column] ? cellWidth(row[column]) : 0)), 1));
   const gaps = (natural.length - 1) * 3;
   const room = Math.max(natural.length * 4, width - gaps);
   const total = natural.reduce((sum, value) => sum + value, 0);
