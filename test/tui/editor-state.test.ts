@@ -20,6 +20,24 @@ describe('editing the input line', () => {
     expect(edit.deleteBackward(at(text, 3))).toEqual(at('ab', 1));
   });
 
+  it('moves and deletes by what shows as one character: skin tones, ZWJ families, keycaps, variation selectors, accents', () => {
+    const clusters = ['日', '👍🏽', '👨‍👩‍👧', '✔️', '1️⃣', 'e\u0301', '🇯🇵'];
+    const text = clusters.join('');
+    let state = at(text, text.length);
+    const stops = [text.length];
+    while (state.cursor > 0) {
+      state = edit.moveLeft(state);
+      stops.push(state.cursor);
+    }
+    // One press per character, and each stop is where a character starts.
+    expect(stops).toHaveLength(clusters.length + 1);
+    expect(stops.reverse().slice(0, -1).map((offset, index) => text.slice(offset, stops[index + 1]))).toEqual(clusters);
+    expect(edit.moveRight(at(text, 1))).toEqual(at(text, 1 + '👍🏽'.length));
+    expect(edit.deleteBackward(at('x👍🏽', 'x👍🏽'.length))).toEqual(at('x', 1));
+    expect(edit.deleteBackward(at('a👨‍👩‍👧', 'a👨‍👩‍👧'.length))).toEqual(at('a', 1));
+    expect(edit.deleteForward(at('1️⃣2', 0))).toEqual(at('2', 0));
+  });
+
   it('moves and deletes by word', () => {
     const text = 'deploy the  api';
     expect(edit.moveWordLeft(at(text, text.length)).cursor).toBe(12);

@@ -1,3 +1,5 @@
+import { graphemeEndAfter, graphemeStartBefore } from './graphemes.js';
+
 /** The text being typed and where the cursor is (an offset into `text`). */
 export interface EditorState {
   text: string;
@@ -10,19 +12,13 @@ export function editorWith(text: string): EditorState {
   return { text, cursor: text.length };
 }
 
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
-
-/** Offset of the character before `at`, keeping surrogate pairs (emoji) whole. */
+/** Offset of the character before `at`: a whole grapheme cluster (an emoji with its modifiers). */
 function previousOffset(text: string, at: number): number {
-  if (at <= 0) return 0;
-  return at >= 2 && isLowSurrogate(text.charCodeAt(at - 1)) ? at - 2 : at - 1;
+  return graphemeStartBefore(text, at);
 }
 
 function nextOffset(text: string, at: number): number {
-  if (at >= text.length) return text.length;
-  return isLowSurrogate(text.charCodeAt(at + 1)) ? at + 2 : at + 1;
+  return graphemeEndAfter(text, at);
 }
 
 const isSpace = (char: string | undefined) => char !== undefined && /\s/.test(char);

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { usePalette } from './palette.js';
 import { glyph } from './theme.js';
+import { graphemeEndAfter } from './graphemes.js';
 
 export interface InputLineProps {
   text: string;
@@ -13,14 +14,14 @@ export interface InputLineProps {
 /** One line of the input, with the cursor drawn as an inverted character when it is on this line. */
 function EditedLine({ line, cursorAt }: { line: string; cursorAt?: number }) {
   if (cursorAt === undefined) return <Text>{line === '' ? ' ' : line}</Text>;
-  const at = line.codePointAt(cursorAt);
-  const width = at !== undefined && at > 0xffff ? 2 : 1;
-  const under = cursorAt < line.length ? line.slice(cursorAt, cursorAt + width) : ' ';
+  // The whole character under the cursor, an emoji with its modifiers included.
+  const end = graphemeEndAfter(line, cursorAt);
+  const under = cursorAt < line.length ? line.slice(cursorAt, end) : ' ';
   return (
     <Text>
       {line.slice(0, cursorAt)}
       <Text inverse>{under}</Text>
-      {line.slice(cursorAt + width)}
+      {line.slice(end)}
     </Text>
   );
 }
