@@ -1,5 +1,5 @@
 import type { Token, Tokens } from 'marked';
-import type { Palette } from '../palette.js';
+import { NO_COLOUR_PALETTE, type Palette } from '../palette.js';
 import { highlightRuns } from '../markdown/highlight-code.js';
 import { lexMarkdown } from '../markdown/markdown-blocks.js';
 import { EMPTY_ROW, beside, indent, isNamedColour, lookStyle, wrapSpans, wrapStyled, type Row, type StyleName, type Styled } from './styled-rows.js';
@@ -100,6 +100,17 @@ function inline(tokens: readonly Token[] | undefined, palette: Palette): Styled[
     nodes.push(node);
   }
   return nodes;
+}
+
+/** The text these inline tokens show, without its styles: what a table measures its columns by. */
+export function inlinePlainText(tokens: readonly Token[] | undefined): string {
+  const styled = inline(tokens, NO_COLOUR_PALETTE);
+  // A token these rows do not draw (Ink's renderToString does) is measured as written.
+  return styled ? styled.map(plainText).join('') : (tokens ?? []).map((token) => token.raw).join('');
+}
+
+function plainText(node: Styled): string {
+  return typeof node === 'string' ? node : node.children.map(plainText).join('');
 }
 
 function look(style: readonly StyleName[], children: Styled[] | undefined): Styled | undefined {
