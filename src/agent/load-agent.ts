@@ -135,7 +135,6 @@ export async function loadAgent(dir: string, augmentTypes: readonly AugmentType[
 
   const listed = checked.success ? checked.data.augments : Array.isArray(raw.augments) ? raw.augments.filter((id): id is string => typeof id === 'string') : [];
   const augments = await loadAugments(agentDir, listed, source, catalog);
-  const listedTypes = await catalog.load([...new Set(augments.augments.map((augment) => augment.type))]);
   diagnostics.push(...augments.diagnostics);
 
   const allSkills = loadSkills(agentDir);
@@ -155,7 +154,7 @@ export async function loadAgent(dir: string, augmentTypes: readonly AugmentType[
     augments: augments.augments,
     env,
   };
-  const withTools = skillsWithTools(agent, listedTypes);
+  const withTools = skillsWithTools(agent, augments.types);
   diagnostics.push(...withTools.diagnostics);
   return { agent: { ...agent, skills: withTools.skills }, diagnostics };
 }

@@ -14,6 +14,8 @@ export interface AugmentsLoad {
   /** The types of those ignored entries: a skill named for the type is theirs too. */
   ignoredTypes: string[];
   diagnostics: Diagnostic[];
+  /** The types of the augments loaded, from the catalog: what the skills' tools are checked against. */
+  types: readonly AugmentType[];
 }
 
 /** A folder name and nothing else: an id must never reach outside `augments/`. */
@@ -74,7 +76,7 @@ type ReadEntry =
  * entries are read first, so only the types they name are loaded from the catalog.
  */
 export async function loadAugments(agentDir: string, entries: readonly AugmentEntry[], agentYaml: YamlSource, catalog: AugmentCatalog): Promise<AugmentsLoad> {
-  const result: AugmentsLoad = { augments: [], ignored: [], ignoredTypes: [], diagnostics: [] };
+  const result: AugmentsLoad = { augments: [], ignored: [], ignoredTypes: [], diagnostics: [], types: [] };
   const read: ReadEntry[] = [];
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
@@ -109,7 +111,7 @@ export async function loadAugments(agentDir: string, entries: readonly AugmentEn
     if (item.kind === 'inline') loadInline(agentDir, item.entry, item.id, item.index, agentYaml, item.place, result, types, catalog.known);
     else loadFolder(agentDir, item, result, types, catalog.known);
   }
-  return result;
+  return { ...result, types };
 }
 
 function ignore(agentDir: string, id: string, type: string, place: Located, result: AugmentsLoad, known: AugmentCatalog['known']): void {

@@ -132,11 +132,11 @@ export async function settleStateFile(path: string): Promise<void> {
 }
 
 /**
- * Resolves once every state write so far under `dir` (every one, without it) is saved; rejects
- * with the first SessionError of a write under `dir` that no one has been told of, once.
+ * Resolves once every state write so far under `dir` is saved; rejects with the first
+ * SessionError of a write under `dir` that no one has been told of, once.
  */
-export async function settleStateFiles(dir?: string): Promise<void> {
-  const inside = (path: string) => dir === undefined || dirname(path) === dir;
+export async function settleStateFiles(dir: string): Promise<void> {
+  const inside = (path: string) => dirname(path) === dir;
   for (;;) {
     const waiting = [...slots].filter(([path]) => inside(path)).map(([, slot]) => slot.draining);
     if (waiting.length === 0) break;

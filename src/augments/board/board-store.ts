@@ -34,6 +34,12 @@ export interface BoardStoreOptions {
   now?: () => Date;
 }
 
+/** A SessionError as it is; anything else is a bug and thrown on. */
+function sessionErrorOf(error: unknown): SessionError {
+  if (error instanceof SessionError) return error;
+  throw error;
+}
+
 function notSaved(name: string, error: SessionError): WriteOutcome {
   return { ok: false, reason: `the board could not be saved, so line "${name}" is unchanged: ${error.message}` };
 }
@@ -73,13 +79,8 @@ export class BoardStore {
   write(name: string, text: string, by: Writer): WriteOutcome {
     const next = this.nextLines(name, text, by);
     if ('reason' in next) return next;
-    try {
-      this.options.session.writeState(BOARD_FILE, { version: 1, lines: next.lines });
-    } catch (error) {
-      if (!(error instanceof SessionError)) throw error;
-      return notSaved(name, error);
-    }
-    return this.commit(name, next.lines);
+    const failed = this.save(next.lines);
+    return failed ? notSaved(name, failed) : this.commit(name, next.lines);
   }
 
   /**
@@ -89,14 +90,18 @@ export class BoardStore {
   async writeSaved(name: string, text: string, by: Writer): Promise<WriteOutcome> {
     const next = this.nextLines(name, text, by);
     if ('reason' in next) return next;
+    const failed = this.save(next.lines) ?? (await this.options.session.stateSaved(BOARD_FILE).then(() => undefined, sessionErrorOf));
+    return failed ? notSaved(name, failed) : this.commit(name, next.lines);
+  }
+
+  /** Writes the board file; the SessionError when it could not be written. */
+  private save(lines: StoredLines): SessionError | undefined {
     try {
-      this.options.session.writeState(BOARD_FILE, { version: 1, lines: next.lines });
-      await this.options.session.stateSaved(BOARD_FILE);
+      this.options.session.writeState(BOARD_FILE, { version: 1, lines });
+      return undefined;
     } catch (error) {
-      if (!(error instanceof SessionError)) throw error;
-      return notSaved(name, error);
+      return sessionErrorOf(error);
     }
-    return this.commit(name, next.lines);
   }
 
   private nextLines(name: string, text: string, by: Writer): { lines: StoredLines } | { ok: false; reason: string } {

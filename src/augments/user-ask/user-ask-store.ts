@@ -1,4 +1,5 @@
-import { SessionError, type SessionHandle } from '../../session/session.js';
+import type { SessionHandle } from '../../session/session.js';
+import { writeStateOrTell } from '../../session/save-state.js';
 import { applyEvaluation, askStateSchema, replaceAsk, type AskSource, type AskState, type Outcome } from './ask-state.js';
 
 /** The session file that holds the tracked ask. */
@@ -88,18 +89,7 @@ export class UserAskStore {
   }
 
   private save(): void {
-    const notSaved = (error: unknown) => {
-      // The ask still works for this run; only a resume would miss it.
-      if (!(error instanceof SessionError)) throw error;
-      this.warn(`userAsk: the ask was not saved: ${error.message}`);
-    };
-    try {
-      this.session.writeState(USER_ASK_FILE, this.current);
-    } catch (error) {
-      notSaved(error);
-      return;
-    }
-    // A session that writes behind (serve) says here whether the write reached the disk.
-    this.session.stateSaved(USER_ASK_FILE).catch(notSaved);
+    // The ask still works for this run; only a resume would miss it.
+    writeStateOrTell(this.session, USER_ASK_FILE, this.current, (error) => this.warn(`userAsk: the ask was not saved: ${error.message}`));
   }
 }

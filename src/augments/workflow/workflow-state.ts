@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { SessionError, type SessionHandle } from '../../session/session.js';
+import type { SessionHandle } from '../../session/session.js';
+import { writeStateOrTell } from '../../session/save-state.js';
 import type { WorkflowModel } from './pack-model.js';
 
 /** The session file that holds the workflow's position. */
@@ -104,16 +105,5 @@ export function loadRunState(
 
 /** Writes the position; a disk problem is reported once per call site and the run carries on. */
 export function saveRunState(session: SessionHandle, run: RunState, warn: (message: string) => void): void {
-  const notSaved = (error: unknown) => {
-    if (!(error instanceof SessionError)) throw error;
-    warn(`workflow: position not saved: ${error.message}`);
-  };
-  try {
-    session.writeState(WORKFLOW_STATE_FILE, run);
-  } catch (error) {
-    notSaved(error);
-    return;
-  }
-  // A session that writes behind (serve) says here whether the write reached the disk.
-  session.stateSaved(WORKFLOW_STATE_FILE).catch(notSaved);
+  writeStateOrTell(session, WORKFLOW_STATE_FILE, run, (error) => warn(`workflow: position not saved: ${error.message}`));
 }
