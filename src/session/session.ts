@@ -8,7 +8,7 @@ import { isValidSessionId, newSessionId } from './ids.js';
 import { FileWriterLock } from './lock-file.js';
 import { ensureRealFolders, readFileNoFollow, refuseLinksIn } from './real-paths.js';
 import { SessionError, describeWriteError } from './session-error.js';
-import { SessionBusyError, type WriterLease } from './writer-lock.js';
+import { HeldLeases, SessionBusyError, type WriterLease } from './writer-lock.js';
 import { sessionHasMessage } from './session-summary.js';
 
 export { SessionError } from './session-error.js';
@@ -79,8 +79,8 @@ class FolderSession implements SessionHandle {
   private openNotices: string[] = [];
   /** This handle's state watchers; close() removes them, so the store keeps nothing of a handle let go. */
   private readonly unwatchers = new Set<() => void>();
-  /** Leases this handle holds now; while it holds one, the log stays open for its appends. */
-  private leasesHeld = 0;
+  /** While this handle holds a lease, the log stays open for its appends. */
+  private readonly leases = new HeldLeases(() => this.closeLog());
   private openLog: number | undefined;
 
   constructor(
@@ -137,7 +137,7 @@ class FolderSession implements SessionHandle {
       // A turn appends a dozen lines or more: as the session's writer, the log is opened once for them all.
       const line = JSON.stringify(entry);
       let added: number;
-      if (this.leasesHeld > 0) {
+      if (this.leases.any) {
         this.openLog ??= openLogForAppend(this.eventsFile);
         added = appendWholeLineTo(this.openLog, line);
       } else {
@@ -178,17 +178,7 @@ class FolderSession implements SessionHandle {
       if (this.knownSize !== undefined) this.knownSize = size;
       // Another process took turns here: what augments keep of their state files may be out of date too.
       if (changedElsewhere) this.stateFileNames().forEach((name) => this.watchers.tellOwn(this, name));
-      this.leasesHeld++;
-      let released = false;
-      const release = () => {
-        if (!released) {
-          released = true;
-          this.leasesHeld--;
-          if (this.leasesHeld === 0) this.closeLog();
-        }
-        return lease.release();
-      };
-      return { notices, changedElsewhere, release };
+      return { notices, changedElsewhere, release: this.leases.hold(lease) };
     } catch (error) {
       await lease.release();
       throw error;

@@ -32,3 +32,31 @@ export class SessionBusyError extends SessionError {
     super(`session ${sessionId} is in use by another auggy (${holder}); wait for it or use another session`);
   }
 }
+
+/**
+ * The leases one session handle holds now (a turn's, and a host's around it): appends made
+ * while it holds none are not a run's. `hold` counts a lease and returns its release, which
+ * counts it off once however often it is called; `whenNone` runs as the last is given back.
+ */
+export class HeldLeases {
+  private count = 0;
+
+  constructor(private readonly whenNone: () => void = () => undefined) {}
+
+  get any(): boolean {
+    return this.count > 0;
+  }
+
+  hold(lease: WriterLease): () => Promise<void> {
+    this.count++;
+    let released = false;
+    return () => {
+      if (!released) {
+        released = true;
+        this.count--;
+        if (this.count === 0) this.whenNone();
+      }
+      return lease.release();
+    };
+  }
+}

@@ -5,6 +5,7 @@ import type { SessionEntry, SessionHeader } from '../entries.js';
 import { mergeState } from '../merge-state.js';
 import { SessionError, type SessionHandle, type SessionWriterLease } from '../session.js';
 import type { WriterLease } from '../store.js';
+import { HeldLeases } from '../writer-lock.js';
 import { describeStoreError } from './describe-error.js';
 
 /** What a handle needs from its store. */
@@ -96,8 +97,8 @@ export class PgSession implements SessionHandle {
   private failure: SessionError | undefined;
   private readonly watchers = new Set<(name: string) => void>();
   private readonly recheck = new Set<string>();
-  /** How many of this handle's leases are held now: appends made outside one are not a run's. */
-  private leasesHeld = 0;
+  /** This handle's leases held now: appends made outside one are not a run's. */
+  private readonly leases = new HeldLeases();
   /** Entries were left out of the store (see saveEntries): the cache holds some the log does not. */
   private cacheAhead = false;
   /** How many writes of this handle each state file has had, so a read racing one is not taken. */
@@ -119,7 +120,7 @@ export class PgSession implements SessionHandle {
   append(entry: SessionEntry): void {
     this.check();
     this.entryCache.push(entry);
-    this.enqueue({ kind: 'append', entry, asWriter: this.leasesHeld > 0 });
+    this.enqueue({ kind: 'append', entry, asWriter: this.leases.any });
   }
 
   entries(): { entries: SessionEntry[]; warnings: string[] } {
@@ -172,14 +173,7 @@ export class PgSession implements SessionHandle {
   /** The lease, then what other replicas wrote since this handle read the session. */
   async acquireWriter(): Promise<SessionWriterLease> {
     const lease = await this.context.acquireWriter(this.id);
-    this.leasesHeld++;
-    let released = false;
-    const release = async () => {
-      if (released) return;
-      released = true;
-      this.leasesHeld--;
-      await lease.release();
-    };
+    const release = this.leases.hold(lease);
     try {
       return { ...lease, notices: lease.notices, release, changedElsewhere: await this.refresh() };
     } catch (error) {
