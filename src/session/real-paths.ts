@@ -16,12 +16,8 @@ export function readFileNoFollow(path: string): Buffer {
 }
 
 function lstatOrMissing(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  // Without throwing: an exception's stack for every new session's folder cost more than the lstat.
+  return lstatSync(path, { throwIfNoEntry: false });
 }
 
 function linkRefusal(shown: string, path: string, kind: 'folder' | 'file'): SessionError {

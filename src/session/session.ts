@@ -1,4 +1,5 @@
-import { closeSync, existsSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { chmod, mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import { pendingStateFile, removeStateFile, settleStateFile, settleStateFiles, writeStateFile } from './state-files.js';
@@ -72,6 +73,11 @@ export function sessionsRoot(agentDir: string): string {
   return join(agentDir, '.auggy', 'sessions');
 }
 
+/** Whether two lstats of one path saw the same file with the same bytes (see FolderSession.stateTexts). */
+function sameFileVersion(a: Stats, b: Stats): boolean {
+  return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
 class FolderSession implements SessionHandle {
   /** The log's size as this handle last left it; another size means another writer appended. */
   private knownSize: number | undefined;
@@ -82,6 +88,13 @@ class FolderSession implements SessionHandle {
   /** While this handle holds a lease, the log stays open for its appends. */
   private readonly leases = new HeldLeases(() => this.closeLog());
   private openLog: number | undefined;
+  /**
+   * The text each state file held when last read, with what lstat said of it then. Every write
+   * (this process's, another's) renames a new file over the old, so the same inode, size and
+   * times mean the same bytes: a board read every round costs one lstat instead of an open,
+   * a read and a close.
+   */
+  private readonly stateTexts = new Map<string, { stats: Stats; text: string }>();
 
   constructor(
     readonly id: string,
@@ -118,6 +131,23 @@ class FolderSession implements SessionHandle {
       this.openNotices.push(...lease.notices, ...this.setAsideCutLine());
     } finally {
       void lease.release();
+    }
+  }
+
+  /** repairOnOpen, taking and giving back its lease off the thread (openSessionOffThread). */
+  async repairOnOpenOffThread(): Promise<void> {
+    removeStaleTempFiles(this.dir);
+    let lease: WriterLease;
+    try {
+      lease = await this.locks.acquireWriter(this.id);
+    } catch (error) {
+      if (error instanceof SessionBusyError) return;
+      throw error;
+    }
+    try {
+      this.openNotices.push(...lease.notices, ...this.setAsideCutLine());
+    } finally {
+      await lease.release();
     }
   }
 
@@ -206,18 +236,30 @@ class FolderSession implements SessionHandle {
     // A write of this process still on its way to the file: it is what the file will hold.
     const pending = pendingStateFile(path);
     if (pending) return pending.text === undefined ? { status: 'missing' } : { status: 'ok', value: JSON.parse(pending.text) as unknown };
-    let text: string;
-    try {
-      text = readFileNoFollow(path).toString('utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return { status: 'missing' };
-      if (code === 'ELOOP') throw new SessionError(`${path} is a symbolic link; auggy reads no state through a link, so replace it with a real file`);
-      throw new SessionError(`${path} cannot be read (${code ?? String(error)})`);
+    // No exception for a file that is not there yet: under serve most threads have no board yet.
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    if (stats === undefined) {
+      this.stateTexts.delete(name);
+      return { status: 'missing' };
+    }
+    const known = this.stateTexts.get(name);
+    let text = known !== undefined && !stats.isSymbolicLink() && sameFileVersion(known.stats, stats) ? known.text : undefined;
+    if (text === undefined) {
+      try {
+        text = readFileNoFollow(path).toString('utf8');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return { status: 'missing' };
+        if (code === 'ELOOP') throw new SessionError(`${path} is a symbolic link; auggy reads no state through a link, so replace it with a real file`);
+        throw new SessionError(`${path} cannot be read (${code ?? String(error)})`);
+      }
+      // The stats are from before the read: if the file was replaced between, the next lstat differs and reads again.
+      this.stateTexts.set(name, { stats, text });
     }
     try {
       return { status: 'ok', value: JSON.parse(text) as unknown };
     } catch {
+      this.stateTexts.delete(name);
       // Keep the bad file for inspection; the session carries on without it.
       const setAsideTo = `${path}.corrupt-${Date.now()}`;
       renameSync(path, setAsideTo);
@@ -346,16 +388,18 @@ export interface OpenSessionOptions {
 
 function hasEventLog(dir: string): boolean {
   try {
-    lstatSync(join(dir, EVENTS_FILE));
-    return true;
+    // A new thread's session has none: no exception (and its stack) for that.
+    return lstatSync(join(dir, EVENTS_FILE), { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
 }
 
-export function openSession(options: OpenSessionOptions): SessionHandle {
+/** An existing session to resume (not yet repaired), or the id a new one is to get. */
+type Located = { found: FolderSession } | { create: string };
+
+function locateSession(options: OpenSessionOptions, locks: FileWriterLock): Located {
   const root = sessionsRoot(options.agentDir);
-  const locks = options.locks ?? new FileWriterLock(root);
   let id = options.sessionId;
   if (id !== undefined && !isValidSessionId(id)) {
     throw new SessionError(`"${id}" is not a session id (letters, digits, - and _ only, at most 128 characters)`);
@@ -367,20 +411,56 @@ export function openSession(options: OpenSessionOptions): SessionHandle {
   if (id !== undefined) {
     const dir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: false });
     if (existsSync(dir)) refuseLinksIn(dir, `.auggy/sessions/${id}`);
-    if (hasEventLog(dir)) {
-      const session = new FolderSession(id, dir, true, locks, options.watchers, options.writeBehind);
-      session.repairOnOpen();
-      return session;
-    }
+    if (hasEventLog(dir)) return { found: new FolderSession(id, dir, true, locks, options.watchers, options.writeBehind) };
     if (!options.createIfMissing) {
       throw new SessionError(`no session "${id}" in ${root}; run without --session to start one`);
     }
   }
-  return createSession(options, id ?? newSessionId(), locks);
+  return { create: id ?? newSessionId() };
 }
 
-function createSession(options: OpenSessionOptions, id: string, locks: FileWriterLock): SessionHandle {
-  const dir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: true });
+export function openSession(options: OpenSessionOptions): SessionHandle {
+  const locks = options.locks ?? new FileWriterLock(sessionsRoot(options.agentDir));
+  const located = locateSession(options, locks);
+  if ('create' in located) return createSession(options, located.create, locks);
+  located.found.repairOnOpen();
+  return located.found;
+}
+
+/**
+ * openSession, with what allocates inodes (a new session's folder and log, the lock a repair
+ * takes) done on libuv's threads: on a busy disk each such call held serve's one thread for a
+ * third of a millisecond, more than the rest of opening a thread. Reads stay synchronous; they
+ * are answered from the page cache.
+ */
+export async function openSessionOffThread(options: OpenSessionOptions): Promise<SessionHandle> {
+  const locks = options.locks ?? new FileWriterLock(sessionsRoot(options.agentDir));
+  let located = locateSession(options, locks);
+  // Another open in this process is making this session now (a person's board write beside the
+  // thread's first run): it is the same session once made, so wait for it and resume it.
+  const making = 'create' in located ? creationsInProgress.get(join(sessionsRoot(options.agentDir), located.create)) : undefined;
+  if (making) {
+    await making.catch(() => undefined);
+    located = locateSession(options, locks);
+  }
+  if ('found' in located) {
+    await located.found.repairOnOpenOffThread();
+    return located.found;
+  }
+  const dir = join(sessionsRoot(options.agentDir), located.create);
+  const created = createSessionOffThread(options, located.create, locks);
+  creationsInProgress.set(dir, created);
+  try {
+    return await created;
+  } finally {
+    creationsInProgress.delete(dir);
+  }
+}
+
+/** Sessions openSessionOffThread is creating, by folder: made synchronously, two opens could not race. */
+const creationsInProgress = new Map<string, Promise<SessionHandle>>();
+
+function sessionHeader(options: OpenSessionOptions, id: string): string {
   const header: SessionHeader = {
     kind: 'header',
     version: 1,
@@ -389,11 +469,44 @@ function createSession(options: OpenSessionOptions, id: string, locks: FileWrite
     agentName: options.agentName,
     createdAt: new Date().toISOString(),
   };
+  return `${JSON.stringify(header)}\n`;
+}
+
+async function createSessionOffThread(options: OpenSessionOptions, id: string, locks: FileWriterLock): Promise<SessionHandle> {
+  const sessionsDir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions'], { create: true });
+  const dir = join(sessionsDir, id);
+  try {
+    await mkdir(dir, { mode: 0o700 });
+    await chmod(dir, 0o700);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new SessionError(describeWriteError(error, dir));
+  }
+  // Made by someone else meanwhile: it must still be a real folder, which the synchronous check says.
+  ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: false });
+  const path = join(dir, EVENTS_FILE);
+  let file: FileHandle | undefined;
+  try {
+    file = await open(path, 'wx', 0o600);
+    await file.write(sessionHeader(options, id));
+    await file.close();
+  } catch (error) {
+    // A header cut short by a full disk would be a session no one can read: leave none at all.
+    if (file !== undefined) {
+      await file.close().catch(() => undefined);
+      await rm(path, { force: true });
+    }
+    throw new SessionError(describeWriteError(error, path));
+  }
+  return new FolderSession(id, dir, false, locks, options.watchers, options.writeBehind);
+}
+
+function createSession(options: OpenSessionOptions, id: string, locks: FileWriterLock): SessionHandle {
+  const dir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: true });
   const path = join(dir, EVENTS_FILE);
   let fd: number | undefined;
   try {
     fd = openSync(path, 'wx', 0o600);
-    writeSync(fd, `${JSON.stringify(header)}\n`);
+    writeSync(fd, sessionHeader(options, id));
   } catch (error) {
     // A header cut short by a full disk would be a session no one can read: leave none at all.
     if (fd !== undefined) rmSync(path, { force: true });

@@ -23,6 +23,11 @@ interface FileSlot {
 
 /** State files with a write on its way, by path. */
 const slots = new Map<string, FileSlot>();
+/**
+ * The same paths by folder: a turn settles its own session's files, and under load hundreds of
+ * sessions have writes on their way, so scanning every slot per settle grew with the load.
+ */
+const pathsByDir = new Map<string, Set<string>>();
 /** Temp files of writes in progress: not a crash's leftovers, though they carry this process's pid. */
 const inFlightTemps = new Set<string>();
 /**
@@ -87,6 +92,10 @@ async function drain(path: string, slot: FileSlot): Promise<void> {
     saved = version;
   }
   slots.delete(path);
+  const dir = dirname(path);
+  const paths = pathsByDir.get(dir);
+  paths?.delete(path);
+  if (paths?.size === 0) pathsByDir.delete(dir);
 }
 
 function schedule(path: string, content: string | undefined): void {
@@ -98,6 +107,10 @@ function schedule(path: string, content: string | undefined): void {
   }
   const fresh: FileSlot = { latest: content, version: 1, draining: Promise.resolve() };
   slots.set(path, fresh);
+  const dir = dirname(path);
+  let paths = pathsByDir.get(dir);
+  if (!paths) pathsByDir.set(dir, (paths = new Set()));
+  paths.add(path);
   fresh.draining = drain(path, fresh);
 }
 
@@ -136,14 +149,12 @@ export async function settleStateFile(path: string): Promise<void> {
  * SessionError of a write under `dir` that no one has been told of, once.
  */
 export async function settleStateFiles(dir: string): Promise<void> {
-  const inside = (path: string) => dirname(path) === dir;
-  for (;;) {
-    const waiting = [...slots].filter(([path]) => inside(path)).map(([, slot]) => slot.draining);
-    if (waiting.length === 0) break;
-    await Promise.all(waiting);
+  for (let paths = pathsByDir.get(dir); paths; paths = pathsByDir.get(dir)) {
+    await Promise.all([...paths].map((path) => slots.get(path)?.draining));
   }
+  if (failuresByPath.size === 0) return;
   for (const [path, failure] of failuresByPath) {
-    if (!inside(path)) continue;
+    if (dirname(path) !== dir) continue;
     failuresByPath.delete(path);
     throw failure;
   }

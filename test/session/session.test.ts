@@ -81,6 +81,46 @@ describe('sessions', () => {
     expect(heard).toEqual(['board.json']);
   });
 
+  it('a state file another writer replaced, or edited in place, is read afresh; one removed reads as missing', () => {
+    const dir = agentDir();
+    const reader = openSession({ agentDir: dir, agentName: 'demo' });
+    const writer = openSession({ agentDir: dir, agentName: 'demo', sessionId: reader.id });
+    expect(reader.readState('board.json')).toEqual({ status: 'missing' });
+    writer.writeState('board.json', { n: 1 });
+    expect(reader.readState('board.json')).toEqual({ status: 'ok', value: { n: 1 } });
+    // Read twice unchanged: the same value (from what was read, the file's lstat unchanged).
+    expect(reader.readState('board.json')).toEqual({ status: 'ok', value: { n: 1 } });
+    writer.writeState('board.json', { n: 2 });
+    expect(reader.readState('board.json')).toEqual({ status: 'ok', value: { n: 2 } });
+    // A person's editor writing the same file in place, to the same length.
+    writeFileSync(join(reader.dir, 'board.json'), '{"n": 3}\n');
+    expect(reader.readState('board.json')).toEqual({ status: 'ok', value: { n: 3 } });
+    writeFileSync(join(reader.dir, 'board.json'), '{"n": 4}\n');
+    expect(reader.readState('board.json')).toEqual({ status: 'ok', value: { n: 4 } });
+    writer.removeState('board.json');
+    expect(reader.readState('board.json')).toEqual({ status: 'missing' });
+    // A value read is the reader's own: changing it changes nothing the next read returns.
+    writer.writeState('board.json', { lines: ['a'] });
+    const first = reader.readState('board.json');
+    if (first.status === 'ok') (first.value as { lines: string[] }).lines.push('changed');
+    expect(reader.readState('board.json')).toEqual({ status: 'ok', value: { lines: ['a'] } });
+  });
+
+  it("a new thread's session made off the thread (serve) is a private folder with its header, and two opens of it at once get the one session", async () => {
+    const dir = agentDir();
+    const store = folderStore({ dir, name: 'demo' }, { writeBehind: true });
+    const [first, second] = await Promise.all([
+      store.open({ sessionId: 'thread-1', createIfMissing: true }),
+      store.open({ sessionId: 'thread-1', createIfMissing: true }),
+    ]);
+    expect(first.dir).toBe(second.dir);
+    expect(statSync(first.dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(first.dir, 'events.jsonl')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(first.dir, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).kind)).toEqual(['header']);
+    expect([first.resumed, second.resumed].sort()).toEqual([false, true]);
+    await Promise.all([first.close(), second.close()]);
+  });
+
   it('sets a corrupt state file aside rather than deleting it', () => {
     const session = openSession({ agentDir: agentDir(), agentName: 'demo' });
     writeFileSync(join(session.dir, 'user_ask.json'), '{not json');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, utimesSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, utimesSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileWriterLock, SessionBusyError, openSession, sessionsRoot } from '../../src/session/session.js';
@@ -104,6 +104,37 @@ describe('one writer per session', () => {
     await lease.release();
     expect(existsSync(lockFile)).toBe(true);
   });
+
+  // Serve takes and gives back its locks on libuv's threads; the chat and --print synchronously.
+  for (const offThread of [false, true]) {
+    const where = offThread ? 'off the thread' : 'synchronously';
+    const lockFor = (agentDir: string) => new FileWriterLock(sessionsRoot(agentDir), { offThread });
+
+    it(`release (${where}) removes its own lock even after another process moved it aside and linked it back`, async () => {
+      const { agentDir, session, lockFile } = newSession();
+      const locks = lockFor(agentDir);
+      const lease = await locks.acquireWriter(session.id);
+      // What a second taker does when it finds it moved a live lock (lock-file.ts moveAside): the inode stays, its change time does not.
+      renameSync(lockFile, `${lockFile}.stale-test`);
+      linkSync(`${lockFile}.stale-test`, lockFile);
+      rmSync(`${lockFile}.stale-test`);
+      await lease.release();
+      expect(existsSync(lockFile)).toBe(false);
+      const next = await locks.acquireWriter(session.id);
+      await next.release();
+    });
+
+    it(`release (${where}) leaves a lock someone created after removing ours, and a second writer is refused meanwhile`, async () => {
+      const { agentDir, session, lockFile } = newSession();
+      const locks = lockFor(agentDir);
+      const lease = await locks.acquireWriter(session.id);
+      await expect(locks.acquireWriter(session.id)).rejects.toThrow(SessionBusyError);
+      rmSync(lockFile);
+      writeLock(lockFile, { pid: process.pid, startedAt: currentProcess().startedAt, token: 'someone-else' });
+      await lease.release();
+      expect(JSON.parse(readFileSync(lockFile, 'utf8')).token).toBe('someone-else');
+    });
+  }
 
   it('a lock left by a process that exits without releasing is removed by its exit hook', async () => {
     const { agentDir, session, lockFile } = newSession();
