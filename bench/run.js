@@ -2,9 +2,10 @@
 // Start-up and throughput figures, each beside a `node -e 0` baseline measured in the same run.
 // Figures only: nothing here passes or fails on time.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { copyAgentFolder } from './demo-copy.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'bin', 'auggy.js');
@@ -57,7 +58,7 @@ function row(name, value, unit) {
 
 const workdir = mkdtempSync(join(tmpdir(), 'auggy-bench-'));
 const demo = join(workdir, 'demo');
-cpSync(join(root, 'examples', 'demo'), demo, { recursive: true });
+copyAgentFolder(join(root, 'examples', 'demo'), demo);
 
 const rows = [];
 const baseline = timeCommand(['-e', '0']);

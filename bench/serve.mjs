@@ -1,10 +1,11 @@
 // `auggy serve` under load: N concurrent AG-UI runs (one thread each) on the scripted demo
 // agent over loopback. Figures only: nothing here passes or fails on time.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { oneRun, startServe } from './serve-client.mjs';
+import { copyAgentFolder } from './demo-copy.mjs';
 
 const CONCURRENT_RUNS = Number(process.env.BENCH_SERVE_RUNS ?? 200);
 const SEQUENTIAL_RUNS = Number(process.env.BENCH_SERVE_SEQUENTIAL ?? 1000);
@@ -97,7 +98,7 @@ async function burst(url, pid) {
 export async function benchServe({ root = resolve(import.meta.dirname, '..'), bin = join(root, 'bin', 'auggy.js'), workdir } = {}) {
   const base = workdir ?? mkdtempSync(join(tmpdir(), 'auggy-bench-serve-'));
   const agentDir = join(base, 'serve-demo');
-  cpSync(join(root, 'examples', 'demo'), agentDir, { recursive: true });
+  copyAgentFolder(join(root, 'examples', 'demo'), agentDir);
 
   const launched = performance.now();
   const server = startServe(bin, agentDir);

@@ -2,11 +2,12 @@
 // spread over both, on the scripted demo agent. The cluster is a throwaway one started here.
 // Figures only: nothing here passes or fails on time.
 import { execFileSync } from 'node:child_process';
-import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { oneRun, startServe } from './serve-client.mjs';
+import { copyAgentFolder } from './demo-copy.mjs';
 
 const CONCURRENT_RUNS = Number(process.env.BENCH_STORE_RUNS ?? 200);
 
@@ -70,7 +71,7 @@ export async function benchStore({ root = resolve(import.meta.dirname, '..'), bi
   // Each replica has its own copy of the folder, as on two machines.
   const dirs = ['replica-a', 'replica-b'].map((name) => {
     const dir = join(base, name);
-    cpSync(join(root, 'examples', 'demo'), dir, { recursive: true });
+    copyAgentFolder(join(root, 'examples', 'demo'), dir);
     return dir;
   });
   const replicas = dirs.map((dir) => startServe(bin, dir, ['--store', cluster.url]));

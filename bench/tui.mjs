@@ -3,10 +3,11 @@
 // Figures only: nothing here passes or fails on time.
 import { spawn, spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { copyAgentFolder } from './demo-copy.mjs';
 
 const PROMPT = '›';
 const READY = 'Type a message';
@@ -57,7 +58,7 @@ function timeOneStart(bin, dir) {
 async function benchStartup(bin, workdir, runs) {
   if (!hasScript()) return [{ name: 'auggy run: first frame', value: 'skipped (no `script` command for a pseudo-terminal)', unit: '' }];
   const dir = join(workdir, 'tui-start');
-  cpSync(join(workdir, 'demo'), dir, { recursive: true });
+  copyAgentFolder(join(workdir, 'demo'), dir);
   const first = [];
   const ready = [];
   for (let i = 0; i < runs; i++) {
@@ -158,7 +159,7 @@ async function loadTui(root) {
 async function mountChat(tui, workdir, messages, pickItems) {
   const dir = mkdtempSync(join(tmpdir(), 'auggy-bench-tui-'));
   const agentDir = join(dir, 'demo');
-  cpSync(join(workdir, 'demo'), agentDir, { recursive: true });
+  copyAgentFolder(join(workdir, 'demo'), agentDir);
   writeLongSession(agentDir, 'bench-long', messages);
   const warnings = tui.feed.createWarningFeed();
   const target = await tui.open.loadRunnableAgent(agentDir, {}, () => {});
@@ -243,7 +244,7 @@ export async function benchTui({ root, bin, workdir }) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const root = join(import.meta.dirname, '..');
   const workdir = mkdtempSync(join(tmpdir(), 'auggy-bench-'));
-  cpSync(join(root, 'examples', 'demo'), join(workdir, 'demo'), { recursive: true });
+  copyAgentFolder(join(root, 'examples', 'demo'), join(workdir, 'demo'));
   try {
     for (const row of await benchTui({ root, bin: join(root, 'bin', 'auggy.js'), workdir })) {
       console.log(`  ${row.name.padEnd(50)}  ${typeof row.value === 'number' ? row.value.toFixed(2) : row.value} ${row.unit}`);

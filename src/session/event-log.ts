@@ -9,6 +9,17 @@ function writeAll(fd: number, data: Buffer): void {
   while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
 }
 
+/** Writes all of `data`, or says how much of it had gone out when a write failed, and why. */
+function writeAllCounting(fd: number, data: Buffer): { written: number; failure?: { error: unknown } } {
+  let offset = 0;
+  try {
+    while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
+    return { written: offset };
+  } catch (error) {
+    return { written: offset, failure: { error } };
+  }
+}
+
 /**
  * Appends one whole line or nothing: a write cut short (a full disk) is truncated back, so the
  * log never ends in half a line that the next append would be glued onto. Returns the bytes added.
@@ -27,21 +38,23 @@ export function openLogForAppend(path: string): number {
   return openSync(path, constants.O_WRONLY | constants.O_APPEND | NO_FOLLOW);
 }
 
-/** appendWholeLine on a log already open for appends. */
+/**
+ * appendWholeLine on a log already open for appends. The log's size is asked only when a write
+ * failed part way (it was asked before every append: some twenty fstats a serve run): what to
+ * cut is the part of this line that went out, the last bytes of the file.
+ */
 export function appendWholeLineTo(fd: number, line: string): number {
   const data = Buffer.from(line.endsWith('\n') ? line : `${line}\n`, 'utf8');
-  const before = fstatSync(fd).size;
-  try {
-    writeAll(fd, data);
-  } catch (error) {
+  const { written, failure } = writeAllCounting(fd, data);
+  if (failure === undefined) return data.length;
+  if (written > 0) {
     try {
-      ftruncateSync(fd, before);
+      ftruncateSync(fd, fstatSync(fd).size - written);
     } catch {
       // Nothing more can be done; the reader skips a torn line.
     }
-    throw error;
   }
-  return data.length;
+  throw failure.error;
 }
 
 /** The log's size in bytes. */

@@ -480,9 +480,9 @@ async function createSessionOffThread(options: OpenSessionOptions, id: string, l
     await chmod(dir, 0o700);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new SessionError(describeWriteError(error, dir));
+    // Made by someone else meanwhile: it must still be a real folder, which the synchronous check says.
+    ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: false });
   }
-  // Made by someone else meanwhile: it must still be a real folder, which the synchronous check says.
-  ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: false });
   const path = join(dir, EVENTS_FILE);
   let file: FileHandle | undefined;
   try {
