@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
-import { lstat, open, rm, type FileHandle } from 'node:fs/promises';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { currentProcess, isStillRunning, type ProcessIdentity } from './process-identity.js';
@@ -7,14 +7,6 @@ import { SessionError, describeWriteError } from './session-error.js';
 import { SessionBusyError, type WriterLease, type WriterLock } from './writer-lock.js';
 
 export const LOCK_FILE = 'writer.lock';
-
-/** A lock file this process created, as it was then. */
-interface HeldLock {
-  path: string;
-  token: string;
-  ino: number;
-  ctimeMs: number;
-}
 
 interface LockRecord extends ProcessIdentity {
   /** Tells this holding apart from any other, so a release never removes someone else's lock. */
@@ -40,14 +32,6 @@ function readRecord(path: string): LockRecord | 'missing' | 'unreadable' {
   }
 }
 
-/** Whether the lock file lstat saw is the one `lock` created (see removeIfOurs). */
-function isStillOurs(lock: HeldLock, stats: Stats | undefined): boolean {
-  if (stats === undefined || stats.ino !== lock.ino) return false;
-  if (stats.ctimeMs === lock.ctimeMs) return true;
-  const record = readRecord(lock.path);
-  return record !== 'missing' && record !== 'unreadable' && record.token === lock.token;
-}
-
 function holderText(record: ProcessIdentity, self: ProcessIdentity): string {
   return record.host === self.host ? `pid ${record.pid}` : `pid ${record.pid} on ${record.host}`;
 }
@@ -59,28 +43,42 @@ function holderText(record: ProcessIdentity, self: ProcessIdentity): string {
  * hook removes whatever it still holds when the process ends abruptly.
  */
 export class FileWriterLock implements WriterLock {
-  private readonly held = new Map<string, HeldLock>();
+  private readonly held = new Map<string, { path: string; token: string }>();
   private readonly self = currentProcess();
   private readonly onExit = () => {
-    for (const lock of this.held.values()) this.removeIfOurs(lock);
+    for (const { path, token } of this.held.values()) this.removeIfOurs(path, token);
   };
 
   /**
-   * `offThread` (serve): acquireWriter creates the lock file on libuv's threads, and its release
-   * removes it there. Creating a file allocates an inode, which on a busy disk made serve's one
-   * thread wait a third of a millisecond per run.
+   * `offThread` (serve): acquireWriter creates the lock file on libuv's threads. Creating a file
+   * allocates an inode, which on this machine's disk costs up to half a millisecond of kernel time,
+   * and serve's one thread did it for every run. Giving the lock back stays synchronous: reading
+   * the token and removing the file in one step leaves no moment where another taker's lock could
+   * be the one removed, and no moment where another open in this process sees a lock being let go.
    */
   constructor(
     private readonly sessionsRoot: string,
     private readonly options: { offThread?: boolean } = {},
   ) {}
 
-  /** The lease; off the thread when so made, except for a lock someone holds (or a crash left), which is read synchronously. */
+  /** The lease; with `offThread`, a free lock is created off the thread, and a held one (or a crash's) read synchronously as always. */
   async acquireWriter(sessionId: string): Promise<WriterLease> {
     if (!this.options.offThread) return this.acquireWriterNow(sessionId);
     const path = join(this.sessionsRoot, sessionId, LOCK_FILE);
-    const held = await this.tryCreateOffThread(path, randomBytes(8).toString('hex'));
-    return held === undefined ? this.acquireWriterNow(sessionId) : this.lease(sessionId, held, [], 'off-thread');
+    const token = randomBytes(8).toString('hex');
+    const key = `${sessionId}\u0000${token}`;
+    // Known to the exit hook before the file exists: one that ends meanwhile removes it if it got written.
+    this.hold(key, { path, token });
+    let created: boolean;
+    try {
+      created = await this.tryCreateOffThread(path, token);
+    } catch (error) {
+      this.letGo(key);
+      throw error;
+    }
+    if (created) return this.leaseHeld(key, path, token, []);
+    this.letGo(key);
+    return this.acquireWriterNow(sessionId);
   }
 
   /** The same, synchronously: the file operations never wait on anything. */
@@ -90,8 +88,7 @@ export class FileWriterLock implements WriterLock {
     // Two rounds: a dead holder's lock is moved aside once, then the file is created afresh.
     for (let round = 0; round < 2; round++) {
       const token = randomBytes(8).toString('hex');
-      const held = this.tryCreate(path, token);
-      if (held !== undefined) return this.lease(sessionId, held, notices, 'now');
+      if (this.tryCreate(path, token)) return this.lease(sessionId, path, token, notices);
       const holder = readRecord(path);
       if (holder === 'missing') continue;
       if (holder === 'unreadable') {
@@ -108,52 +105,48 @@ export class FileWriterLock implements WriterLock {
     throw new SessionBusyError(sessionId, 'pid unknown');
   }
 
-  /** Creates the lock file exclusively; what it is (to know it again at release), undefined when one is already there. */
-  private tryCreate(path: string, token: string): HeldLock | undefined {
+  /** Creates the lock file exclusively; false when one is already there. */
+  private tryCreate(path: string, token: string): boolean {
     let fd: number;
     try {
       fd = openSync(path, 'wx', 0o600);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw new SessionError(describeWriteError(error, path));
     }
-    let held: HeldLock;
     try {
       const record: LockRecord = { ...this.self, token, acquiredAt: new Date().toISOString() };
       // Not fsynced: a lock only means something while its process runs, and every process is
       // gone after a power cut. Other processes read it from the page cache at once; a lock a
       // system crash left empty is taken over as abandoned (EMPTY_LOCK_GRACE_MS).
       writeSync(fd, `${JSON.stringify(record)}\n`);
-      const stats = fstatSync(fd);
-      held = { path, token, ino: stats.ino, ctimeMs: stats.ctimeMs };
     } catch (error) {
       closeSync(fd);
       rmSync(path, { force: true });
       throw new SessionError(describeWriteError(error, path));
     }
     closeSync(fd);
-    return held;
+    return true;
   }
 
   /** tryCreate, off the thread. */
-  private async tryCreateOffThread(path: string, token: string): Promise<HeldLock | undefined> {
+  private async tryCreateOffThread(path: string, token: string): Promise<boolean> {
     let file: FileHandle;
     try {
       file = await open(path, 'wx', 0o600);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw new SessionError(describeWriteError(error, path));
     }
     try {
       const record: LockRecord = { ...this.self, token, acquiredAt: new Date().toISOString() };
-      // Not fsynced, as in tryCreate.
-      await file.write(`${JSON.stringify(record)}\n`);
-      const stats = await file.stat();
+      // Not fsynced, as in tryCreate; writeFile writes all of it or fails.
+      await file.writeFile(`${JSON.stringify(record)}\n`);
       await file.close();
-      return { path, token, ino: stats.ino, ctimeMs: stats.ctimeMs };
+      return true;
     } catch (error) {
       await file.close().catch(() => undefined);
-      await rm(path, { force: true });
+      rmSync(path, { force: true });
       throw new SessionError(describeWriteError(error, path));
     }
   }
@@ -191,39 +184,36 @@ export class FileWriterLock implements WriterLock {
     return wasDead;
   }
 
-  /**
-   * A lease taken synchronously gives its lock back synchronously, the moment release() is
-   * called (a caller may not await it and take the session again at once); one taken off the
-   * thread gives it back off the thread, and its release() resolves once the file is gone.
-   */
-  private lease(sessionId: string, lock: HeldLock, notices: string[], removal: 'now' | 'off-thread'): WriterLease {
-    const key = `${sessionId}\u0000${lock.token}`;
-    if (this.held.size === 0) process.on('exit', this.onExit);
-    this.held.set(key, lock);
+  private lease(sessionId: string, path: string, token: string, notices: string[]): WriterLease {
+    const key = `${sessionId}\u0000${token}`;
+    this.hold(key, { path, token });
+    return this.leaseHeld(key, path, token, notices);
+  }
+
+  private leaseHeld(key: string, path: string, token: string, notices: string[]): WriterLease {
     return {
       notices,
       release: async () => {
-        if (!this.held.delete(key)) return;
-        if (this.held.size === 0) process.off('exit', this.onExit);
-        if (removal === 'now') this.removeIfOurs(lock);
-        else await this.removeIfOursOffThread(lock);
+        if (!this.letGo(key)) return;
+        this.removeIfOurs(path, token);
       },
     };
   }
 
-  /**
-   * Removes the lock file if it is still the one this holding created. Another process replaces
-   * a lock only by renaming it aside and creating a new file, whose inode differs, or whose
-   * change time does when a freed inode number came back: one lstat tells, where reading the
-   * token back took an open, a read and a close on every release. Only a lock moved aside and
-   * linked back (moveAside's race) keeps its inode with a new change time; its token decides.
-   */
-  private removeIfOurs(lock: HeldLock): void {
-    if (isStillOurs(lock, lstatSync(lock.path, { throwIfNoEntry: false }))) rmSync(lock.path, { force: true });
+  private hold(key: string, lock: { path: string; token: string }): void {
+    if (this.held.size === 0) process.on('exit', this.onExit);
+    this.held.set(key, lock);
   }
 
-  /** removeIfOurs, off the thread. */
-  private async removeIfOursOffThread(lock: HeldLock): Promise<void> {
-    if (isStillOurs(lock, await lstat(lock.path).catch(() => undefined))) await rm(lock.path, { force: true });
+  /** False when `key` was let go already. */
+  private letGo(key: string): boolean {
+    if (!this.held.delete(key)) return false;
+    if (this.held.size === 0) process.off('exit', this.onExit);
+    return true;
+  }
+
+  private removeIfOurs(path: string, token: string): void {
+    const record = readRecord(path);
+    if (record !== 'missing' && record !== 'unreadable' && record.token === token) rmSync(path, { force: true });
   }
 }

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { chmod, mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
@@ -73,11 +73,6 @@ export function sessionsRoot(agentDir: string): string {
   return join(agentDir, '.auggy', 'sessions');
 }
 
-/** Whether two lstats of one path saw the same file with the same bytes (see FolderSession.stateTexts). */
-function sameFileVersion(a: Stats, b: Stats): boolean {
-  return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
-}
-
 class FolderSession implements SessionHandle {
   /** The log's size as this handle last left it; another size means another writer appended. */
   private knownSize: number | undefined;
@@ -88,14 +83,6 @@ class FolderSession implements SessionHandle {
   /** While this handle holds a lease, the log stays open for its appends. */
   private readonly leases = new HeldLeases(() => this.closeLog());
   private openLog: number | undefined;
-  /**
-   * The text each state file held when last read, with what lstat said of it then. Every write
-   * (this process's, another's) renames a new file over the old, so the same inode, size and
-   * times mean the same bytes: a board read every round costs one lstat instead of an open,
-   * a read and a close.
-   */
-  private readonly stateTexts = new Map<string, { stats: Stats; text: string }>();
-
   constructor(
     readonly id: string,
     readonly dir: string,
@@ -131,23 +118,6 @@ class FolderSession implements SessionHandle {
       this.openNotices.push(...lease.notices, ...this.setAsideCutLine());
     } finally {
       void lease.release();
-    }
-  }
-
-  /** repairOnOpen, taking and giving back its lease off the thread (openSessionOffThread). */
-  async repairOnOpenOffThread(): Promise<void> {
-    removeStaleTempFiles(this.dir);
-    let lease: WriterLease;
-    try {
-      lease = await this.locks.acquireWriter(this.id);
-    } catch (error) {
-      if (error instanceof SessionBusyError) return;
-      throw error;
-    }
-    try {
-      this.openNotices.push(...lease.notices, ...this.setAsideCutLine());
-    } finally {
-      await lease.release();
     }
   }
 
@@ -236,30 +206,27 @@ class FolderSession implements SessionHandle {
     // A write of this process still on its way to the file: it is what the file will hold.
     const pending = pendingStateFile(path);
     if (pending) return pending.text === undefined ? { status: 'missing' } : { status: 'ok', value: JSON.parse(pending.text) as unknown };
-    // No exception for a file that is not there yet: under serve most threads have no board yet.
-    const stats = lstatSync(path, { throwIfNoEntry: false });
-    if (stats === undefined) {
-      this.stateTexts.delete(name);
-      return { status: 'missing' };
+    // No exception (and its stack) for a file that is not there yet: under serve most threads
+    // have no board yet, and the board is read every round.
+    let stats: Stats | undefined;
+    try {
+      stats = lstatSync(path, { throwIfNoEntry: false });
+    } catch (error) {
+      throw new SessionError(`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
-    const known = this.stateTexts.get(name);
-    let text = known !== undefined && !stats.isSymbolicLink() && sameFileVersion(known.stats, stats) ? known.text : undefined;
-    if (text === undefined) {
-      try {
-        text = readFileNoFollow(path).toString('utf8');
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') return { status: 'missing' };
-        if (code === 'ELOOP') throw new SessionError(`${path} is a symbolic link; auggy reads no state through a link, so replace it with a real file`);
-        throw new SessionError(`${path} cannot be read (${code ?? String(error)})`);
-      }
-      // The stats are from before the read: if the file was replaced between, the next lstat differs and reads again.
-      this.stateTexts.set(name, { stats, text });
+    if (stats === undefined) return { status: 'missing' };
+    let text: string;
+    try {
+      text = readFileNoFollow(path).toString('utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { status: 'missing' };
+      if (code === 'ELOOP') throw new SessionError(`${path} is a symbolic link; auggy reads no state through a link, so replace it with a real file`);
+      throw new SessionError(`${path} cannot be read (${code ?? String(error)})`);
     }
     try {
       return { status: 'ok', value: JSON.parse(text) as unknown };
     } catch {
-      this.stateTexts.delete(name);
       // Keep the bad file for inspection; the session carries on without it.
       const setAsideTo = `${path}.corrupt-${Date.now()}`;
       renameSync(path, setAsideTo);
@@ -428,32 +395,36 @@ export function openSession(options: OpenSessionOptions): SessionHandle {
 }
 
 /**
- * openSession, with what allocates inodes (a new session's folder and log, the lock a repair
- * takes) done on libuv's threads: on a busy disk each such call held serve's one thread for a
- * third of a millisecond, more than the rest of opening a thread. Reads stay synchronous; they
- * are answered from the page cache.
+ * openSession, with a new session's folder and log made on libuv's threads: creating each
+ * allocates an inode, which on this machine's disk costs up to half a millisecond of kernel time,
+ * more than the rest of opening a thread. Reads, and the repair of a session being resumed, stay
+ * synchronous.
  */
 export async function openSessionOffThread(options: OpenSessionOptions): Promise<SessionHandle> {
   const locks = options.locks ?? new FileWriterLock(sessionsRoot(options.agentDir));
-  let located = locateSession(options, locks);
-  // Another open in this process is making this session now (a person's board write beside the
-  // thread's first run): it is the same session once made, so wait for it and resume it.
-  const making = 'create' in located ? creationsInProgress.get(join(sessionsRoot(options.agentDir), located.create)) : undefined;
-  if (making) {
-    await making.catch(() => undefined);
-    located = locateSession(options, locks);
-  }
-  if ('found' in located) {
-    await located.found.repairOnOpenOffThread();
-    return located.found;
-  }
-  const dir = join(sessionsRoot(options.agentDir), located.create);
-  const created = createSessionOffThread(options, located.create, locks);
-  creationsInProgress.set(dir, created);
-  try {
-    return await created;
-  } finally {
-    creationsInProgress.delete(dir);
+  for (;;) {
+    const located = locateSession(options, locks);
+    if ('found' in located) {
+      // Synchronously, as openSession does: its lock is taken and given back before anything
+      // else in this process could try to take the session (a run beside a board write).
+      located.found.repairOnOpen();
+      return located.found;
+    }
+    const dir = join(sessionsRoot(options.agentDir), located.create);
+    // Another open in this process is making this session now (a person's board write beside the
+    // thread's first run): it is the same session once made, so wait for it and look again.
+    const making = creationsInProgress.get(dir);
+    if (making) {
+      await making.catch(() => undefined);
+      continue;
+    }
+    const created = createSessionOffThread(options, located.create, locks);
+    creationsInProgress.set(dir, created);
+    try {
+      return await created;
+    } finally {
+      if (creationsInProgress.get(dir) === created) creationsInProgress.delete(dir);
+    }
   }
 }
 
@@ -487,7 +458,8 @@ async function createSessionOffThread(options: OpenSessionOptions, id: string, l
   let file: FileHandle | undefined;
   try {
     file = await open(path, 'wx', 0o600);
-    await file.write(sessionHeader(options, id));
+    // writeFile writes all of it or fails: a header cut short would be a session no one can read.
+    await file.writeFile(sessionHeader(options, id));
     await file.close();
   } catch (error) {
     // A header cut short by a full disk would be a session no one can read: leave none at all.
@@ -506,7 +478,8 @@ function createSession(options: OpenSessionOptions, id: string, locks: FileWrite
   let fd: number | undefined;
   try {
     fd = openSync(path, 'wx', 0o600);
-    writeSync(fd, sessionHeader(options, id));
+    // All of it or an error, unlike one writeSync near a full disk.
+    writeFileSync(fd, sessionHeader(options, id));
   } catch (error) {
     // A header cut short by a full disk would be a session no one can read: leave none at all.
     if (fd !== undefined) rmSync(path, { force: true });

@@ -88,8 +88,6 @@ describe('sessions', () => {
     expect(reader.readState('board.json')).toEqual({ status: 'missing' });
     writer.writeState('board.json', { n: 1 });
     expect(reader.readState('board.json')).toEqual({ status: 'ok', value: { n: 1 } });
-    // Read twice unchanged: the same value (from what was read, the file's lstat unchanged).
-    expect(reader.readState('board.json')).toEqual({ status: 'ok', value: { n: 1 } });
     writer.writeState('board.json', { n: 2 });
     expect(reader.readState('board.json')).toEqual({ status: 'ok', value: { n: 2 } });
     // A person's editor writing the same file in place, to the same length.
@@ -119,6 +117,23 @@ describe('sessions', () => {
     expect(readFileSync(join(first.dir, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).kind)).toEqual(['header']);
     expect([first.resumed, second.resumed].sort()).toEqual([false, true]);
     await Promise.all([first.close(), second.close()]);
+  });
+
+  it('under serve, a session opened beside its writer (a board write beside a run) never makes the writer busy', async () => {
+    const dir = agentDir();
+    const store = folderStore({ dir, name: 'demo' }, { writeBehind: true });
+    const runBeside = async (sessionId: string) => {
+      const [writer, beside] = await Promise.all([
+        store.open({ sessionId, createIfMissing: true }).then(async (handle) => ({ handle, lease: await handle.acquireWriter() })),
+        store.open({ sessionId, createIfMissing: true, observer: true }),
+      ]);
+      await writer.lease.release();
+      await Promise.all([writer.handle.close(), beside.close()]);
+    };
+    // A new thread (the board write waits for the run's open to make the session), then the same thread resumed.
+    await runBeside('thread-2');
+    await runBeside('thread-2');
+    await runBeside('thread-2');
   });
 
   it('sets a corrupt state file aside rather than deleting it', () => {

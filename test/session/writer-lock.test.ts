@@ -136,15 +136,17 @@ describe('one writer per session', () => {
     });
   }
 
-  it('a lock left by a process that exits without releasing is removed by its exit hook', async () => {
-    const { agentDir, session, lockFile } = newSession();
-    const script = `
-      import { FileWriterLock } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'session', 'lock-file.js'))};
-      await new FileWriterLock(${JSON.stringify(sessionsRoot(agentDir))}).acquireWriter(${JSON.stringify(session.id)});
-      process.exit(7);
-    `;
-    const result = await execa('node', ['--input-type=module', '-e', script], { reject: false });
-    expect(result.exitCode).toBe(7);
-    expect(existsSync(lockFile)).toBe(false);
-  });
+  for (const offThread of [false, true]) {
+    it(`a lock left by a process that exits without releasing is removed by its exit hook (${offThread ? 'taken off the thread' : 'taken synchronously'})`, async () => {
+      const { agentDir, session, lockFile } = newSession();
+      const script = `
+        import { FileWriterLock } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'session', 'lock-file.js'))};
+        await new FileWriterLock(${JSON.stringify(sessionsRoot(agentDir))}, { offThread: ${offThread} }).acquireWriter(${JSON.stringify(session.id)});
+        process.exit(7);
+      `;
+      const result = await execa('node', ['--input-type=module', '-e', script], { reject: false });
+      expect(result.exitCode).toBe(7);
+      expect(existsSync(lockFile)).toBe(false);
+    });
+  }
 });
