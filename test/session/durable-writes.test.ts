@@ -4,6 +4,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSession, SessionError } from '../../src/session/session.js';
+import { folderStore } from '../../src/session/folder-store.js';
 import { BoardStore } from '../../src/augments/board/board-store.js';
 import { UserAskStore } from '../../src/augments/user-ask/user-ask-store.js';
 import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
@@ -140,6 +141,24 @@ describe('a full disk', () => {
     await expect(session.flush()).resolves.toBeUndefined();
     expect(warnings).toEqual([expect.stringMatching(/^userAsk: the ask was not saved: the disk is full, so \S+user_ask\.json could not be written/)]);
     expect(ask.active?.text).toBe('x'.repeat(3000));
+  });
+
+  it("under serve, a new thread's session and a run's lock on a full disk are one sentence each and leave nothing half made", async (context) => {
+    context.skip(mountProblem !== undefined, mountProblem);
+    const dir = agentOnSmallDisk();
+    const store = folderStore({ dir, name: 'demo' }, { writeBehind: true });
+    const existing = await store.open({ sessionId: 'before', createIfMissing: true });
+    fillDisk();
+    await expect(store.open({ sessionId: 'new-thread', createIfMissing: true })).rejects.toThrow(/^the disk is full, so \S+ could not be written; free some space/);
+    expect(existsSync(join(dir, '.auggy', 'sessions', 'new-thread', 'events.jsonl'))).toBe(false);
+    await expect(existing.acquireWriter()).rejects.toThrow(/^the disk is full, so \S+writer\.lock could not be written; free some space/);
+    expect(existsSync(join(existing.dir, 'writer.lock'))).toBe(false);
+    rmSync(join(mountPoint, 'filler'));
+    const opened = await store.open({ sessionId: 'new-thread', createIfMissing: true });
+    expect(opened.entries().entries.map((entry) => entry.kind)).toEqual(['header']);
+    const lease = await existing.acquireWriter();
+    await lease.release();
+    await Promise.all([opened.close(), existing.close()]);
   });
 
   it('an append cut short is taken back: the log still ends with its last whole line', (context) => {
