@@ -7,7 +7,7 @@ import { observerView, type SessionStore, type StoreAgent, type StoreOpenOptions
  * The embedded default: every session a folder under `<agent>/.auggy/sessions/`. With
  * `writeBehind` (serve), the file work that can wait runs on libuv's threads: state files finish
  * their fsync and rename behind (see OpenSessionOptions), and a new thread's session folder and
- * each lease's lock file are created and removed there (openSessionOffThread, FileWriterLock).
+ * each lease's lock file are created there (openSessionOffThread, FileWriterLock).
  * Without it (the chat, `--print`) each is done before the call returns, so a turn has given its
  * lease back in the same moment it shows how it ended.
  */

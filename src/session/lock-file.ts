@@ -1,10 +1,10 @@
-import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { linkSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { currentProcess, isStillRunning, type ProcessIdentity } from './process-identity.js';
 import { SessionError, describeWriteError } from './session-error.js';
 import { SessionBusyError, type WriterLease, type WriterLock } from './writer-lock.js';
+import { createWholeFile, createWholeFileOffThread } from './whole-file.js';
 
 export const LOCK_FILE = 'writer.lock';
 
@@ -30,6 +30,12 @@ function readRecord(path: string): LockRecord | 'missing' | 'unreadable' {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable';
   }
+}
+
+/** False when someone holds the lock already; any other failure is a SessionError. */
+function lockNotCreated(error: unknown, path: string): false {
+  if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+  throw new SessionError(describeWriteError(error, path));
 }
 
 function holderText(record: ProcessIdentity, self: ProcessIdentity): string {
@@ -107,48 +113,30 @@ export class FileWriterLock implements WriterLock {
 
   /** Creates the lock file exclusively; false when one is already there. */
   private tryCreate(path: string, token: string): boolean {
-    let fd: number;
     try {
-      fd = openSync(path, 'wx', 0o600);
+      createWholeFile(path, this.recordText(token));
+      return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw new SessionError(describeWriteError(error, path));
+      return lockNotCreated(error, path);
     }
-    try {
-      const record: LockRecord = { ...this.self, token, acquiredAt: new Date().toISOString() };
-      // Not fsynced: a lock only means something while its process runs, and every process is
-      // gone after a power cut. Other processes read it from the page cache at once; a lock a
-      // system crash left empty is taken over as abandoned (EMPTY_LOCK_GRACE_MS).
-      writeSync(fd, `${JSON.stringify(record)}\n`);
-    } catch (error) {
-      closeSync(fd);
-      rmSync(path, { force: true });
-      throw new SessionError(describeWriteError(error, path));
-    }
-    closeSync(fd);
-    return true;
   }
 
   /** tryCreate, off the thread. */
   private async tryCreateOffThread(path: string, token: string): Promise<boolean> {
-    let file: FileHandle;
     try {
-      file = await open(path, 'wx', 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw new SessionError(describeWriteError(error, path));
-    }
-    try {
-      const record: LockRecord = { ...this.self, token, acquiredAt: new Date().toISOString() };
-      // Not fsynced, as in tryCreate; writeFile writes all of it or fails.
-      await file.writeFile(`${JSON.stringify(record)}\n`);
-      await file.close();
+      await createWholeFileOffThread(path, this.recordText(token));
       return true;
     } catch (error) {
-      await file.close().catch(() => undefined);
-      rmSync(path, { force: true });
-      throw new SessionError(describeWriteError(error, path));
+      return lockNotCreated(error, path);
     }
+  }
+
+  private recordText(token: string): string {
+    const record: LockRecord = { ...this.self, token, acquiredAt: new Date().toISOString() };
+    // Not fsynced: a lock only means something while its process runs, and every process is
+    // gone after a power cut. Other processes read it from the page cache at once; a lock a
+    // system crash left empty is taken over as abandoned (EMPTY_LOCK_GRACE_MS).
+    return `${JSON.stringify(record)}\n`;
   }
 
   private isAbandoned(path: string): boolean {

@@ -1,5 +1,5 @@
-import { closeSync, existsSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { chmod, mkdir, open, rm, type FileHandle } from 'node:fs/promises';
+import { closeSync, existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import { pendingStateFile, removeStateFile, settleStateFile, settleStateFiles, writeStateFile } from './state-files.js';
@@ -7,6 +7,7 @@ import type { SessionEntry, SessionHeader } from './entries.js';
 import { appendWholeLine, appendWholeLineTo, logSize, openLogForAppend, setAsideCutLine } from './event-log.js';
 import { isValidSessionId, newSessionId } from './ids.js';
 import { FileWriterLock } from './lock-file.js';
+import { createWholeFile, createWholeFileOffThread } from './whole-file.js';
 import { ensureRealFolders, readFileNoFollow, refuseLinksIn } from './real-paths.js';
 import { SessionError, describeWriteError } from './session-error.js';
 import { HeldLeases, SessionBusyError, type WriterLease } from './writer-lock.js';
@@ -428,7 +429,7 @@ export async function openSessionOffThread(options: OpenSessionOptions): Promise
   }
 }
 
-/** Sessions openSessionOffThread is creating, by folder: made synchronously, two opens could not race. */
+/** Sessions openSessionOffThread is making now, by folder: made off the thread, two opens of one new id would race. */
 const creationsInProgress = new Map<string, Promise<SessionHandle>>();
 
 function sessionHeader(options: OpenSessionOptions, id: string): string {
@@ -455,18 +456,9 @@ async function createSessionOffThread(options: OpenSessionOptions, id: string, l
     ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: false });
   }
   const path = join(dir, EVENTS_FILE);
-  let file: FileHandle | undefined;
   try {
-    file = await open(path, 'wx', 0o600);
-    // writeFile writes all of it or fails: a header cut short would be a session no one can read.
-    await file.writeFile(sessionHeader(options, id));
-    await file.close();
+    await createWholeFileOffThread(path, sessionHeader(options, id));
   } catch (error) {
-    // A header cut short by a full disk would be a session no one can read: leave none at all.
-    if (file !== undefined) {
-      await file.close().catch(() => undefined);
-      await rm(path, { force: true });
-    }
     throw new SessionError(describeWriteError(error, path));
   }
   return new FolderSession(id, dir, false, locks, options.watchers, options.writeBehind);
@@ -475,17 +467,11 @@ async function createSessionOffThread(options: OpenSessionOptions, id: string, l
 function createSession(options: OpenSessionOptions, id: string, locks: FileWriterLock): SessionHandle {
   const dir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: true });
   const path = join(dir, EVENTS_FILE);
-  let fd: number | undefined;
   try {
-    fd = openSync(path, 'wx', 0o600);
-    // All of it or an error, unlike one writeSync near a full disk.
-    writeFileSync(fd, sessionHeader(options, id));
+    // A header cut short by a full disk would be a session no one can read: it is all there or no log is.
+    createWholeFile(path, sessionHeader(options, id));
   } catch (error) {
-    // A header cut short by a full disk would be a session no one can read: leave none at all.
-    if (fd !== undefined) rmSync(path, { force: true });
     throw new SessionError(describeWriteError(error, path));
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
   return new FolderSession(id, dir, false, locks, options.watchers, options.writeBehind);
 }
