@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { THREE_LINES } from '../helpers/board-fixture.js';
 import { postRun, readEvents, runInput, EventReader } from '../helpers/agui-events.js';
 import { callingModel, mcpAgentFolder, toolResults } from '../helpers/mcp-agent.js';
 import { eventually, isAlive, readTap } from '../helpers/mcp-servers.js';
@@ -6,6 +8,12 @@ import { ServeScope } from '../helpers/serve-process.js';
 
 const scope = new ServeScope();
 afterEach(() => scope.stop());
+
+/** The processes `pid` started that are still running (for serve: its MCP servers). */
+async function childrenOf(pid: number): Promise<number[]> {
+  const { stdout } = await execa('ps', ['-o', 'pid=', '--ppid', String(pid)], { reject: false });
+  return String(stdout).split('\n').map((line) => Number(line.trim())).filter((child) => child > 0);
+}
 
 async function run(url: string, threadId: string, text: string) {
   const response = await postRun(url, runInput(threadId, text));
@@ -29,6 +37,28 @@ describe('auggy serve with MCP servers', () => {
     serve.signal('SIGTERM');
     expect(await serve.exited).toBe(0);
     expect(isAlive(pids[0])).toBe(false);
+  });
+
+  it('board writes beside the runs use the server processes serve shares, and SIGTERM still ends serve', async () => {
+    const { dir, tap } = mcpAgentFolder({ augments: ['turnControl', 'mcp', 'board'], files: { 'augments/board/augment.yaml': THREE_LINES } });
+    const { serve } = await scope.start(dir, callingModel);
+    const events = await run(serve.url, 'thread-board', 'call mcp_everything_echo {"message":"hello"}');
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    const before = await childrenOf(serve.pid);
+    expect(before.length).toBeGreaterThan(0);
+    for (let write = 0; write < 20; write++) {
+      const response = await fetch(`${serve.url}/agent/board`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ threadId: 'thread-board', lines: { queue: `item ${write}` } }),
+      });
+      expect(response.status).toBe(200);
+    }
+    expect((await childrenOf(serve.pid)).sort()).toEqual([...before].sort());
+    expect(readTap(tap).pids).toHaveLength(1);
+    serve.signal('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    for (const pid of [...before, ...readTap(tap).pids]) expect(isAlive(pid)).toBe(false);
   });
 
   it('a server that exits mid-call is a tool error for the model, and the next turn restarts it', async () => {

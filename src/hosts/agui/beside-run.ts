@@ -33,6 +33,8 @@ export async function besideRun<T>(
       modelSpec: context.target.modelSpec,
       session: await context.store.open({ sessionId: threadId, createIfMissing: options.createIfMissing, observer: true }),
       store: context.store,
+      // Serve's shared scope: its MCP servers are used, not started again, and closed with serve.
+      host: context.target.host,
       warn: (message) => context.log(`warning: thread ${threadId}: ${message}`),
     }));
   const notes: string[] = [];
