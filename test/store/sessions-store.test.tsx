@@ -10,6 +10,7 @@ import { KEY, frameWith, openChat } from '../tui/chat-harness.js';
 import { CLEAN_MODEL_ENV, TUI_READY, sendLine } from '../helpers/auggy-terminal.js';
 import { openTerminal, tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 import { SessionPicker } from '../../src/hosts/tui/session-picker.js';
+import { openingItems } from '../../src/hosts/tui/run-chat.js';
 import { loadRunnableAgent, openAgentStore, openConversation } from '../../src/hosts/open-conversation.js';
 import { openPgStore } from '../../src/session/postgres/pg-store.js';
 import { folderStore } from '../../src/session/folder-store.js';
@@ -268,6 +269,27 @@ describe('the chat on a store', () => {
     expect(shown).not.toContain('folder  ');
     chat.unmount();
     await chat.conversation.session.close();
+    expect(existsSync(join(dir, '.auggy', 'sessions'))).toBe(false);
+  });
+
+  it('a long resumed chat says its earlier items are in the store, by session id, not in an events.jsonl', async () => {
+    const { url } = await pg.freshDatabase();
+    const dir = copyExample();
+    const withPassword = url.replace('postgres://auggy@', 'postgres://auggy:secret@');
+    const target = await loadRunnableAgent(dir, {}, () => undefined);
+    const store = await openAgentStore(target, { url: withPassword }, () => undefined);
+    opened.push(store);
+    const first = await openConversation(target, {}, () => undefined, store);
+    for (const text of ['hello', 'hello again', 'and once more']) await first.runTurn(text);
+    await first.session.close();
+    const resumed = await openConversation(target, { sessionId: first.session.id }, () => undefined, store);
+    const { items } = openingItems(resumed, 2);
+    const note = items.find((item) => item.kind === 'system');
+    const text = note?.kind === 'system' ? note.text : '';
+    expect(text).toMatch(/^… \d+ earlier items are not shown; /);
+    expect(text.endsWith(`the whole session is in ${url.replace('postgres://auggy@', 'postgres://auggy:***@')}, session ${first.session.id}`)).toBe(true);
+    expect(text).not.toContain('events.jsonl');
+    await resumed.session.close();
     expect(existsSync(join(dir, '.auggy', 'sessions'))).toBe(false);
   });
 
