@@ -1,15 +1,19 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { turnEndText } from '../../src/hosts/tui/message-lines.js';
 import { cleanup, render } from 'ink-testing-library';
 import { CommandList } from '../../src/hosts/tui/command-list.js';
-import { Header } from '../../src/hosts/tui/header.js';
 import { InputLine } from '../../src/hosts/tui/input-line.js';
-import { QuestionView, WaitingHint } from '../../src/hosts/tui/question-view.js';
+import { WaitingHint } from '../../src/hosts/tui/waiting-hint.js';
 import { StatusLine } from '../../src/hosts/tui/status-line.js';
-import { ToolCallLine } from '../../src/hosts/tui/tool-call-line.js';
+import { TranscriptItem } from '../../src/hosts/tui/transcript-item.js';
+import { turnEndText } from '../../src/hosts/tui/transcript-rows/item-rows.js';
+import type { ToolCallState } from '../../src/hosts/tui/display-items.js';
 import { summarizeArgs, summarizeResult } from '../../src/hosts/tui/tool-summary.js';
 
 afterEach(() => cleanup());
+
+const QuestionView = ({ text }: { text: string }) => <TranscriptItem item={{ kind: 'question', id: 'q', text }} />;
+const ToolCallLine = (tool: { name: string; args: string; result?: string; state: ToolCallState }) => <TranscriptItem item={{ kind: 'tool', id: 't', ...tool }} />;
+const Header = (header: { title: string; model: string; sessionId: string; resumed: boolean }) => <TranscriptItem item={{ kind: 'header', id: 'h', ...header }} />;
 
 /** Waits for a frame that satisfies `check` (renders are asynchronous), never a fixed sleep. */
 async function frameWith(lastFrame: () => string | undefined, check: (frame: string) => boolean): Promise<string> {

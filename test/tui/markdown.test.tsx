@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
-import { Markdown } from '../../src/hosts/tui/markdown/markdown-view.js';
+import { Text } from 'ink';
+import { markdownRows } from '../../src/hosts/tui/markdown/markdown-rows.js';
+import { rowText } from '../../src/hosts/tui/transcript-rows/styled-text.js';
 import { clipMarkdownTail, splitFinishedBlocks } from '../../src/hosts/tui/markdown/markdown-blocks.js';
 import { COLOUR_PALETTE, NO_COLOUR_PALETTE, paletteFor } from '../../src/hosts/tui/palette.js';
 import { TranscriptItem } from '../../src/hosts/tui/transcript-item.js';
 import { applyEvent, emptyTranscript, liveItems } from '../../src/hosts/tui/transcript-state.js';
 
-const frameOf = (text: string, width = 60) => render(<Markdown text={text} width={width} />).lastFrame() ?? '';
+/** The reply's rows drawn by Ink, as the chat's live frame draws them. */
+const frameOf = (text: string, width = 60) => render(<Text>{markdownRows(text, width, COLOUR_PALETTE).map(rowText).join('\n')}</Text>).lastFrame() ?? '';
 
 describe('Markdown', () => {
   it('draws headings, emphasis, inline code and links without their markers', () => {

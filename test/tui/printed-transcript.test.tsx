@@ -3,7 +3,7 @@ import { render } from 'ink-testing-library';
 import type { DisplayItem } from '../../src/hosts/tui/display-items.js';
 import { COLOUR_PALETTE } from '../../src/hosts/tui/palette.js';
 import { PrintedTranscript } from '../../src/hosts/tui/printed-transcript.js';
-import { transcriptText } from '../../src/hosts/tui/print/transcript-text.js';
+import { transcriptText } from '../../src/hosts/tui/transcript-rows/transcript-text.js';
 
 const opening: DisplayItem[] = [
   { kind: 'user', id: 'u1', text: 'how is the deploy going?' },

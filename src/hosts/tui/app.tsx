@@ -4,8 +4,8 @@ import { CommandList } from './command-list.js';
 import { InputLine } from './input-line.js';
 import { BoardPanel, boardPanelRows } from './board/board-panel.js';
 import { useBoard } from './board/use-board.js';
-import { QuestionView as FieldQuestion } from './questionnaire/question-view.js';
-import { WaitingHint } from './question-view.js';
+import { FieldQuestionView } from './questionnaire/field-question-view.js';
+import { WaitingHint } from './waiting-hint.js';
 import { StatusLine } from './status-line.js';
 import { TranscriptItem } from './transcript-item.js';
 import { PrintedTranscript } from './printed-transcript.js';
@@ -59,7 +59,7 @@ export function App(props: AppProps) {
       panel={board && <BoardPanel board={board} width={width} marginTop={1} />}
       input={
         questionnaire.question ? (
-          <FieldQuestion question={questionnaire.question} input={questionnaire.input} />
+          <FieldQuestionView question={questionnaire.question} input={questionnaire.input} />
         ) : (
         <>
           <InputLine

@@ -30,3 +30,8 @@ export function graphemeEndAfter(text: string, at: number): number {
   const first = graphemes().segment(text.slice(at, at + WINDOW))[Symbol.iterator]().next();
   return first.done ? text.length : at + first.value.segment.length;
 }
+
+/** The text's characters as a person sees them: one string per grapheme cluster. */
+export function graphemeClusters(text: string): string[] {
+  return Array.from(graphemes().segment(text), (part) => part.segment);
+}

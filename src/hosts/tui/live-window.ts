@@ -1,7 +1,7 @@
 import type { DisplayItem } from './display-items.js';
 import { clipMarkdownTail } from './markdown/markdown-blocks.js';
 import { COLOUR_PALETTE } from './palette.js';
-import { itemRows } from './print/item-rows.js';
+import { itemRows } from './transcript-rows/item-rows.js';
 
 /** Rows below the live items besides the input's own lines: margin, rules, hint, status, slack. */
 export const FRAME_ROWS = 6;
@@ -19,23 +19,14 @@ export function screenBudget(rows: number | undefined, inputText: string, menuIt
   return { inputLines, below: FRAME_ROWS + inputRows + menuRows };
 }
 
-/** Rows of text that is not drawn row by row here: each line wrapped, wide characters counted twice. */
-function estimatedRows(text: string, width: number): number {
-  return text.split('\n').reduce((rows, line) => rows + Math.max(1, Math.ceil((line.length + line.replace(/[\x00-\u2e7f]/g, '').length + 4) / width)), 0) + 1;
-}
-
 /**
- * Rows an item takes on screen, as the printed transcript draws it (print/item-rows.ts), or
- * estimated with room to spare where that draws through Ink (tables, quotes, wide characters:
- * Ink cannot draw inside a render). An estimate from the text's length alone was not enough: a
- * list of short lines, markdown's own rows made a streaming reply taller than the terminal, and
- * then Ink clears the screen, erasing what was printed above. Colours do not change rows.
+ * Rows an item takes on screen: its own rows, the ones the live frame draws (colours do not
+ * change them). An estimate from the text's length was not enough: a list of short lines,
+ * markdown's own rows, made a streaming reply taller than the terminal, and then Ink clears the
+ * screen, erasing what was printed above.
  */
 function drawnRows(item: DisplayItem, width: number): number {
-  if (item.kind === 'tool' || item.kind === 'turn-end') return 1;
-  const rows = itemRows(item, width, COLOUR_PALETTE);
-  if (rows) return rows.length;
-  return 'text' in item ? estimatedRows(item.text, width) : 1;
+  return itemRows(item, width, COLOUR_PALETTE).length;
 }
 
 /**

@@ -2,7 +2,7 @@ import { Static, useStdout } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
 import type { DisplayItem } from './display-items.js';
 import { usePalette } from './palette.js';
-import { transcriptText } from './print/transcript-text.js';
+import { transcriptText } from './transcript-rows/transcript-text.js';
 import { TranscriptItem } from './transcript-item.js';
 
 export interface PrintedTranscriptProps {
@@ -22,9 +22,9 @@ const NONE: DisplayItem[] = [];
 /**
  * The finished transcript, each item printed once above the live part. What is already finished
  * when printing starts (a resumed session's latest items, everything again after a resize or
- * /clear) is printed at once as text: laid out through Ink's <Static>, 2,000 messages took seconds
- * (docs/performance.md). Items that finish later go through <Static>, a few at a time, drawn with
- * the frame that drops them from the live part.
+ * /clear) is printed at once as text, the items' rows: laid out through Ink's <Static>, 2,000
+ * messages took seconds (docs/performance.md). Items that finish later go through <Static>, a few
+ * at a time, drawn with the frame that drops them from the live part.
  */
 export function PrintedTranscript({ items, width, print, onPrinted, alreadyPrinted = false }: PrintedTranscriptProps) {
   const palette = usePalette();
@@ -37,7 +37,7 @@ export function PrintedTranscript({ items, width, print, onPrinted, alreadyPrint
       return;
     }
     let unmounted = false;
-    // Outside React's commit: an item Ink draws itself is rendered by a second, nested render.
+    // After the commit, not inside it: whoever prints may look at what the mount drew.
     queueMicrotask(() => {
       if (unmounted) return;
       (print ?? write)(transcriptText(items.slice(0, printedAtOnce), width, palette));

@@ -8,7 +8,7 @@ import { loadMarkdownLexer } from './markdown/markdown-blocks.js';
 import { retypeCommand, type RetypeContext } from '../retype-command.js';
 import type { SessionHandle } from '../../session/session.js';
 import { PaletteProvider, paletteFor } from './palette.js';
-import { transcriptText } from './print/transcript-text.js';
+import { transcriptText } from './transcript-rows/transcript-text.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './theme.js';
 import { headerOf } from './use-conversation.js';
 import type { WarningFeed } from './warning-feed.js';

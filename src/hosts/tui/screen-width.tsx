@@ -2,9 +2,8 @@ import { useStdout } from 'ink';
 import { createContext, useContext, type ReactNode } from 'react';
 
 /**
- * The terminal's width, as the transcript is drawn at. Usually the terminal's own; a finished
- * item rendered to text on its own (print/transcript-text.tsx) is drawn at the width it is
- * printed at, which no stdout says.
+ * The terminal's width, as the transcript is laid out at. Usually the terminal's own; a drawing
+ * without a terminal (Ink's renderToString) is given the width it is drawn at, which no stdout says.
  */
 const ScreenWidthContext = createContext<number | undefined>(undefined);
 

@@ -1,25 +1,13 @@
+import { Text } from 'ink';
 import type { DisplayItem } from './display-items.js';
-import { Header } from './header.js';
-import { AssistantMessage, SystemLine, TurnEndLine, UserMessage } from './message-lines.js';
-import { QuestionView } from './question-view.js';
-import { ToolCallLine } from './tool-call-line.js';
+import { usePalette } from './palette.js';
+import { useScreenWidth } from './screen-width.js';
+import { itemText } from './transcript-rows/transcript-text.js';
 
-/** Draws one transcript item, printed or live alike. */
+/**
+ * Draws one transcript item, printed or live alike: its rows (transcript-rows/item-rows.ts),
+ * already laid out to the screen's width, so Ink has nothing left to wrap.
+ */
 export function TranscriptItem({ item }: { item: DisplayItem }) {
-  switch (item.kind) {
-    case 'header':
-      return <Header {...item} />;
-    case 'user':
-      return <UserMessage text={item.text} />;
-    case 'assistant':
-      return <AssistantMessage text={item.text} continued={item.continued} />;
-    case 'tool':
-      return <ToolCallLine name={item.name} args={item.args} result={item.result} state={item.state} />;
-    case 'question':
-      return <QuestionView text={item.text} />;
-    case 'turn-end':
-      return <TurnEndLine status={item.status} message={item.message} />;
-    case 'system':
-      return <SystemLine text={item.text} tone={item.tone} />;
-  }
+  return <Text>{itemText(item, useScreenWidth(), usePalette())}</Text>;
 }

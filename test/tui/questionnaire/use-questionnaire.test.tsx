@@ -6,7 +6,7 @@ import { runQuestionnaire } from '../../../src/augments/questions/run-questionna
 import { parseCommandLine } from '../../../src/hosts/tui/command-registry.js';
 import { useKeys } from '../../../src/hosts/tui/use-keys.js';
 import { presenceCommands } from '../../../src/hosts/tui/questionnaire/presence-commands.js';
-import { QuestionView } from '../../../src/hosts/tui/questionnaire/question-view.js';
+import { FieldQuestionView } from '../../../src/hosts/tui/questionnaire/field-question-view.js';
 import { createTuiPerson, type TuiPerson } from '../../../src/hosts/tui/questionnaire/tui-person.js';
 import { useQuestionnaire } from '../../../src/hosts/tui/questionnaire/use-questionnaire.js';
 import { KEY, frameWith } from '../chat-harness.js';
@@ -20,7 +20,7 @@ function Screen({ tui, runCommand }: { tui: TuiPerson; runCommand?(line: string)
     screen.handleKey(key);
   });
   if (!ready) return <Text>starting</Text>;
-  return screen.question ? <QuestionView question={screen.question} input={screen.input} /> : <Text>{screen.away ? 'away' : 'no question'}</Text>;
+  return screen.question ? <FieldQuestionView question={screen.question} input={screen.input} /> : <Text>{screen.away ? 'away' : 'no question'}</Text>;
 }
 
 const spec = questionnaireSpecSchema.parse({
@@ -41,7 +41,7 @@ async function start(runCommand?: (tui: TuiPerson) => (line: string) => boolean)
   return { tui, app, frame, result };
 }
 
-describe('useQuestionnaire with QuestionView', () => {
+describe('useQuestionnaire with FieldQuestionView', () => {
   it('a choice picked with arrows, a list typed with commas, a refused number asked again then accepted', async () => {
     const { app, frame, result } = await start();
     expect(await frame('question 1 of 3')).toContain('Before I deploy:');

@@ -6,7 +6,7 @@ import { glyph } from '../theme.js';
 import { questionHints } from './question-hints.js';
 import { pickable, type QuestionInput } from './question-keys.js';
 
-export interface QuestionViewProps {
+export interface FieldQuestionViewProps {
   question: PresentedQuestion;
   input: QuestionInput;
 }
@@ -82,7 +82,7 @@ function YesNo({ highlighted }: { highlighted: number }) {
  * `question 2 of 3`, the question, why the last answer was refused, the offered answers, the
  * answer line and what it takes.
  */
-export function QuestionView({ question, input }: QuestionViewProps) {
+export function FieldQuestionView({ question, input }: FieldQuestionViewProps) {
   const colour = usePalette();
   const picks = pickable(question);
   return (

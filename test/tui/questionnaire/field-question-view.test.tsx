@@ -3,7 +3,7 @@ import { cleanup, render } from 'ink-testing-library';
 import type { PresentedQuestion } from '../../../src/kernel/person.js';
 import { emptyEditor, editorWith } from '../../../src/hosts/tui/editor-state.js';
 import { questionHints } from '../../../src/hosts/tui/questionnaire/question-hints.js';
-import { QuestionView } from '../../../src/hosts/tui/questionnaire/question-view.js';
+import { FieldQuestionView } from '../../../src/hosts/tui/questionnaire/field-question-view.js';
 import { frameWith } from '../chat-harness.js';
 
 afterEach(() => cleanup());
@@ -12,11 +12,11 @@ const base = { questionnaireId: 'q', field: 'f', required: true, index: 2, total
 const none = { editor: emptyEditor, highlighted: -1 };
 
 function draw(question: PresentedQuestion, input = none) {
-  const { lastFrame } = render(<QuestionView question={question} input={input} />);
+  const { lastFrame } = render(<FieldQuestionView question={question} input={input} />);
   return frameWith(lastFrame, 'question');
 }
 
-describe('QuestionView: the field makes the question', () => {
+describe('FieldQuestionView: the field makes the question', () => {
   it('headed "question 2 of 3", the question, the answer line and the way out', async () => {
     const frame = await draw({ ...base, question: 'What should the release be called?', type: 'text' });
     expect(frame.split('\n')).toEqual(['? question 2 of 3', '  What should the release be called?', '›  your answer', '  Esc declines']);

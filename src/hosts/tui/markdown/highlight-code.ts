@@ -1,7 +1,5 @@
-import { Text } from 'ink';
 import { common, createLowlight } from 'lowlight';
-import type { ReactNode } from 'react';
-import { usePalette, type Tint } from '../palette.js';
+import type { Tint } from '../palette.js';
 
 /**
  * The common languages of highlight.js (about 37: js, ts, python, sh, json, yaml, go, rust, ...),
@@ -40,16 +38,6 @@ function tintOf(scope: string | undefined, syntax: Readonly<Record<string, Tint>
   return syntax[scope] ?? syntax[scope.split('.')[0]];
 }
 
-function spans(nodes: HastNode[], syntax: Readonly<Record<string, Tint>>, inherited: Tint, key: string): ReactNode[] {
-  return nodes.map((node, index) => {
-    const at = `${key}.${index}`;
-    if (node.type === 'text') return inherited ? <Text key={at} color={inherited}>{node.value}</Text> : node.value;
-    if (node.type !== 'element') return null;
-    const tint = tintOf(scopeOf(node), syntax) ?? inherited;
-    return <Text key={at}>{spans(node.children, syntax, tint, at)}</Text>;
-  });
-}
-
 function runs(nodes: HastNode[], syntax: Readonly<Record<string, Tint>>, inherited: Tint, into: { text: string; tint: Tint }[]): void {
   for (const node of nodes) {
     if (node.type === 'text') into.push({ text: node.value, tint: inherited });
@@ -57,7 +45,7 @@ function runs(nodes: HastNode[], syntax: Readonly<Record<string, Tint>>, inherit
   }
 }
 
-/** The same colouring as HighlightedCode, as runs of text each in one colour (for printing it as text). */
+/** Code coloured by highlight.js's grammar for `language`, as runs of text each in one colour; one plain run when it has none or colour is off. */
 export function highlightRuns(code: string, language: string | undefined, syntax: Readonly<Record<string, Tint>>): { text: string; tint: Tint }[] {
   if (!knownLanguage(language) || Object.keys(syntax).length === 0) return [{ text: code, tint: undefined }];
   const into: { text: string; tint: Tint }[] = [];
@@ -68,12 +56,4 @@ export function highlightRuns(code: string, language: string | undefined, syntax
 /** Whether code in this language can be highlighted (`js`, `typescript`, `bash`, ...). */
 export function knownLanguage(language: string | undefined): language is string {
   return language !== undefined && language !== '' && grammars().registered(language);
-}
-
-/** Code, coloured by highlight.js's grammar for `language`; plain when it has none or colour is off. */
-export function HighlightedCode({ code, language }: { code: string; language?: string }) {
-  const { syntax } = usePalette();
-  if (!knownLanguage(language) || Object.keys(syntax).length === 0) return <Text>{code}</Text>;
-  const tree = grammars().highlight(language, code);
-  return <Text>{spans(tree.children as HastNode[], syntax, undefined, 'c')}</Text>;
 }

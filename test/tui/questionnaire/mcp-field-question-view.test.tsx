@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import type { PresentedQuestion } from '../../../src/kernel/person.js';
 import { emptyEditor } from '../../../src/hosts/tui/editor-state.js';
-import { QuestionView } from '../../../src/hosts/tui/questionnaire/question-view.js';
+import { FieldQuestionView } from '../../../src/hosts/tui/questionnaire/field-question-view.js';
 import { frameWith } from '../chat-harness.js';
 
 afterEach(() => cleanup());
@@ -10,11 +10,11 @@ afterEach(() => cleanup());
 const none = { editor: emptyEditor, highlighted: -1 };
 
 function draw(question: PresentedQuestion, text: string) {
-  const { lastFrame } = render(<QuestionView question={question} input={none} />);
+  const { lastFrame } = render(<FieldQuestionView question={question} input={none} />);
   return frameWith(lastFrame, text);
 }
 
-describe('QuestionView for questions an MCP server or tool asks', () => {
+describe('FieldQuestionView for questions an MCP server or tool asks', () => {
   it('an approval is headed by the server and tool, with the call above and yes / no / always', async () => {
     const frame = await draw(
       {
