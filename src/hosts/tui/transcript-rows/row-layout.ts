@@ -2,12 +2,23 @@ import stringWidth from 'string-width';
 import { graphemeClusters } from '../graphemes.js';
 import { EMPTY_ROW, PLAIN, cleanText, type Look, type Row, type Span } from './styled-text.js';
 
-/** Printable ASCII: one column a character, measured by its length. */
-const ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Characters that take one column each, one UTF-16 unit each, and that string-width measures as
+ * one: printable ASCII, Latin letters with accents, the common punctuation (dashes, quotes, …),
+ * arrows, maths and box-drawing signs, and the transcript's own glyphs. Text of these alone is
+ * measured by its length: string-width's Unicode segmentation was most of laying out a long
+ * transcript (profiled).
+ */
+const ONE_COLUMN = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u017f\u2010-\u2027\u2030-\u205e\u20a0-\u20c0\u2190-\u21ff\u2200-\u22ff\u2500-\u257f\u25cf\u2610\u2611\u2713\u2717]*$/;
+
+/** Whether the text is measured by its length (ONE_COLUMN). */
+export function isOneColumnText(text: string): boolean {
+  return ONE_COLUMN.test(text);
+}
 
 /** Columns the text takes on a terminal: wide characters two, emoji sequences as drawn, marks none. */
 export function textWidth(text: string): number {
-  return ASCII.test(text) ? text.length : stringWidth(text);
+  return ONE_COLUMN.test(text) ? text.length : stringWidth(text);
 }
 
 export function rowWidth(row: Row): number {
@@ -18,7 +29,7 @@ export function rowWidth(row: Row): number {
 
 /** Each character of `word` and the columns it takes. */
 function characters(word: string): { text: string; width: number }[] {
-  if (ASCII.test(word)) return Array.from(word, (char) => ({ text: char, width: 1 }));
+  if (ONE_COLUMN.test(word)) return Array.from(word, (char) => ({ text: char, width: 1 }));
   return graphemeClusters(word).map((cluster) => ({ text: cluster, width: stringWidth(cluster) }));
 }
 
