@@ -39,19 +39,8 @@ export function liveItems(state: TranscriptState): DisplayItem[] {
   return state.live.map((entry) => entry.item);
 }
 
-/**
- * A tab is drawn as four spaces. Ink measures a tab as no column at all while the terminal moves
- * to its next tab stop, so a reply indented with tabs (Go, Makefiles) ran past the screen's edge
- * and left copies of its rows behind. A fixed width keeps a streamed text's columns the same
- * however it is cut into deltas; for indentation it is the same as tab stops of four.
- */
-export function expandTabs(text: string): string {
-  return text.includes('\t') ? text.replaceAll('\t', '    ') : text;
-}
-
 function withId(state: TranscriptState, item: NewItem): DisplayItem {
-  const shown = 'text' in item && typeof item.text === 'string' ? { ...item, text: expandTabs(item.text) } : item;
-  return { ...shown, id: `i${state.nextId++}` } as DisplayItem;
+  return { ...item, id: `i${state.nextId++}` } as DisplayItem;
 }
 
 function isEmptyText(item: DisplayItem): boolean {
@@ -129,14 +118,14 @@ function appendText(state: TranscriptState, messageId: string, delta: string): T
   return updateEntry(
     next,
     (entry) => entry.messageId === messageId,
-    (entry) => (entry.item.kind === 'assistant' ? { ...entry, item: { ...entry.item, text: entry.item.text + expandTabs(delta) } } : entry),
+    (entry) => (entry.item.kind === 'assistant' ? { ...entry, item: { ...entry.item, text: entry.item.text + delta } } : entry),
   );
 }
 
 function finishRun(state: TranscriptState, outcome: TurnOutcome): TranscriptState {
   let next = state;
   if (outcome.status === 'input-required' && outcome.message) {
-    const question = expandTabs(outcome.message).trim();
+    const question = outcome.message.trim();
     const index = next.live.findLastIndex((entry) => entry.item.kind === 'assistant' && entry.item.text.trim() === question);
     if (index >= 0) {
       const live = [...next.live];
@@ -187,7 +176,7 @@ export function applyEvent(state: TranscriptState, event: KernelEvent): Transcri
           (entry) => entry.toolCallId === event.toolCallId,
           (entry) =>
             entry.item.kind === 'tool'
-              ? { ...entry, open: false, item: { ...entry.item, result: expandTabs(event.content), state: event.isError ? 'error' : 'ok' } }
+              ? { ...entry, open: false, item: { ...entry.item, result: event.content, state: event.isError ? 'error' : 'ok' } }
               : entry,
         ),
       );

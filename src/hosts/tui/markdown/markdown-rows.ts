@@ -1,7 +1,7 @@
 import type { Token, Tokens } from 'marked';
 import type { Palette } from '../palette.js';
 import { beside, indent, padRow, textWidth, wrapSpans, wrapText } from '../transcript-rows/row-layout.js';
-import { EMPTY_ROW, PLAIN, cleanText, expandTabs, plainText, spansOf, type Look, type Row, type Span, type Styled } from '../transcript-rows/styled-text.js';
+import { EMPTY_ROW, PLAIN, cleanText, plainText, spansOf, type Look, type Row, type Span, type Styled } from '../transcript-rows/styled-text.js';
 import { highlightRuns } from './highlight-code.js';
 import { inlineStyled } from './inline-styled.js';
 import { lexMarkdown } from './markdown-blocks.js';
@@ -69,7 +69,7 @@ function codeBlock(token: Tokens.Code, width: number, palette: Palette): Row[] {
   const language = token.lang?.trim().split(/\s+/)[0];
   const inner = width - 2;
   const label = language ? wrapText(language, { dim: true }, inner) : [];
-  const runs = highlightRuns(expandTabs(token.text), language, palette.syntax);
+  const runs = highlightRuns(token.text, language, palette.syntax);
   const code = wrapSpans(
     runs.map((run): Span => ({ text: cleanText(run.text), look: run.tint ? { color: run.tint } : PLAIN })),
     inner,

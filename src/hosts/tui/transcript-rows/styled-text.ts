@@ -57,20 +57,21 @@ const NEEDS_CLEANING = /[\x00-\x09\x0b-\x1f\x7f\x9b]/;
 
 /**
  * Text as it may reach the terminal: escape sequences and other controls removed (the rows'
- * own styles are the only ones written), tabs as spaces (a tab's width depends on the column).
+ * own styles are the only ones written), tabs as four spaces (expandTabs).
  */
 export function cleanText(text: string): string {
   if (!NEEDS_CLEANING.test(text)) return text;
   return expandTabs(stripVTControlCharacters(text).replace(CONTROLS, ''));
 }
 
-/** Tabs as spaces to the next stop every four columns of their line. */
+/**
+ * A tab is drawn as four spaces. Ink measures a tab as no column at all while the terminal moves
+ * to its next tab stop, so a reply indented with tabs (Go, Makefiles) ran past the screen's edge
+ * and left copies of its rows behind. A fixed width keeps a streamed text's columns the same
+ * however it is cut into deltas; for indentation it is the same as tab stops of four.
+ */
 export function expandTabs(text: string): string {
-  if (!text.includes('\t')) return text;
-  return text
-    .split('\n')
-    .map((line) => line.replace(/([^\t]*)\t/g, (_, before: string) => before + ' '.repeat(4 - (before.length % 4))))
-    .join('\n');
+  return text.includes('\t') ? text.replaceAll('\t', '    ') : text;
 }
 
 /** The tree's text as spans, each in the looks around it. */
