@@ -1,14 +1,14 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { jsonSchema, NoOutputGeneratedError, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NoModelOutputError, streamModel, type ModelStreamPart, type ModelTool } from '../../src/kernel/model-stream.js';
+import { streamModel, type ModelStreamPart, type ModelTool } from '../../src/kernel/model-stream.js';
 import { ModelRetriesError } from '../../src/model/call-retries.js';
 import { createModel } from '../../src/model/create-model.js';
 import { describeModelError } from '../../src/model/describe-error.js';
 import type { ModelSpec } from '../../src/model/model-spec.js';
+import { startAnthropicServer } from '../helpers/anthropic-server.js';
 import { startChatServer, type ChatReply, type ChatServer } from '../helpers/chat-server.js';
+import { streamEssentials } from '../helpers/stream-essentials.js';
 
 // The providers' real streams: the provider packages talking to loopback servers that speak
 // their wire formats. What streamModel reads from them, and what it sends them, is held to what
@@ -52,37 +52,6 @@ const conversation: ModelMessage[] = [
   { role: 'user', content: 'And the second?' },
 ];
 
-/** The fields the kernel reads from each part, so both sides compare; invalid tool calls by their invalidity, not their wording. */
-function essentials(part: Record<string, unknown>): Record<string, unknown> | undefined {
-  switch (part.type) {
-    case 'text-start':
-    case 'text-end':
-    case 'tool-input-end':
-      return { type: part.type, id: part.id };
-    case 'text-delta':
-      return { type: part.type, id: part.id, text: part.text };
-    case 'tool-input-start':
-      return { type: part.type, id: part.id, toolName: part.toolName };
-    case 'tool-input-delta':
-      return { type: part.type, id: part.id, delta: part.delta };
-    case 'tool-call':
-      return { type: part.type, toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: part.invalid === true || part.invalidReason !== undefined };
-    case 'finish-step': {
-      const spent = part.usage as { inputTokens?: number; outputTokens?: number };
-      return { type: part.type, finishReason: part.finishReason, rawFinishReason: part.rawFinishReason, inputTokens: spent.inputTokens, outputTokens: spent.outputTokens };
-    }
-    case 'error': {
-      const error = part.error;
-      if (NoOutputGeneratedError.isInstance(error) || error instanceof NoModelOutputError) return { type: 'error', error: 'no output' };
-      return { type: 'error', error: error instanceof Error ? error.message : error };
-    }
-    case 'abort':
-      return { type: part.type };
-    default:
-      return undefined;
-  }
-}
-
 interface Seen {
   parts: Record<string, unknown>[];
   body: unknown;
@@ -92,7 +61,7 @@ async function throughStreamText(model: LanguageModelV3, requests: { body: unkno
   const result = streamText({ model, system: 'You keep the board.', messages: conversation, tools: sdkTools, maxRetries: 0, maxOutputTokens: 500, onError: () => undefined });
   const parts: Record<string, unknown>[] = [];
   for await (const part of result.fullStream) {
-    const kept = essentials(part as unknown as Record<string, unknown>);
+    const kept = streamEssentials(part as unknown as Record<string, unknown>);
     if (kept) parts.push(kept);
   }
   return { parts, body: requests.at(-1)?.body };
@@ -102,7 +71,7 @@ async function throughStreamModel(model: LanguageModelV3, requests: { body: unkn
   const parts: Record<string, unknown>[] = [];
   const stream = streamModel({ model, system: 'You keep the board.', messages: conversation, tools, signal: new AbortController().signal, maxRetries: 0, maxOutputTokens: 500 });
   for await (const part of stream) {
-    const kept = essentials(part as unknown as Record<string, unknown>);
+    const kept = streamEssentials(part as unknown as Record<string, unknown>);
     if (kept) parts.push(kept);
   }
   return { parts, body: requests.at(-1)?.body };
@@ -120,6 +89,22 @@ const CHAT_REPLIES: Record<string, ChatReply> = {
   'text cut at the output limit, usage on the finish chunk': { text: 'A long answer that stops', finishReason: 'length', usageOn: 'finish-chunk' },
   'a stream of nothing but [DONE]': { bare: true },
 };
+
+/** Anthropic's Messages stream: text, a good tool call, one whose input is not JSON. */
+const ANTHROPIC_FRAMES = [
+  { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } },
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Writing it. ' } },
+  { type: 'content_block_stop', index: 0 },
+  { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'board_write', input: {} } },
+  { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"line": "b"}' } },
+  { type: 'content_block_stop', index: 1 },
+  { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_2', name: 'board_write', input: {} } },
+  { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"line": ' } },
+  { type: 'content_block_stop', index: 2 },
+  { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } },
+  { type: 'message_stop' },
+];
 
 const CHAT_PROVIDERS: Record<string, (url: string) => ModelSpec> = {
   'openai-compatible': (url) => ({ provider: 'openai-compatible', model: 'loopback', baseURL: url }),
@@ -143,7 +128,8 @@ describe('streamModel over the providers’ real streams', () => {
   }
 
   it('anthropic: sends the request streamText sends and reads the parts it reads', async () => {
-    const anthropic = await anthropicServer();
+    const anthropic = await startAnthropicServer(ANTHROPIC_FRAMES);
+    servers.push(anthropic);
     const model = await modelFor({ provider: 'anthropic', model: 'claude-test', baseURL: anthropic.url, apiKey: 'sk-test', apiKeyVariable: 'ANTHROPIC_API_KEY' });
     const viaSdk = await throughStreamText(model, anthropic.requests);
     const viaKernel = await throughStreamModel(model, anthropic.requests);
@@ -266,46 +252,3 @@ describe('streamModel retries what the provider marks retryable', () => {
     expect(chat.requests).toHaveLength(1);
   });
 });
-
-interface AnthropicServer {
-  url: string;
-  requests: { body: unknown }[];
-  close(): Promise<void>;
-}
-
-/** A loopback server speaking the Anthropic Messages streaming wire: text, a good tool call, one whose input is not JSON. */
-async function anthropicServer(): Promise<AnthropicServer> {
-  const frames = [
-    { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } },
-    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Writing it. ' } },
-    { type: 'content_block_stop', index: 0 },
-    { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'board_write', input: {} } },
-    { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"line": "b"}' } },
-    { type: 'content_block_stop', index: 1 },
-    { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_2', name: 'board_write', input: {} } },
-    { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"line": ' } },
-    { type: 'content_block_stop', index: 2 },
-    { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } },
-    { type: 'message_stop' },
-  ];
-  const requests: { body: unknown }[] = [];
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => {
-      requests.push({ body: JSON.parse(raw) as unknown });
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const frame of frames) res.write(`event: ${frame.type}\ndata: ${JSON.stringify(frame)}\n\n`);
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const handle = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-  servers.push(handle);
-  return handle;
-}

@@ -1,8 +1,9 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { APICallError, jsonSchema, NoOutputGeneratedError, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
+import { APICallError, jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { NoModelOutputError, streamModel, type ModelStreamPart, type ModelTool } from '../../src/kernel/model-stream.js';
+import { streamModel, type ModelStreamPart, type ModelTool } from '../../src/kernel/model-stream.js';
+import { streamEssentials } from '../helpers/stream-essentials.js';
 
 const usage = {
   inputTokens: { total: 7, noCache: 7, cacheRead: 0, cacheWrite: 0 },
@@ -33,49 +34,11 @@ const boardSchema = { type: 'object', properties: { line: { type: 'string' } } }
 const sdkTools: ToolSet = { board_write: tool({ description: 'Sets a board line.', inputSchema: jsonSchema(boardSchema) }) };
 const tools: ModelTool[] = [{ type: 'function', name: 'board_write', description: 'Sets a board line.', inputSchema: boardSchema }];
 
-/** An error as its message; the two ways of saying a stream brought nothing at all as one. */
-function errorText(error: unknown): unknown {
-  if (NoOutputGeneratedError.isInstance(error) || error instanceof NoModelOutputError) return 'no output';
-  return error instanceof Error ? error.message : error;
-}
-
-/**
- * The fields the kernel reads from each part, errors as their messages, so both sides compare.
- * A tool call's invalidity compares, not its wording: the kernel says it in its own words.
- */
-function essentials(part: Record<string, unknown>): Record<string, unknown> | undefined {
-  const error = errorText(part.error);
-  switch (part.type) {
-    case 'text-start':
-    case 'text-end':
-    case 'tool-input-end':
-      return { type: part.type, id: part.id };
-    case 'text-delta':
-      return { type: part.type, id: part.id, text: part.text };
-    case 'tool-input-start':
-      return { type: part.type, id: part.id, toolName: part.toolName };
-    case 'tool-input-delta':
-      return { type: part.type, id: part.id, delta: part.delta };
-    case 'tool-call':
-      return { type: part.type, toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: part.invalid === true || part.invalidReason !== undefined };
-    case 'finish-step': {
-      const spent = part.usage as { inputTokens?: number; outputTokens?: number };
-      return { type: part.type, finishReason: part.finishReason, rawFinishReason: part.rawFinishReason, inputTokens: spent.inputTokens, outputTokens: spent.outputTokens };
-    }
-    case 'error':
-      return { type: part.type, error };
-    case 'abort':
-      return { type: part.type };
-    default:
-      return undefined;
-  }
-}
-
 async function throughStreamText(parts: LanguageModelV3StreamPart[], messages: ModelMessage[]): Promise<Record<string, unknown>[]> {
   const result = streamText({ model: modelStreaming(parts).model, system: 'You help.', messages, tools: sdkTools, maxRetries: 0, onError: () => undefined });
   const seen: Record<string, unknown>[] = [];
   for await (const part of result.fullStream) {
-    const kept = essentials(part as unknown as Record<string, unknown>);
+    const kept = streamEssentials(part as unknown as Record<string, unknown>);
     if (kept) seen.push(kept);
   }
   return seen;
@@ -85,7 +48,7 @@ async function throughStreamModel(parts: LanguageModelV3StreamPart[], messages: 
   const seen: Record<string, unknown>[] = [];
   const stream = streamModel({ model: modelStreaming(parts).model, system: 'You help.', messages, tools, signal: new AbortController().signal, maxRetries: 0 });
   for await (const part of stream) {
-    const kept = essentials(part as unknown as Record<string, unknown>);
+    const kept = streamEssentials(part as unknown as Record<string, unknown>);
     if (kept) seen.push(kept);
   }
   return seen;
