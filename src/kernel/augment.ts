@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { LoadedAgent, Diagnostic, AugmentType } from '../agent/types.js';
 import type { EmitEvent, FailureCode, TurnOutcome } from './events.js';
 import type { KernelTool } from './tool.js';

@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { LoadedAgent } from '../agent/types.js';
 import type { Augment, CompleteFn, HostInputResult, SlashCommand, AugmentFactory } from './augment.js';
 import { createModelCache, type ModelBuilder } from '../model/model-cache.js';

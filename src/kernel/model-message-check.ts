@@ -1,11 +1,10 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
 
-// The AI SDK checks every message against its ModelMessage schema (zod) before a call. The
-// kernel's own messages are plain text, tool calls and tool results; walking those through the
-// schema's unions cost ~0.4 ms apiece, most of what a serve run spent on prompts. This is a
-// fast path for exactly those shapes: it says true only for a message the schema accepts
-// (test/kernel/model-message-check.test.ts holds it to the schema), and false for anything else,
-// which then goes through the schema itself, so an odd message is judged by the SDK as before.
+// Before a call every message is checked to be one the kernel sends: plain text, tool calls and
+// tool results of text or JSON. A transcript read back from a session file is only JSON, so a
+// damaged one must be refused here, not half sent. The AI SDK's ModelMessage schema (zod) did
+// this walking its unions, ~0.4 ms a message; these plain checks accept a subset of what that
+// schema accepts (test/kernel/model-message-check.test.ts holds them to it) and refuse the rest.
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -50,8 +49,8 @@ function everyPart(content: unknown, accepts: (part: Record<string, unknown>) =>
   return Array.isArray(content) && content.every((part) => isPlainObject(part) && accepts(part));
 }
 
-/** True when the message is of a shape the ModelMessage schema surely accepts; false says "ask the schema". */
-export function passesMessageSchema(message: ModelMessage): boolean {
+/** True when the message is of a shape the kernel sends (and the AI SDK's ModelMessage schema accepts). */
+export function isSendableMessage(message: ModelMessage): boolean {
   if (!isPlainObject(message) || message.providerOptions !== undefined) return false;
   switch (message.role) {
     case 'user':

@@ -1,12 +1,14 @@
 import { InvalidResponseDataError, type LanguageModelV3 } from '@ai-sdk/provider';
-import { jsonSchema, tool, type FinishReason, type ModelMessage, type ToolSet } from 'ai';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
 import { StreamCutOffError } from '../model/describe-error.js';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { EmitEvent } from './events.js';
-import { streamModel } from './model-stream.js';
+import { streamModel, type FinishReason, type ModelTool } from './model-stream.js';
 import type { KernelTool } from './tool.js';
 import { wireSchema } from './wire-schema.js';
+
+export type { FinishReason } from './model-stream.js';
 
 export interface RequestedToolCall {
   toolCallId: string;
@@ -59,32 +61,21 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Each tool as the SDK is handed it, made once per process for each schema and description:
- * converting zod to JSON Schema every round was a tenth of a serve run's CPU, and copying the
- * result for every call most of what was left of it; most schemas are module constants shared
- * by every conversation. The JSON Schema is frozen, since every call shares it.
+ * Each tool's wire schema, made once per process for each zod schema: converting zod to JSON
+ * Schema every round was a tenth of a serve run's CPU, and copying the result for every call
+ * most of what was left of it; most schemas are module constants shared by every conversation.
+ * The JSON Schema is frozen, since every call shares it.
  */
-const wireTools = new WeakMap<z.ZodType, Map<string, ToolSet[string]>>();
+const wireSchemas = new WeakMap<z.ZodType, ModelTool['inputSchema']>();
 
-function wireTool(kernelTool: KernelTool): ToolSet[string] {
-  let byDescription = wireTools.get(kernelTool.inputSchema);
-  if (!byDescription) {
-    byDescription = new Map();
-    wireTools.set(kernelTool.inputSchema, byDescription);
+function wireTool(kernelTool: KernelTool): ModelTool {
+  let inputSchema = wireSchemas.get(kernelTool.inputSchema);
+  if (!inputSchema) {
+    inputSchema = deepFreeze(wireSchema(kernelTool.inputSchema)) as ModelTool['inputSchema'];
+    wireSchemas.set(kernelTool.inputSchema, inputSchema);
   }
-  let made = byDescription.get(kernelTool.description);
-  if (!made) {
-    // No `validate`: the kernel checks input itself so a bad call becomes a correctable tool error.
-    made = tool({ description: kernelTool.description, inputSchema: jsonSchema(deepFreeze(wireSchema(kernelTool.inputSchema))) });
-    byDescription.set(kernelTool.description, made);
-  }
-  return made;
-}
-
-function toToolSet(tools: KernelTool[]): ToolSet {
-  const set: ToolSet = {};
-  for (const kernelTool of tools) set[kernelTool.name] = wireTool(kernelTool);
-  return set;
+  // No validator goes with it: the kernel checks input itself so a bad call becomes a correctable tool error.
+  return { type: 'function', name: kernelTool.name, description: kernelTool.description, inputSchema };
 }
 
 /** The stream closed cleanly without the provider's finish chunk (Chat Completions servers). */
@@ -111,7 +102,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
       model: request.model,
       system: request.system,
       messages: request.messages,
-      tools: toToolSet(request.tools),
+      tools: request.tools.map(wireTool),
       signal,
       maxRetries: request.maxRetries,
       maxOutputTokens: request.maxOutputTokens,
@@ -171,13 +162,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
             endedCalls.add(part.toolCallId);
             emit({ type: 'TOOL_CALL_END', toolCallId: part.toolCallId });
           }
-          const error = part.error;
-          outcome.toolCalls.push({
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            input: part.input,
-            invalidReason: part.invalid ? (error instanceof Error ? error.message : 'the call could not be parsed') : undefined,
-          });
+          outcome.toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, invalidReason: part.invalidReason });
           break;
         }
         case 'finish-step':

@@ -1,9 +1,21 @@
-import { InvalidPromptError, TypeValidationError, type LanguageModelV3, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { InvalidToolInputError, JSONParseError, NoOutputGeneratedError, NoSuchToolError, modelMessageSchema, type FinishReason, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
-import { passesMessageSchema } from './model-message-check.js';
-import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareCallSettings, prepareRetries, prepareToolsAndToolChoice, standardizePrompt } from 'ai/internal';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FinishReason, LanguageModelV3FunctionTool, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
+import { withRetries } from '../model/call-retries.js';
+import { toLanguageModelPrompt } from './model-prompt.js';
 
-/** What one model call streams, in the shapes the AI SDK's `streamText` gives its full stream. */
+/** Why the model stopped: `stop`, `length` (the output limit), `tool-calls`, `content-filter`, `error`, `other`. */
+export type FinishReason = LanguageModelV3FinishReason['unified'];
+
+/** Tokens one call spent, when the provider said. */
+export interface ModelUsage {
+  inputTokens: number | undefined;
+  outputTokens: number | undefined;
+}
+
+/** A tool as the provider is offered it: its name, what it is for, its input's JSON Schema. */
+export type ModelTool = LanguageModelV3FunctionTool;
+
+/** What one model call streams: the provider's parts the kernel reads, tool calls parsed. */
 export type ModelStreamPart =
   | { type: 'text-start'; id: string }
   | { type: 'text-delta'; id: string; text: string }
@@ -11,8 +23,9 @@ export type ModelStreamPart =
   | { type: 'tool-input-start'; id: string; toolName: string }
   | { type: 'tool-input-delta'; id: string; delta: string }
   | { type: 'tool-input-end'; id: string }
-  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown; invalid?: true; error?: unknown }
-  | { type: 'finish-step'; finishReason: FinishReason; rawFinishReason: string | undefined; usage: LanguageModelUsage }
+  /** `invalidReason` when the call names no tool that was offered or its input is not JSON. */
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown; invalidReason?: string }
+  | { type: 'finish-step'; finishReason: FinishReason; rawFinishReason: string | undefined; usage: ModelUsage }
   | { type: 'error'; error: unknown }
   | { type: 'abort' };
 
@@ -20,23 +33,25 @@ export interface ModelCall {
   model: LanguageModelV3;
   system: string;
   /** The conversation so far; or `prompt`, one user message. */
-  messages?: ModelMessage[];
+  messages?: readonly ModelMessage[];
   prompt?: string;
-  tools?: ToolSet;
+  tools?: readonly ModelTool[];
   signal: AbortSignal;
+  /** Tries after the first for a refusal the provider marks retryable. */
   maxRetries: number;
   maxOutputTokens?: number;
+  /** Waits between retries; a test passes one that counts the waits. */
+  retryWait?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-const NO_USAGE: LanguageModelUsage = {
-  inputTokens: undefined,
-  inputTokenDetails: { noCacheTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined },
-  outputTokens: undefined,
-  outputTokenDetails: { textTokens: undefined, reasoningTokens: undefined },
-  totalTokens: undefined,
-};
+/** The provider's stream closed before it said anything or finished: nothing came back at all. */
+export class NoModelOutputError extends Error {
+  constructor() {
+    super('the model stream ended without any output or a finish');
+  }
+}
 
-/** Parts that mean the model said something (the SDK's own list): a stream with none and no finish is an empty reply. */
+/** Parts that mean the model said something: a stream with none and no finish is no reply at all. */
 const OUTPUT_PARTS = new Set<LanguageModelV3StreamPart['type']>([
   'file',
   'source',
@@ -55,98 +70,74 @@ const OUTPUT_PARTS = new Set<LanguageModelV3StreamPart['type']>([
 ]);
 
 /**
- * Messages already found to be ModelMessages. A transcript's messages are never changed once
- * made, and every round (and every later turn) sends them all again; the SDK's check rebuilt its
- * schema and walked each of them on every call, about a tenth of a serve run's CPU.
+ * Messages already checked to be ones the kernel sends. A transcript's messages are never
+ * changed once made, and every round (and every later turn) sends them all again.
  */
 const checkedMessages = new WeakSet<ModelMessage>();
 
-/**
- * The SDK's `standardizePrompt`, checking each message once: the same checks, the same error
- * (InvalidPromptError) for a message that is not a ModelMessage. A string prompt becomes one user
- * message, which needs no check. Anything unusual (no messages, a system message among them)
- * goes through the SDK's own function, warnings and all.
- */
-async function checkedPrompt(call: ModelCall): Promise<{ system: string; messages: ModelMessage[] }> {
-  if (call.prompt !== undefined) return { system: call.system, messages: [{ role: 'user', content: call.prompt }] };
-  const messages = call.messages ?? [];
-  if (messages.length === 0 || messages.some((message) => message.role === 'system')) {
-    const standardized = await standardizePrompt({ system: call.system, messages });
-    return { system: call.system, messages: standardized.messages };
-  }
-  for (const message of messages) {
-    if (checkedMessages.has(message) || passesMessageSchema(message)) continue;
-    const checked = modelMessageSchema.safeParse(message);
-    if (!checked.success) {
-      throw new InvalidPromptError({
-        prompt: undefined,
-        message: 'The messages do not match the ModelMessage[] schema.',
-        cause: TypeValidationError.wrap({ value: message, cause: checked.error }),
-      });
-    }
-    checkedMessages.add(message);
-  }
-  return { system: call.system, messages };
-}
-
-/** JSON as the SDK parses a model's tool input: keys that could reach an object's prototype are refused. */
+/** A model's tool input as JSON; keys that could reach an object's prototype are refused. */
 function parseToolInput(text: string): unknown {
-  try {
-    return JSON.parse(text, (key, value: unknown) => {
-      if (key === '__proto__' || (key === 'constructor' && typeof value === 'object' && value !== null && 'prototype' in value)) {
-        throw new SyntaxError('Object contains forbidden prototype property');
-      }
-      return value;
-    });
-  } catch (error) {
-    throw new JSONParseError({ text, cause: error });
-  }
+  return JSON.parse(text, (key, value: unknown) => {
+    if (key === '__proto__' || (key === 'constructor' && typeof value === 'object' && value !== null && 'prototype' in value)) {
+      throw new SyntaxError('the input names an object prototype');
+    }
+    return value;
+  });
 }
 
 /**
- * A finished tool call as `streamText` reports it: the input parsed, or `invalid` with the reason
- * (a tool the call did not offer, input that is not JSON). The kernel's tools carry JSON Schemas
- * without a validator, so JSON is all there is to check here; each tool's zod schema checks the rest.
+ * A finished tool call: its input parsed, or an `invalidReason` (a tool the call did not offer,
+ * input that is not JSON), which the kernel reports back to the model as the call's result. The
+ * tools carry JSON Schemas only, so JSON is all there is to check here; each tool's zod schema
+ * checks the rest when it runs.
  */
-function parsedToolCall(part: Extract<LanguageModelV3StreamPart, { type: 'tool-call' }>, tools: ToolSet): Extract<ModelStreamPart, { type: 'tool-call' }> {
+function parsedToolCall(part: Extract<LanguageModelV3StreamPart, { type: 'tool-call' }>, offered: ReadonlySet<string>): Extract<ModelStreamPart, { type: 'tool-call' }> {
   const { toolCallId, toolName, input } = part;
+  if (input.trim() === '') return offered.has(toolName) ? { type: 'tool-call', toolCallId, toolName, input: {} } : { type: 'tool-call', toolCallId, toolName, input: {}, invalidReason: `no tool named "${toolName}" was offered` };
+  let parsed: unknown;
   try {
-    if (tools[toolName] === undefined) throw new NoSuchToolError({ toolName, availableTools: Object.keys(tools) });
-    try {
-      return { type: 'tool-call', toolCallId, toolName, input: input.trim() === '' ? {} : parseToolInput(input) };
-    } catch (cause) {
-      throw new InvalidToolInputError({ toolName, toolInput: input, cause });
-    }
+    parsed = parseToolInput(input);
   } catch (error) {
-    let kept: unknown = input;
-    try {
-      kept = parseToolInput(input);
-    } catch {
-      // Not JSON: the call keeps its raw text, which the kernel reports back to the model.
-    }
-    return { type: 'tool-call', toolCallId, toolName, input: kept, invalid: true, error };
+    // Not JSON: the call keeps its raw text, and the reason is the parser's.
+    return { type: 'tool-call', toolCallId, toolName, input, invalidReason: error instanceof Error ? error.message : String(error) };
   }
+  if (!offered.has(toolName)) return { type: 'tool-call', toolCallId, toolName, input: parsed, invalidReason: `no tool named "${toolName}" was offered` };
+  return { type: 'tool-call', toolCallId, toolName, input: parsed };
+}
+
+function usageOf(usage: LanguageModelV3Usage): ModelUsage {
+  return { inputTokens: usage.inputTokens.total, outputTokens: usage.outputTokens.total };
+}
+
+/** What the provider is sent: the prompt, the tools (left to the model to choose), the output limit. */
+function callOptions(call: ModelCall): LanguageModelV3CallOptions {
+  const messages: readonly ModelMessage[] = call.prompt !== undefined ? [{ role: 'user', content: call.prompt }] : call.messages ?? [];
+  const tools = call.tools !== undefined && call.tools.length > 0 ? [...call.tools] : undefined;
+  return {
+    prompt: toLanguageModelPrompt(call.system, messages, checkedMessages),
+    tools,
+    toolChoice: tools ? { type: 'auto' } : undefined,
+    maxOutputTokens: call.maxOutputTokens,
+    abortSignal: call.signal,
+  };
 }
 
 /**
- * One streamed model call, built from the AI SDK's own parts (`ai/internal`): its prompt checks
- * and conversion, its call settings, its tool definitions and its retries with backoff, then the
- * provider's stream read directly. `streamText` does the same and then pipes every chunk through
- * seven web streams, telemetry spans and result promises the kernel never reads: measured on
- * Node 20, 4.3-4.8 ms of CPU per call against 0.5-0.6 ms for this (docs/performance.md), and a
- * serve run makes three calls.
+ * One streamed model call, made on the provider's `LanguageModelV3` contract: the conversation
+ * converted to its prompt, the call retried while the provider marks the refusal retryable
+ * (honouring the server's retry-after), then its stream read part by part. Nothing between:
+ * the AI SDK's `streamText` piped every chunk through seven web streams, telemetry spans and
+ * result promises the kernel never reads, 4.3-4.8 ms of CPU per call (docs/performance.md).
  *
- * Errors the call raises before streaming (a bad prompt, a refused request after its retries)
- * are thrown; errors the provider streams come as `error` parts; an abort ends with `abort`.
+ * Errors the call raises before streaming (a message that cannot be sent, a refused request
+ * after its retries) are thrown; errors the provider streams come as `error` parts; an abort
+ * ends with `abort`.
  */
 export async function* streamModel(call: ModelCall): AsyncGenerator<ModelStreamPart> {
   const { signal, model } = call;
-  const { retry } = prepareRetries({ maxRetries: call.maxRetries, abortSignal: signal });
-  const settings = prepareCallSettings({ maxOutputTokens: call.maxOutputTokens });
-  const prompt = await convertToLanguageModelPrompt({ prompt: await checkedPrompt(call), supportedUrls: await model.supportedUrls, download: undefined, abortSignal: signal });
-  const tools = call.tools ?? {};
-  const prepared = await prepareToolsAndToolChoice({ tools, toolChoice: undefined, activeTools: undefined });
-  const { stream } = await retry(() => model.doStream({ ...settings, tools: prepared.tools, toolChoice: prepared.toolChoice, prompt, abortSignal: signal }));
+  const options = callOptions(call);
+  const offered = new Set((call.tools ?? []).map((tool) => tool.name));
+  const { stream } = await withRetries(() => model.doStream(options), { maxRetries: call.maxRetries, signal, wait: call.retryWait });
 
   const reader = stream.getReader();
   let finish: Extract<ModelStreamPart, { type: 'finish-step' }> | undefined;
@@ -179,10 +170,10 @@ export async function* streamModel(call: ModelCall): AsyncGenerator<ModelStreamP
           yield { type: 'tool-input-end', id: part.id };
           break;
         case 'tool-call':
-          yield parsedToolCall(part, tools);
+          yield parsedToolCall(part, offered);
           break;
         case 'finish':
-          finish = { type: 'finish-step', finishReason: part.finishReason.unified, rawFinishReason: part.finishReason.raw, usage: asLanguageModelUsage(part.usage) };
+          finish = { type: 'finish-step', finishReason: part.finishReason.unified, rawFinishReason: part.finishReason.raw, usage: usageOf(part.usage) };
           break;
         case 'error':
           sawError = true;
@@ -198,10 +189,10 @@ export async function* streamModel(call: ModelCall): AsyncGenerator<ModelStreamP
     reader.cancel().catch(() => undefined);
   }
   if (finish === undefined && !sawError && !sawOutput) {
-    yield { type: 'error', error: new NoOutputGeneratedError({ message: 'No output generated. The model stream ended without a finish chunk.' }) };
+    yield { type: 'error', error: new NoModelOutputError() };
     return;
   }
-  // As the SDK: a stream that ends without the provider's finish still ends its step (as `error`
-  // after an error part, `other` otherwise); the provider's own finish, when it came, has the say.
-  yield finish ?? { type: 'finish-step', finishReason: sawError ? 'error' : 'other', rawFinishReason: undefined, usage: NO_USAGE };
+  // A stream that ends without the provider's finish still ends its step (as `error` after an
+  // error part, `other` otherwise); the provider's own finish, when it came, has the say.
+  yield finish ?? { type: 'finish-step', finishReason: sawError ? 'error' : 'other', rawFinishReason: undefined, usage: { inputTokens: undefined, outputTokens: undefined } };
 }

@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { SessionEntry } from '../session/entries.js';
 import type { KernelEvent } from './events.js';
 

@@ -1,9 +1,9 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { FinishReason, ModelMessage } from 'ai';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { BatchDecision, ClosingRound, SettledToolCall, TurnHookContext } from './augment.js';
 import { NOBODY, type PersonChannel } from './person.js';
 import { systemLineEvent, type EmitEvent, type FailureCode, type TurnOutcome, type TurnStatus } from './events.js';
-import { newMessageId, runModelStep, type StepOutcome, type StepUsage } from './model-step.js';
+import { newMessageId, runModelStep, type FinishReason, type StepOutcome, type StepUsage } from './model-step.js';
 import { runToolBatch, terminationOf, type SettledCall } from './tool-batch.js';
 import type { KernelTool } from './tool.js';
 

@@ -9,8 +9,6 @@ export type ModelBuild = { ok: true; model: LanguageModelV3 } | { ok: false; err
  * call a model do not pay for loading them. Problems come back as data: the turn fails with the reason.
  */
 export async function createModel(spec: ModelSpec): Promise<ModelBuild> {
-  // The SDK logs compatibility warnings to the console, which would land in a script's output.
-  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   const missing = missingKeyProblem(spec);
   if (missing) return { ok: false, error: missing };
   if (spec.provider === 'scripted') return createScripted(spec);

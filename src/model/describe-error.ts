@@ -1,5 +1,5 @@
 import { APICallError } from '@ai-sdk/provider';
-import { RetryError } from 'ai';
+import { ModelRetriesError } from './call-retries.js';
 import { isProviderTimeout } from './idle-timeout.js';
 import { describeModel, type ModelSpec } from './model-spec.js';
 
@@ -126,7 +126,7 @@ export function classifyModelError(error: unknown, spec: ModelSpec, context: Fai
       message: `no response from ${describeModel(spec)} for ${seconds(error.seconds)} s; the server may be busy; raise engine.timeoutSeconds`,
     };
   }
-  if (RetryError.isInstance(error)) {
+  if (error instanceof ModelRetriesError) {
     const last = error.lastError;
     return APICallError.isInstance(last) ? describeApiCallError(last, spec, error.errors.length, context) : classifyModelError(last, spec, context);
   }

@@ -1,7 +1,7 @@
 /**
  * The model server sent nothing for `seconds`: before the response began, or between two chunks.
- * Named TimeoutError so the AI SDK neither wraps it nor retries it: a silent server is told at
- * once, not after three more silences.
+ * Named TimeoutError so the provider packages do not wrap it and the kernel's retries
+ * (call-retries.ts) do not retry it: a silent server is told at once, not after three more silences.
  */
 export class ProviderTimeoutError extends Error {
   override readonly name = 'TimeoutError';
@@ -16,8 +16,9 @@ export function isProviderTimeout(error: unknown): error is ProviderTimeoutError
 
 /**
  * Node's fetch gives up on its own after 300 s without headers or without a body chunk, and the
- * AI SDK retries that twice: a server that never answers held a turn for 909 s. Below that bound
- * the idle timer fires first; at or above it the fetch needs a dispatcher without those limits.
+ * provider packages report that as a failed connection, which is retried twice: a server that
+ * never answered held a turn for 909 s. Below that bound the idle timer fires first; at or
+ * above it the fetch needs a dispatcher without those limits.
  */
 const NODE_FETCH_LIMIT_SECONDS = 290;
 

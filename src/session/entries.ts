@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
 
 /**
  * An event as the log keeps it. The kernel writes its own events here; the store below it keeps

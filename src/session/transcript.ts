@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { SessionEntry } from './entries.js';
 
 export type ToolCallPart = { type: 'tool-call'; toolCallId: string; toolName: string };

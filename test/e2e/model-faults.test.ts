@@ -159,6 +159,18 @@ describe('what every call sends and where it goes', () => {
     expect(chat.requests.map((request) => request.body.max_tokens)).toEqual([300, 300, 4096]);
   });
 
+  it('a tool call whose arguments are not JSON is answered to the model as an error it can mend, and the turn goes on', async () => {
+    const chat = await serverWith([{ toolCalls: [{ name: 'request_input', args: '{"prompt": "Which', id: 'call_cut' }] }, { text: 'Let me ask again.' }]);
+    const result = await auggy(['run', agentFor(chat.url), '--print', 'deploy']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.trim()).toBe('Let me ask again.');
+    const [first, second] = chat.requests;
+    expect(first.body.tools?.map((tool) => tool.function.name)).toEqual(['request_input']);
+    const answered = second.body.messages.find((message) => message.role === 'tool');
+    expect(answered).toMatchObject({ tool_call_id: 'call_cut' });
+    expect(String(answered?.content)).toMatch(/^The arguments for request_input were not valid JSON \(.+\)\. Call it again with a JSON object\.$/);
+  });
+
   it('--output json always carries finishReason: stop for an answer, tool-calls for a question', async () => {
     const chat = await serverWith([{ text: 'Hi.' }, { toolCalls: [{ name: 'request_input', args: { prompt: 'Which one?' } }] }]);
     const dir = agentFor(chat.url);

@@ -24,6 +24,11 @@ export interface ChatReply {
   /** With `status`: the server's own message in its error body. */
   errorMessage?: string;
   /**
+   * With `status`: the response's headers beside the content type, such as `retry-after` or
+   * `retry-after-ms`. By default `retry-after-ms: 10`, so the client's retries come at once.
+   */
+  errorHeaders?: Record<string, string>;
+  /**
    * The body shape of an error, as each server writes it: llama.cpp's and OpenAI's
    * `{"error": {"code", "message", "type"}}` (default), older vLLM's `{"object": "error", ...}`,
    * Ollama's native `{"error": "..."}`, or plain text.
@@ -109,7 +114,7 @@ export async function startChatServer(replies: ReplySource): Promise<ChatServer>
     const reply = typeof replies === 'function' ? replies(request, index) : replies[index] ?? { text: 'no more replies scripted' };
     if (reply.status && reply.status !== 200) {
       const { type, body } = errorBody(reply);
-      res.writeHead(reply.status, { 'content-type': type, 'retry-after-ms': '10' });
+      res.writeHead(reply.status, { 'content-type': type, ...(reply.errorHeaders ?? { 'retry-after-ms': '10' }) });
       res.end(body);
       return;
     }

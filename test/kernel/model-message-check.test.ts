@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modelMessageSchema, type ModelMessage } from 'ai';
-import { passesMessageSchema } from '../../src/kernel/model-message-check.js';
+import { isSendableMessage } from '../../src/kernel/model-message-check.js';
 
 const kernelShapes: unknown[] = [
   { role: 'user', content: 'hello' },
@@ -55,19 +55,19 @@ function randomValue(random: () => number, depth: number): unknown {
   }
 }
 
-describe('the fast check of model messages', () => {
-  it('accepts the shapes the kernel makes, and the SDK schema accepts each of them', () => {
+describe('the check that a message is one the kernel sends', () => {
+  it('accepts the shapes the kernel makes, and the AI SDK schema accepts each of them', () => {
     for (const message of kernelShapes) {
-      expect(passesMessageSchema(message as ModelMessage), JSON.stringify(message)).toBe(true);
+      expect(isSendableMessage(message as ModelMessage), JSON.stringify(message)).toBe(true);
       expect(modelMessageSchema.safeParse(message).success, JSON.stringify(message)).toBe(true);
     }
   });
 
-  it('leaves every odd or invalid message to the SDK schema', () => {
-    for (const message of oddOrInvalid) expect(passesMessageSchema(message as ModelMessage), String(JSON.stringify(message))).toBe(false);
+  it('refuses every odd or invalid message, valid ModelMessages the kernel never makes among them', () => {
+    for (const message of oddOrInvalid) expect(isSendableMessage(message as ModelMessage), String(JSON.stringify(message))).toBe(false);
   });
 
-  it('never accepts a message the SDK schema refuses, over 3,000 random tool results and calls', () => {
+  it('never accepts a message the AI SDK schema refuses, over 3,000 random tool results and calls', () => {
     let seed = 17;
     const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
     let accepted = 0;
@@ -77,7 +77,7 @@ describe('the fast check of model messages', () => {
         i % 2 === 0
           ? { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: random() < 0.5 ? 'json' : 'error-json', value } }] }
           : { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: value }] };
-      if (!passesMessageSchema(message as ModelMessage)) continue;
+      if (!isSendableMessage(message as ModelMessage)) continue;
       accepted++;
       expect(modelMessageSchema.safeParse(message).success, JSON.stringify(message)).toBe(true);
     }

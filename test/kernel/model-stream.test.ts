@@ -2,7 +2,8 @@ import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-
 import { APICallError, jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { streamModel, type ModelStreamPart } from '../../src/kernel/model-stream.js';
+import { streamModel, type ModelStreamPart, type ModelTool } from '../../src/kernel/model-stream.js';
+import { streamEssentials } from '../helpers/stream-essentials.js';
 
 const usage = {
   inputTokens: { total: 7, noCache: 7, cacheRead: 0, cacheWrite: 0 },
@@ -28,44 +29,16 @@ function modelStreaming(parts: LanguageModelV3StreamPart[]): { model: MockLangua
   return { model, calls };
 }
 
-const tools: ToolSet = {
-  board_write: tool({ description: 'Sets a board line.', inputSchema: jsonSchema({ type: 'object', properties: { line: { type: 'string' } } }) }),
-};
-
-/** The fields the kernel reads from each part, errors as their messages, so both sides compare. */
-function essentials(part: Record<string, unknown>): Record<string, unknown> | undefined {
-  const error = part.error instanceof Error ? part.error.message : part.error;
-  switch (part.type) {
-    case 'text-start':
-    case 'text-end':
-    case 'tool-input-end':
-      return { type: part.type, id: part.id };
-    case 'text-delta':
-      return { type: part.type, id: part.id, text: part.text };
-    case 'tool-input-start':
-      return { type: part.type, id: part.id, toolName: part.toolName };
-    case 'tool-input-delta':
-      return { type: part.type, id: part.id, delta: part.delta };
-    case 'tool-call':
-      return { type: part.type, toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: part.invalid === true, error };
-    case 'finish-step': {
-      const spent = part.usage as { inputTokens?: number; outputTokens?: number };
-      return { type: part.type, finishReason: part.finishReason, rawFinishReason: part.rawFinishReason, inputTokens: spent.inputTokens, outputTokens: spent.outputTokens };
-    }
-    case 'error':
-      return { type: part.type, error };
-    case 'abort':
-      return { type: part.type };
-    default:
-      return undefined;
-  }
-}
+const boardSchema = { type: 'object', properties: { line: { type: 'string' } } } as const;
+/** One tool, as streamText takes it and as streamModel does. */
+const sdkTools: ToolSet = { board_write: tool({ description: 'Sets a board line.', inputSchema: jsonSchema(boardSchema) }) };
+const tools: ModelTool[] = [{ type: 'function', name: 'board_write', description: 'Sets a board line.', inputSchema: boardSchema }];
 
 async function throughStreamText(parts: LanguageModelV3StreamPart[], messages: ModelMessage[]): Promise<Record<string, unknown>[]> {
-  const result = streamText({ model: modelStreaming(parts).model, system: 'You help.', messages, tools, maxRetries: 0, onError: () => undefined });
+  const result = streamText({ model: modelStreaming(parts).model, system: 'You help.', messages, tools: sdkTools, maxRetries: 0, onError: () => undefined });
   const seen: Record<string, unknown>[] = [];
   for await (const part of result.fullStream) {
-    const kept = essentials(part as unknown as Record<string, unknown>);
+    const kept = streamEssentials(part as unknown as Record<string, unknown>);
     if (kept) seen.push(kept);
   }
   return seen;
@@ -75,7 +48,7 @@ async function throughStreamModel(parts: LanguageModelV3StreamPart[], messages: 
   const seen: Record<string, unknown>[] = [];
   const stream = streamModel({ model: modelStreaming(parts).model, system: 'You help.', messages, tools, signal: new AbortController().signal, maxRetries: 0 });
   for await (const part of stream) {
-    const kept = essentials(part as unknown as Record<string, unknown>);
+    const kept = streamEssentials(part as unknown as Record<string, unknown>);
     if (kept) seen.push(kept);
   }
   return seen;
@@ -119,7 +92,7 @@ const STREAMS: Record<string, LanguageModelV3StreamPart[]> = {
   'a finish with no raw reason': [{ type: 'finish', usage, finishReason: { unified: 'other', raw: undefined } }],
 };
 
-describe('streamModel reads a model the way streamText does, without its stream pipeline', () => {
+describe('streamModel reads a LanguageModelV3 the way streamText does, without its stream pipeline', () => {
   for (const [name, parts] of Object.entries(STREAMS)) {
     it(`gives the kernel the same parts as streamText: ${name}`, async () => {
       const ours = await throughStreamModel(parts, hello);
@@ -128,23 +101,58 @@ describe('streamModel reads a model the way streamText does, without its stream 
     });
   }
 
+  it('tells why an invalid tool call is invalid, in words the model can act on', async () => {
+    const parts = await throughStreamModel(STREAMS['text, then tool calls: a good one, one not JSON, one to no such tool, one with empty input'], hello);
+    const stream = streamModel({ model: modelStreaming([
+      { type: 'tool-call', toolCallId: 'c2', toolName: 'board_write', input: '{"line":' },
+      { type: 'tool-call', toolCallId: 'c3', toolName: 'deploy', input: '{"to":"prod"}' },
+      { type: 'tool-call', toolCallId: 'c5', toolName: 'board_write', input: '{"__proto__":{"admin":true}}' },
+      { type: 'finish', usage, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
+    ]).model, system: 's', messages: hello, tools, signal: new AbortController().signal, maxRetries: 0 });
+    const calls: ModelStreamPart[] = [];
+    for await (const part of stream) if (part.type === 'tool-call') calls.push(part);
+    expect(calls).toEqual([
+      { type: 'tool-call', toolCallId: 'c2', toolName: 'board_write', input: '{"line":', invalidReason: expect.stringMatching(/JSON/) },
+      { type: 'tool-call', toolCallId: 'c3', toolName: 'deploy', input: { to: 'prod' }, invalidReason: 'no tool named "deploy" was offered' },
+      { type: 'tool-call', toolCallId: 'c5', toolName: 'board_write', input: '{"__proto__":{"admin":true}}', invalidReason: 'the input names an object prototype' },
+    ]);
+    expect(parts.filter((part) => part.type === 'tool-call').map((part) => part.invalid)).toEqual([false, true, true, false]);
+  });
+
   it('sends the provider the prompt, tools, tool choice and output limit streamText sends', async () => {
+    // As the kernel keeps them: one tool message per result, an empty text part beside a call.
     const messages: ModelMessage[] = [
       { role: 'user', content: 'hello' },
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'board_write', input: { line: 'a' } }] },
+      { role: 'assistant', content: [{ type: 'text', text: '' }, { type: 'tool-call', toolCallId: 'c1', toolName: 'board_write', input: { line: 'a' } }, { type: 'tool-call', toolCallId: 'c2', toolName: 'board_write', input: '{"line":' }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'board_write', output: { type: 'text', value: 'set' } }] },
+      { role: 'tool', content: [] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'board_write', output: { type: 'error-json', value: { reason: 'not JSON' } } }] },
+      { role: 'assistant', content: 'Set.' },
+      { role: 'user', content: [{ type: 'text', text: 'and ' }, { type: 'text', text: '' }, { type: 'text', text: 'then?' }] },
     ];
     const finish: LanguageModelV3StreamPart[] = [{ type: 'finish', usage, finishReason: { unified: 'stop', raw: 'stop' } }];
     const viaSdk = modelStreaming(finish);
-    await streamText({ model: viaSdk.model, system: 'You help.', messages, tools, maxRetries: 0, maxOutputTokens: 321 }).consumeStream();
+    await streamText({ model: viaSdk.model, system: 'You help.', messages, tools: sdkTools, maxRetries: 0, maxOutputTokens: 321 }).consumeStream();
     const viaKernel = modelStreaming(finish);
     for await (const part of streamModel({ model: viaKernel.model, system: 'You help.', messages, tools, signal: new AbortController().signal, maxRetries: 0, maxOutputTokens: 321 })) void part;
     const sent = (options: LanguageModelV3CallOptions) => ({ prompt: options.prompt, tools: options.tools, toolChoice: options.toolChoice, maxOutputTokens: options.maxOutputTokens });
     expect(sent(viaKernel.calls[0])).toEqual(sent(viaSdk.calls[0]));
     expect(viaKernel.calls[0].maxOutputTokens).toBe(321);
+    expect(viaKernel.calls[0].prompt.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
   });
 
-  it('retries a call the server refused with a retryable status, with the SDK backoff', async () => {
+  it('sends no tools and no tool choice when the call offers none, as streamText does', async () => {
+    const finish: LanguageModelV3StreamPart[] = [{ type: 'finish', usage, finishReason: { unified: 'stop', raw: 'stop' } }];
+    const viaSdk = modelStreaming(finish);
+    await streamText({ model: viaSdk.model, system: 'Judge.', prompt: 'the transcript', maxRetries: 0 }).consumeStream();
+    const viaKernel = modelStreaming(finish);
+    for await (const part of streamModel({ model: viaKernel.model, system: 'Judge.', prompt: 'the transcript', tools: [], signal: new AbortController().signal, maxRetries: 0 })) void part;
+    const sent = (options: LanguageModelV3CallOptions) => ({ prompt: options.prompt, tools: options.tools, toolChoice: options.toolChoice });
+    expect(sent(viaKernel.calls[0])).toEqual(sent(viaSdk.calls[0]));
+    expect(viaKernel.calls[0].tools).toBeUndefined();
+  });
+
+  it('retries a call the provider refused as retryable, waiting the backoff first', async () => {
     let attempts = 0;
     const model = new MockLanguageModelV3({
       doStream: async () => {
@@ -154,28 +162,45 @@ describe('streamModel reads a model the way streamText does, without its stream 
       },
     });
     const parts: ModelStreamPart[] = [];
-    for await (const part of streamModel({ model, system: 's', messages: hello, signal: new AbortController().signal, maxRetries: 2 })) parts.push(part);
+    const waits: number[] = [];
+    const retryWait = async (ms: number) => void waits.push(ms);
+    for await (const part of streamModel({ model, system: 's', messages: hello, signal: new AbortController().signal, maxRetries: 2, retryWait })) parts.push(part);
     expect(attempts).toBe(2);
+    expect(waits).toEqual([2000]);
     expect(parts.at(-1)).toMatchObject({ type: 'finish-step', finishReason: 'stop' });
   });
 
-  it('refuses a message that is not a ModelMessage with the SDK error, before calling the model', async () => {
+  it('refuses a message the kernel does not send, saying which, before calling the model', async () => {
     const { model, calls } = modelStreaming([]);
     const bad = [{ role: 'user', content: [{ type: 'picture', url: 'x' }] }] as unknown as ModelMessage[];
     const run = async () => {
       for await (const part of streamModel({ model, system: 's', messages: bad, signal: new AbortController().signal, maxRetries: 0 })) void part;
     };
-    await expect(run()).rejects.toThrow('The messages do not match the ModelMessage[] schema.');
+    await expect(run()).rejects.toThrow("message 1 (a user message) is not text, a tool call or a tool result, so it cannot be sent; the session's events.jsonl may be damaged");
     expect(calls).toHaveLength(0);
   });
 
-  it('checks a plain text message that carries anything else (provider options) like any other', async () => {
+  it('refuses a plain text message that carries anything else (provider options)', async () => {
     const { model, calls } = modelStreaming([]);
     const bad = [{ role: 'user', content: 'hello', providerOptions: 'fast' }] as unknown as ModelMessage[];
     const run = async () => {
       for await (const part of streamModel({ model, system: 's', messages: bad, signal: new AbortController().signal, maxRetries: 0 })) void part;
     };
-    await expect(run()).rejects.toThrow('The messages do not match the ModelMessage[] schema.');
+    await expect(run()).rejects.toThrow('message 1 (a user message) is not text');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('refuses a conversation with a tool call left without its result, as providers would', async () => {
+    const { model, calls } = modelStreaming([]);
+    const open: ModelMessage[] = [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'board_write', input: {} }] },
+      { role: 'user', content: 'well?' },
+    ];
+    const run = async () => {
+      for await (const part of streamModel({ model, system: 's', messages: open, signal: new AbortController().signal, maxRetries: 0 })) void part;
+    };
+    await expect(run()).rejects.toThrow('tool call c1 has no result in the conversation; every tool call needs its result before the model is called again');
     expect(calls).toHaveLength(0);
   });
 

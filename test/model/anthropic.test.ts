@@ -1,45 +1,32 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createModel } from '../../src/model/create-model.js';
 import { runTurnLoop } from '../../src/kernel/turn-loop.js';
 import type { KernelEvent } from '../../src/kernel/events.js';
 import { createRequestInputTool, DEFAULT_REQUEST_INPUT_DESCRIPTION } from '../../src/augments/turn-control/request-input.js';
+import { startAnthropicServer, type AnthropicServer } from '../helpers/anthropic-server.js';
 
-let server: Server | undefined;
-afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+let server: AnthropicServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
-/** A loopback server speaking the Anthropic Messages streaming wire format. */
-async function startAnthropicServer(received: { path: string; body: Record<string, unknown>; apiKey?: string }[]): Promise<string> {
-  const frames = [
-    { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } },
-    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Two targets fit. ' } },
-    { type: 'content_block_stop', index: 0 },
-    { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'request_input', input: {} } },
-    { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"prompt": "api-west or api-east?"}' } },
-    { type: 'content_block_stop', index: 1 },
-    { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } },
-    { type: 'message_stop' },
-  ];
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', body: JSON.parse(raw) as Record<string, unknown>, apiKey: req.headers['x-api-key'] as string | undefined });
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const frame of frames) res.write(`event: ${frame.type}\ndata: ${JSON.stringify(frame)}\n\n`);
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}/v1`;
-}
+const FRAMES = [
+  { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } },
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Two targets fit. ' } },
+  { type: 'content_block_stop', index: 0 },
+  { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'request_input', input: {} } },
+  { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"prompt": "api-west or api-east?"}' } },
+  { type: 'content_block_stop', index: 1 },
+  { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } },
+  { type: 'message_stop' },
+];
 
 describe('the anthropic provider', () => {
   it('streams a Messages API reply whose request_input tool call ends the turn input-required', async () => {
-    const received: { path: string; body: Record<string, unknown>; apiKey?: string }[] = [];
-    const baseURL = await startAnthropicServer(received);
+    server = await startAnthropicServer(FRAMES);
+    const { url: baseURL, requests: received } = server;
     const built = await createModel({ provider: 'anthropic', model: 'claude-test', baseURL, apiKey: 'sk-test', apiKeyVariable: 'ANTHROPIC_API_KEY' });
     if (!built.ok) throw new Error(built.error);
     const events: KernelEvent[] = [];

@@ -1,4 +1,4 @@
-import type { ModelMessage, ToolResultPart } from 'ai';
+import type { ModelMessage, ToolResultPart } from '@ai-sdk/provider-utils';
 
 /** One message or tool result is cut past this; a long file dump says little about the ask. */
 export const MAX_PART_CHARS = 2000;

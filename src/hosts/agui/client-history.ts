@@ -1,5 +1,5 @@
 import { contentToText, type Message } from '@ag-ui/core';
-import type { ModelMessage } from 'ai';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { AdoptedMessage, Conversation } from '../../kernel/conversation.js';
 
 function parseArguments(text: string): unknown {

@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { KernelEvent } from '../../../kernel/events.js';
 import type { TurnResult } from '../../../kernel/turn-loop.js';
 import { questionOf } from '../../../augments/questions/index.js';
