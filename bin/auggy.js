@@ -1,10 +1,8 @@
 #!/usr/bin/env node
 'use strict';
-// Thin entry: all behaviour lives in dist/ (compiled from src/), bundled into dist/bundle/ so
-// start-up does not resolve and read hundreds of module files one by one; bundle-loader.js
-// compiles them with the V8 code cache the build made. This file and bundle-loader.js are
-// CommonJS (bin/package.json): Node starts a CommonJS entry without setting up its ES module
-// loader, which an ES module entry pays for before its first line runs.
+// Thin entry: all behaviour lives in dist/bundle/ (src/ and its dependencies joined into a few
+// ES modules, see rolldown.config.mjs). This file is CommonJS (bin/package.json): Node starts a
+// CommonJS entry without setting up its ES module loader, so `--version` pays for none.
 
 const [flag, ...rest] = process.argv.slice(2);
 if ((flag === '--version' || flag === '-v') && rest.length === 0) {
@@ -12,16 +10,21 @@ if ((flag === '--version' || flag === '-v') && rest.length === 0) {
   const { version } = JSON.parse(require('node:fs').readFileSync(`${__dirname}/../package.json`, 'utf8'));
   process.stdout.write(`${version}\n`);
 } else {
-  const { createBundleLoader } = require('./bundle-loader.js');
-  const { main } = createBundleLoader().load(`${__dirname}/../dist/bundle/main.cjs`);
-  main(process.argv).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      // Last-resort guard: an unexpected error is one line, never a stack trace.
-      process.stderr.write(`auggy: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  const { enableCompileCache } = require('node:module');
+  // Node's own compile cache (22.1 and later): the bundle's modules are compiled once and read
+  // back as bytecode by later starts. Nothing on Node 20, which has none.
+  if (enableCompileCache !== undefined) enableCompileCache(require('./compile-cache-dir.js').compileCacheDir());
+  import('../dist/bundle/main.js')
+    .then(({ main }) => main(process.argv))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error) => {
+        // Last-resort guard: an unexpected error is one line, never a stack trace; the line says
+        // where in src/ it was thrown, read through the bundle's source maps only now.
+        process.stderr.write(`auggy: ${require('./unexpected-error.js').describeUnexpectedError(error)}\n`);
+        process.exitCode = 1;
+      },
+    );
 }
