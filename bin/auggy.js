@@ -10,6 +10,17 @@ if ((flag === '--version' || flag === '-v') && rest.length === 0) {
   const { version } = JSON.parse(require('node:fs').readFileSync(`${__dirname}/../package.json`, 'utf8'));
   process.stdout.write(`${version}\n`);
 } else {
+  if (flag === 'serve' && process.env.UV_THREADPOOL_SIZE === undefined) {
+    // serve does its file work on libuv's threads (state files' fsyncs, sessions, locks), and an
+    // fsync holds a thread until the disk's journal commits: with libuv's 4, runs waited for a
+    // free thread while the server's own sat idle (docs/performance.md). libuv sizes its pool at
+    // the first task, and loading the bundle's ES modules queues some, so serve's is queued
+    // here, first; the variable is taken back at once so that MCP servers serve starts do not
+    // inherit it.
+    process.env.UV_THREADPOOL_SIZE = '12';
+    require('node:fs').stat('.', () => undefined);
+    delete process.env.UV_THREADPOOL_SIZE;
+  }
   const { enableCompileCache } = require('node:module');
   // Node's own compile cache (22.1 and later): the bundle's modules are compiled once and read
   // back as bytecode by later starts. Nothing on Node 20, which has none.
