@@ -22,9 +22,11 @@ if ((flag === '--version' || flag === '-v') && rest.length === 0) {
     delete process.env.UV_THREADPOOL_SIZE;
   }
   const { enableCompileCache } = require('node:module');
-  // Node's own compile cache (22.1 and later): the bundle's modules are compiled once and read
-  // back as bytecode by later starts. Nothing on Node 20, which has none.
-  if (enableCompileCache !== undefined) enableCompileCache(require('./compile-cache-dir.js').compileCacheDir());
+  // Node's own compile cache (module.enableCompileCache, Node 22.8 and later): each module of
+  // the bundle is compiled once, and later starts read its bytecode back. Where the folder cannot
+  // be made, Node goes on without it, silently. Node 20 has no such cache: it compiles every start.
+  const cacheDir = enableCompileCache === undefined ? undefined : require('./compile-cache-dir.js').compileCacheDir();
+  if (cacheDir !== undefined) enableCompileCache(cacheDir);
   import('../dist/bundle/main.js')
     .then(({ main }) => main(process.argv))
     .then(

@@ -7,11 +7,16 @@
 const { homedir } = require('node:os');
 const { isAbsolute, join } = require('node:path');
 
+/** The folder, or undefined when there is no home folder to put it in (then auggy runs without). */
 function compileCacheDir(env = process.env) {
   if (env.NODE_COMPILE_CACHE) return env.NODE_COMPILE_CACHE;
   // The XDG spec: a relative XDG_CACHE_HOME is invalid and ignored.
-  const cacheHome = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
-  return join(cacheHome, 'auggy', 'compile-cache');
+  if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, 'auggy', 'compile-cache');
+  try {
+    return join(homedir(), '.cache', 'auggy', 'compile-cache');
+  } catch {
+    return undefined;
+  }
 }
 
 module.exports = { compileCacheDir };
