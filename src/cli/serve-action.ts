@@ -1,4 +1,3 @@
-import { stat } from 'node:fs';
 import { isIP } from 'node:net';
 import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { integerOption } from './integer-option.js';
@@ -102,26 +101,8 @@ function untilStopSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/**
- * libuv's threads for serve, unless the operator chose a number. Serve does its file work there
- * (state files' fsyncs, creating sessions and locks), and an fsync holds a thread until the disk's
- * journal commits: with libuv's 4, runs waited for a free thread while the server's own thread
- * sat idle (docs/performance.md). libuv reads the number when the first task is queued; nothing
- * has queued one when the serve command starts, so this one does, and the variable is taken back
- * at once so that MCP servers serve starts do not inherit it.
- */
-const SERVE_THREADPOOL_SIZE = '12';
-
-function widenThreadPool(): void {
-  if (process.env.UV_THREADPOOL_SIZE !== undefined) return;
-  process.env.UV_THREADPOOL_SIZE = SERVE_THREADPOOL_SIZE;
-  stat('.', () => undefined);
-  delete process.env.UV_THREADPOOL_SIZE;
-}
-
 /** `auggy serve`: the agent over HTTP as AG-UI until SIGTERM or SIGINT; exits 0 after a clean stop. */
 export async function serveCommand(dir: string, options: ServeOptionValues): Promise<number> {
-  widenThreadPool();
   const settings = settingsFrom(options);
   const storeChoice = storeChoiceFrom(options);
   const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, (message) => log(`warning: ${message}`));

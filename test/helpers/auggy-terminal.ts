@@ -15,7 +15,7 @@ export function auggyTerminals() {
   let open: Terminal[] = [];
   return {
     async run(dir: string, args: string[] = [], size = { width: 100, height: 30 }): Promise<Terminal> {
-      const terminal = await openTerminal({ command: ['node', AUGGY_BIN, 'run', dir, ...args], env: CLEAN_MODEL_ENV, ...size });
+      const terminal = await openTerminal({ command: [process.execPath, AUGGY_BIN, 'run', dir, ...args], env: CLEAN_MODEL_ENV, ...size });
       open.push(terminal);
       await terminal.waitForText(TUI_READY);
       return terminal;

@@ -33,7 +33,7 @@ type Subprocess = ResultPromise<{ buffer: false; reject: false }>;
  * on. Rejects with its stderr when it exits before that (a refusal at start).
  */
 export async function startServe(dir: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const subprocess: Subprocess = execa('node', [AUGGY_BIN, 'serve', dir, '--port', '0', ...args], {
+  const subprocess: Subprocess = execa(process.execPath, [AUGGY_BIN, 'serve', dir, '--port', '0', ...args], {
     buffer: false,
     reject: false,
     env: { ...SERVE_ENV, ...env },
@@ -81,7 +81,7 @@ export async function startServe(dir: string, args: string[] = [], env: Record<s
 
 /** Runs `auggy serve` expecting it to refuse at start; resolves with its exit code and stderr. */
 export async function serveRefusal(args: string[], env: Record<string, string> = {}): Promise<{ exitCode?: number; stdout: string; stderr: string }> {
-  const result = await execa('node', [AUGGY_BIN, 'serve', ...args], { reject: false, env: { ...SERVE_ENV, ...env }, extendEnv: true });
+  const result = await execa(process.execPath, [AUGGY_BIN, 'serve', ...args], { reject: false, env: { ...SERVE_ENV, ...env }, extendEnv: true });
   return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
