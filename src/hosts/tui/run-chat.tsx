@@ -1,5 +1,4 @@
 import { render } from 'ink';
-import { join } from 'node:path';
 import type { Conversation } from '../../kernel/conversation.js';
 import { App } from './app.js';
 import type { DisplayItem } from './display-items.js';
@@ -45,7 +44,7 @@ export function openingItems(conversation: Conversation, shown = RESUME_SHOWN_IT
     kind: 'system',
     id: 'i2',
     tone: 'info',
-    text: `… ${hidden} earlier items are not shown; the whole session is in ${join(conversation.session.dir, 'events.jsonl')}`,
+    text: `… ${hidden} earlier items are not shown; the whole session is in ${conversation.session.location}`,
   };
   return { ...history, items: [header, note, ...history.items.slice(hidden)] };
 }
