@@ -104,7 +104,7 @@ function untilStopSignal(): Promise<NodeJS.Signals> {
 
 /**
  * libuv's threads for serve, unless the operator chose a number. Serve does its file work there
- * (state files' fsyncs, creating sessions and locks), and an fsync holds a thread until the disk's
+ * (every session write: log appends, state files and their fsyncs, sessions and locks), and an fsync holds a thread until the disk's
  * journal commits: with libuv's 4, runs waited for a free thread while the server's own thread
  * sat idle (docs/performance.md). libuv reads the number when the first task is queued; nothing
  * has queued one when the serve command starts, so this one does, and the variable is taken back
