@@ -397,16 +397,17 @@ export class Conversation {
       await begin(runId);
       // What the person said is in the session before anything answers it.
       const unsaved = await this.logSaved();
-      if (unsaved === undefined) await saved?.();
-
-      const built = unsaved === undefined ? await this.loadModel() : undefined;
-      let result: TurnResult;
-      if (unsaved !== undefined || built === undefined) {
-        const message = `the session could not be saved: ${unsaved ?? ''}`;
+      if (unsaved !== undefined) {
+        const message = `the session could not be saved: ${unsaved}`;
         this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
         this.emit({ type: 'RUN_ERROR', message, code: 'session_error' });
         return { status: 'failed', message, code: 'session_error', text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'error', runId };
-      } else if (!built.ok) {
+      }
+      await saved?.();
+
+      const built = await this.loadModel();
+      let result: TurnResult;
+      if (!built.ok) {
         this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
         this.emit({ type: 'RUN_ERROR', message: built.error, code: 'model_config' });
         result = { status: 'failed', message: built.error, code: 'model_config', text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'error' };

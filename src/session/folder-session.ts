@@ -8,7 +8,7 @@ import type { FileWriterLock } from './lock-file.js';
 import { readFileNoFollow } from './real-paths.js';
 import { SessionError, describeWriteError } from './session-error.js';
 import { EVENTS_FILE } from './session-paths.js';
-import type { SessionHandle, SessionWriterLease } from './session.js';
+import type { SessionHandle, SessionWriterLease } from './session-handle.js';
 import type { StateWatchers } from './state-watchers.js';
 
 /** Appends waiting to go out together in one write, each told how it went. */
@@ -100,10 +100,11 @@ export class FolderSession implements SessionHandle {
       const log = this.log ?? (await openLog(this.eventsFile));
       try {
         await appendWhole(log, data);
+        // Counted before anything else can read the log (entries() sets it afresh).
+        if (this.knownSize !== undefined) this.knownSize += data.length;
       } finally {
         if (log !== this.log) await log.close().catch(ignore);
       }
-      if (this.knownSize !== undefined) this.knownSize += data.length;
       for (const { resolve } of batch.settle) resolve();
     } catch (error) {
       this.logFailure ??= error instanceof SessionError ? error : new SessionError(describeWriteError(error, this.eventsFile));

@@ -1,4 +1,4 @@
-import type { SessionHandle } from './session.js';
+import type { SessionHandle } from './session-handle.js';
 
 /**
  * The handles of one store on each session, so a state write through one reaches the others in
