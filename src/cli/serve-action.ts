@@ -111,8 +111,7 @@ export async function serveCommand(dir: string, options: ServeOptionValues): Pro
   target.host = host;
   try {
     // Connected and migrated before listening: a replica that cannot reach its store never takes traffic.
-    // Serve's one thread does not wait out each state file's fsync (docs/performance.md).
-    const store = await openAgentStore(target, { ...storeChoice, writeBehind: true }, log);
+    const store = await openAgentStore(target, storeChoice, log);
     try {
       return await serveUntilStopped(target, store, settings, options);
     } finally {

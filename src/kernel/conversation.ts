@@ -6,7 +6,8 @@ import { classifyModelError } from '../model/describe-error.js';
 import { maxTokensOf, type ModelSpec } from '../model/model-spec.js';
 import { newRunId } from '../session/ids.js';
 import { folderStore } from '../session/folder-store.js';
-import { SessionError, type SessionHandle } from '../session/session.js';
+import type { SessionHandle } from '../session/session.js';
+import type { SessionEntry } from '../session/entries.js';
 import type { SessionStore, WriterLease } from '../session/store.js';
 import { openToolCalls, transcriptFromEntries, unansweredResults } from '../session/transcript.js';
 import type { KernelTool } from './tool.js';
@@ -82,7 +83,10 @@ export class Conversation {
   private readonly models: ModelBuilder;
   private readonly store: SessionStore | undefined;
   private currentTurnId: string | undefined;
-  private writeError: string | undefined;
+  /** The last append asked of the session, settled (never rejected) once it is saved or refused. */
+  private logTail: Promise<void> = Promise.resolve();
+  /** Why the session refused an append: nothing more is logged until the next turn (SessionHandle.append). */
+  private logFailure: string | undefined;
   private running = false;
   /** How many asWriter calls are inside the session's writer lease right now. */
   private writerDepth = 0;
@@ -100,7 +104,7 @@ export class Conversation {
     this.session = options.session;
     this.warn = options.warn;
     this.models = options.models ?? createModelCache();
-    this.log = new SessionWriter((entry) => this.persist(() => this.session.append(entry)));
+    this.log = new SessionWriter((entry) => this.persist(entry));
     this.store = options.store;
     this.host = options.host ?? createHostScope();
     this.ownsHost = options.host === undefined;
@@ -172,16 +176,26 @@ export class Conversation {
     this.emit({ type: 'CUSTOM', name: SYSTEM_LINE_EVENT, value: { text } });
   }
 
-  private persist(write: () => void): void {
-    try {
-      write();
-    } catch (error) {
-      if (!(error instanceof SessionError)) throw error;
-      if (this.writeError === undefined) {
-        this.writeError = error.message;
-        this.warn(`session not saved: ${error.message}`);
-      }
-    }
+  /**
+   * Appends an entry to the session log. After a refusal the rest of the turn is not logged, so
+   * the log never holds a turn with a part missing (a reply's text gone, its message kept). A
+   * turn says the refusal in its result; one between turns has no result, so it is a warning.
+   */
+  private persist(entry: SessionEntry): void {
+    if (this.logFailure !== undefined) return;
+    const inTurn = this.currentTurnId !== undefined;
+    this.logTail = this.session.append(entry).catch((error: unknown) => {
+      if (this.logFailure !== undefined) return;
+      this.logFailure = error instanceof Error ? error.message : String(error);
+      if (!inTurn) this.warn(`session not saved: ${this.logFailure}`);
+    });
+  }
+
+  /** Writes what the log holds back, waits for every append so far, and says why one was refused, if one was. */
+  private async logSaved(): Promise<string | undefined> {
+    this.log.flush();
+    await this.logTail;
+    return this.logFailure;
   }
 
   commands(): SlashCommand[] {
@@ -328,6 +342,7 @@ export class Conversation {
       const messageId = options.messageId;
       this.log.entry({ kind: 'user', turnId: runId, text, at: new Date().toISOString(), ...(messageId !== undefined ? { messageId } : {}) });
       this.messages.push({ role: 'user', content: text });
+    }, async () => {
       for (const augment of this.augmentList) await augment.onUserMessage?.(text);
     });
   }
@@ -351,27 +366,44 @@ export class Conversation {
     });
   }
 
-  private async run(options: TurnOptions, begin: (runId: string) => Promise<void>): Promise<TurnResult & { runId: string }> {
+  /** `begin` logs what starts the turn; `saved` runs once that is saved, before the model is called. */
+  private async run(options: TurnOptions, begin: (runId: string) => Promise<void>, saved?: () => Promise<void>): Promise<TurnResult & { runId: string }> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
     try {
       // One writer per session across processes: SessionBusyError here, before anything is written.
-      return await this.asWriter(() => this.runAsWriter(options, begin, this.heldLease));
+      return await this.asWriter(() => this.runAsWriter(options, begin, saved, this.heldLease));
     } finally {
       this.running = false;
     }
   }
 
-  private async runAsWriter(options: TurnOptions, begin: (runId: string) => Promise<void>, writer: WriterLease | undefined): Promise<TurnResult & { runId: string }> {
+  private async runAsWriter(
+    options: TurnOptions,
+    begin: (runId: string) => Promise<void>,
+    saved: (() => Promise<void>) | undefined,
+    writer: WriterLease | undefined,
+  ): Promise<TurnResult & { runId: string }> {
     const runId = newRunId();
+    // The lease has the session take appends again; whatever was logged before it has settled.
+    await this.logTail;
+    this.logFailure = undefined;
     this.currentTurnId = runId;
-    this.writeError = undefined;
     this.completionUsage = { inputTokens: 0, outputTokens: 0 };
     // A writer that loses its hold stops the turn rather than write beside the next one.
     const signal = writer?.lost ? AbortSignal.any([options.signal ?? new AbortController().signal, writer.lost]) : (options.signal ?? new AbortController().signal);
     const clientTools = options.clientTools ?? [];
     try {
       await begin(runId);
+      // What the person said is in the session before anything answers it.
+      const unsaved = await this.logSaved();
+      if (unsaved !== undefined) {
+        const message = `the session could not be saved: ${unsaved}`;
+        this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
+        this.emit({ type: 'RUN_ERROR', message, code: 'session_error' });
+        return { status: 'failed', message, code: 'session_error', text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'error', runId };
+      }
+      await saved?.();
 
       const built = await this.loadModel();
       let result: TurnResult;
@@ -430,16 +462,10 @@ export class Conversation {
         },
       };
       this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: { ...result.usage }, at: new Date().toISOString() });
-      // A store that writes behind has saved the whole turn before the host reports how it ended.
-      try {
-        await this.session.flush();
-      } catch (error) {
-        this.persist(() => {
-          throw error;
-        });
-      }
-      if (this.writeError !== undefined && result.status !== 'canceled') {
-        result = { ...result, status: 'failed', code: 'session_error', message: `the session could not be saved: ${this.writeError}` };
+      // The whole turn is saved before the host reports how it ended.
+      const notSaved = await this.logSaved();
+      if (notSaved !== undefined && result.status !== 'canceled') {
+        result = { ...result, status: 'failed', code: 'session_error', message: `the session could not be saved: ${notSaved}` };
       }
       return { ...result, runId };
     } finally {

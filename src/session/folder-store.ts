@@ -1,28 +1,20 @@
 import { join } from 'node:path';
 import { folderSessionSummaries, sessionHasMessage } from './session-summary.js';
-import { FileWriterLock, SessionError, StateWatchers, listSessions, openSession, openSessionOffThread, sessionsRoot } from './session.js';
+import { FileWriterLock, SessionError, StateWatchers, listSessions, openSession, sessionsRoot } from './session.js';
 import { observerView, type SessionStore, type StoreAgent, type StoreOpenOptions, type WriterLease } from './store.js';
 
-/**
- * The embedded default: every session a folder under `<agent>/.auggy/sessions/`. With
- * `writeBehind` (serve), the file work that can wait runs on libuv's threads: state files finish
- * their fsync and rename behind (see OpenSessionOptions), and a new thread's session folder and
- * each lease's lock file are created there (openSessionOffThread, FileWriterLock).
- * Without it (the chat, `--print`) each is done before the call returns, so a turn has given its
- * lease back in the same moment it shows how it ended.
- */
-export function folderStore(agent: StoreAgent, { writeBehind = false }: { writeBehind?: boolean } = {}): SessionStore {
+/** The embedded default: every session a folder under `<agent>/.auggy/sessions/`. */
+export function folderStore(agent: StoreAgent): SessionStore {
   const watchers = new StateWatchers();
   // One lock for every session of the folder: a --print, the chat or another server on it is kept out of a session being written.
-  const locks = new FileWriterLock(sessionsRoot(agent.dir), { offThread: writeBehind });
+  const locks = new FileWriterLock(sessionsRoot(agent.dir));
   return {
     kind: 'folder',
     location: sessionsRoot(agent.dir),
     shared: false,
     async open(options: StoreOpenOptions) {
       try {
-        const sessionOptions = { agentDir: agent.dir, agentName: agent.name, agentId: agent.id, watchers, locks, writeBehind, ...options };
-        const handle = writeBehind ? await openSessionOffThread(sessionOptions) : openSession(sessionOptions);
+        const handle = await openSession({ agentDir: agent.dir, agentName: agent.name, agentId: agent.id, watchers, locks, ...options });
         return options.observer ? observerView(handle) : handle;
       } catch (error) {
         throw error instanceof Error ? error : new SessionError(String(error));

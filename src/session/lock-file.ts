@@ -1,10 +1,11 @@
-import { linkSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { link, readFile, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { currentProcess, isStillRunning, type ProcessIdentity } from './process-identity.js';
 import { SessionError, describeWriteError } from './session-error.js';
 import { SessionBusyError, type WriterLease, type WriterLock } from './writer-lock.js';
-import { createWholeFile, createWholeFileOffThread } from './whole-file.js';
+import { createWholeFile } from './whole-file.js';
 
 export const LOCK_FILE = 'writer.lock';
 
@@ -14,8 +15,8 @@ interface LockRecord extends ProcessIdentity {
   acquiredAt: string;
 }
 
-/** A lock file just created and not yet written (a crash in between) is empty; past this age it is abandoned. */
-const EMPTY_LOCK_GRACE_MS = 10_000;
+/** Rounds of taking a lock: a dead holder's lock is moved aside, then the file is created afresh; a third for a racing taker. */
+const ROUNDS = 3;
 
 function isLockRecord(value: unknown): value is LockRecord {
   if (value === null || typeof value !== 'object') return false;
@@ -23,19 +24,37 @@ function isLockRecord(value: unknown): value is LockRecord {
   return typeof record.pid === 'number' && typeof record.startedAt === 'number' && typeof record.host === 'string' && typeof record.token === 'string';
 }
 
-function readRecord(path: string): LockRecord | 'missing' | 'unreadable' {
+function parseRecord(text: string): LockRecord | 'unreadable' {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const parsed: unknown = JSON.parse(text);
     return isLockRecord(parsed) ? parsed : 'unreadable';
+  } catch {
+    return 'unreadable';
+  }
+}
+
+async function readRecord(path: string): Promise<LockRecord | 'missing' | 'unreadable'> {
+  try {
+    return parseRecord(await readFile(path, 'utf8'));
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable';
   }
 }
 
-/** False when someone holds the lock already; any other failure is a SessionError. */
-function lockNotCreated(error: unknown, path: string): false {
-  if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-  throw new SessionError(describeWriteError(error, path));
+/**
+ * Removes the lock at `path` if it is still this holding's. Synchronous, because the exit hook
+ * that gives back what a process still holds cannot wait, and a release uses the same step: the
+ * token is read and the file removed with nothing of this process run in between.
+ */
+function removeIfOurs(path: string, token: string): void {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return;
+  }
+  const record = parseRecord(text);
+  if (record !== 'unreadable' && record.token === token) rmSync(path, { force: true });
 }
 
 function holderText(record: ProcessIdentity, self: ProcessIdentity): string {
@@ -43,107 +62,68 @@ function holderText(record: ProcessIdentity, self: ProcessIdentity): string {
 }
 
 /**
- * One writer per session through a lock file in the session folder, created exclusively
- * (O_EXCL) and holding the pid and start time of its process. A lock whose process is gone is
- * taken over, with a notice. One instance serves every session of a process, so a single exit
- * hook removes whatever it still holds when the process ends abruptly.
+ * One writer per session through a lock file in the session folder. It is created whole
+ * (createWholeFile: the record is there from the moment the file exists), so a lock that cannot
+ * be read is never a writer starting up: it is a crash's (a power cut before the page cache
+ * reached the disk, or an earlier release, which created the file empty and wrote it after) and
+ * is taken over at once. A lock whose process is gone is taken over, with a notice. One instance
+ * serves every session of a process, so a single exit hook removes whatever it still holds when
+ * the process ends abruptly.
  */
 export class FileWriterLock implements WriterLock {
   private readonly held = new Map<string, { path: string; token: string }>();
   private readonly self = currentProcess();
   private readonly onExit = () => {
-    for (const { path, token } of this.held.values()) this.removeIfOurs(path, token);
+    for (const { path, token } of this.held.values()) removeIfOurs(path, token);
   };
 
-  /**
-   * `offThread` (serve): acquireWriter creates the lock file on libuv's threads. Creating a file
-   * allocates an inode, which on this machine's disk costs up to half a millisecond of kernel time,
-   * and serve's one thread did it for every run. Giving the lock back stays synchronous: reading
-   * the token and removing the file in one step leaves no moment where another taker's lock could
-   * be the one removed, and no moment where another open in this process sees a lock being let go.
-   */
-  constructor(
-    private readonly sessionsRoot: string,
-    private readonly options: { offThread?: boolean } = {},
-  ) {}
+  constructor(private readonly sessionsRoot: string) {}
 
-  /** The lease; with `offThread`, a free lock is created off the thread, and a held one (or a crash's) read synchronously as always. */
   async acquireWriter(sessionId: string): Promise<WriterLease> {
-    if (!this.options.offThread) return this.acquireWriterNow(sessionId);
-    const path = join(this.sessionsRoot, sessionId, LOCK_FILE);
-    const token = randomBytes(8).toString('hex');
-    const key = `${sessionId}\u0000${token}`;
-    // Known to the exit hook before the file exists: one that ends meanwhile removes it if it got written.
-    this.hold(key, { path, token });
-    let created: boolean;
-    try {
-      created = await this.tryCreateOffThread(path, token);
-    } catch (error) {
-      this.letGo(key);
-      throw error;
-    }
-    if (created) return this.leaseHeld(key, path, token, []);
-    this.letGo(key);
-    return this.acquireWriterNow(sessionId);
-  }
-
-  /** The same, synchronously: the file operations never wait on anything. */
-  acquireWriterNow(sessionId: string): WriterLease {
     const path = join(this.sessionsRoot, sessionId, LOCK_FILE);
     const notices: string[] = [];
-    // Two rounds: a dead holder's lock is moved aside once, then the file is created afresh.
-    for (let round = 0; round < 2; round++) {
+    let holder: LockRecord | undefined;
+    for (let round = 0; round < ROUNDS; round++) {
       const token = randomBytes(8).toString('hex');
-      if (this.tryCreate(path, token)) return this.lease(sessionId, path, token, notices);
-      const holder = readRecord(path);
-      if (holder === 'missing') continue;
-      if (holder === 'unreadable') {
-        if (!this.isAbandoned(path)) throw new SessionBusyError(sessionId, 'pid unknown');
-        this.moveAside(path, undefined);
-        notices.push(`session ${sessionId} had an unreadable lock file (a crash while taking it); it was taken over`);
+      const key = `${sessionId}\u0000${token}`;
+      // Known to the exit hook before the file exists: one that runs meanwhile removes it if it got made.
+      this.hold(key, { path, token });
+      let created: boolean;
+      try {
+        created = await this.tryCreate(path, token);
+      } catch (error) {
+        this.letGo(key);
+        throw error;
+      }
+      if (created) return this.lease(key, path, token, notices);
+      this.letGo(key);
+      const found = await readRecord(path);
+      if (found === 'missing') continue;
+      if (found === 'unreadable') {
+        if (await this.moveAside(path, undefined)) notices.push(`session ${sessionId} had an unreadable lock file (left by a crash); it was taken over`);
         continue;
       }
-      if (isStillRunning(holder, this.self)) throw new SessionBusyError(sessionId, holderText(holder, this.self));
-      if (this.moveAside(path, holder.token)) {
-        notices.push(`session ${sessionId} was locked by auggy ${holderText(holder, this.self)}, which is no longer running; it was taken over`);
+      holder = found;
+      if (isStillRunning(found, this.self)) throw new SessionBusyError(sessionId, holderText(found, this.self));
+      if (await this.moveAside(path, found.token)) {
+        notices.push(`session ${sessionId} was locked by auggy ${holderText(found, this.self)}, which is no longer running; it was taken over`);
       }
     }
-    throw new SessionBusyError(sessionId, 'pid unknown');
+    // Every round lost a race with other takers: one of them has it now.
+    throw new SessionBusyError(sessionId, holder && isStillRunning(holder, this.self) ? holderText(holder, this.self) : 'one that took it a moment ago');
   }
 
-  /** Creates the lock file exclusively; false when one is already there. */
-  private tryCreate(path: string, token: string): boolean {
-    try {
-      createWholeFile(path, this.recordText(token));
-      return true;
-    } catch (error) {
-      return lockNotCreated(error, path);
-    }
-  }
-
-  /** tryCreate, off the thread. */
-  private async tryCreateOffThread(path: string, token: string): Promise<boolean> {
-    try {
-      await createWholeFileOffThread(path, this.recordText(token));
-      return true;
-    } catch (error) {
-      return lockNotCreated(error, path);
-    }
-  }
-
-  private recordText(token: string): string {
+  /** Creates the lock file whole; false when one is already there. */
+  private async tryCreate(path: string, token: string): Promise<boolean> {
     const record: LockRecord = { ...this.self, token, acquiredAt: new Date().toISOString() };
-    // Not fsynced: a lock only means something while its process runs, and every process is
-    // gone after a power cut. Other processes read it from the page cache at once; a lock a
-    // system crash left empty is taken over as abandoned (EMPTY_LOCK_GRACE_MS).
-    return `${JSON.stringify(record)}\n`;
-  }
-
-  private isAbandoned(path: string): boolean {
     try {
-      return Date.now() - statSync(path).mtimeMs > EMPTY_LOCK_GRACE_MS;
-    } catch {
+      // Not fsynced: a lock only means something while its process runs, and every process is
+      // gone after a power cut. Other processes read it from the page cache at once.
+      await createWholeFile(path, `${JSON.stringify(record)}\n`);
       return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw new SessionError(describeWriteError(error, path));
     }
   }
 
@@ -152,38 +132,33 @@ export class FileWriterLock implements WriterLock {
    * renames second may have moved the first one's fresh lock, so it checks the token and, if so,
    * links it back (link never replaces an existing file).
    */
-  private moveAside(path: string, deadToken: string | undefined): boolean {
+  private async moveAside(path: string, deadToken: string | undefined): Promise<boolean> {
     const aside = `${path}.stale-${randomBytes(4).toString('hex')}`;
     try {
-      renameSync(path, aside);
+      await rename(path, aside);
     } catch {
       return false;
     }
-    const moved = readRecord(aside);
+    const moved = await readRecord(aside);
     const wasDead = deadToken === undefined ? moved === 'unreadable' : moved !== 'missing' && moved !== 'unreadable' && moved.token === deadToken;
     if (!wasDead) {
       try {
-        linkSync(aside, path);
+        await link(aside, path);
       } catch {
         // Someone created a new lock meanwhile; theirs stands.
       }
     }
-    rmSync(aside, { force: true });
+    await rm(aside, { force: true });
     return wasDead;
   }
 
-  private lease(sessionId: string, path: string, token: string, notices: string[]): WriterLease {
-    const key = `${sessionId}\u0000${token}`;
-    this.hold(key, { path, token });
-    return this.leaseHeld(key, path, token, notices);
-  }
-
-  private leaseHeld(key: string, path: string, token: string, notices: string[]): WriterLease {
+  /** The lease of a lock created under `key`, which the exit hook knows already. */
+  private lease(key: string, path: string, token: string, notices: string[]): WriterLease {
     return {
       notices,
-      release: async () => {
-        if (!this.letGo(key)) return;
-        this.removeIfOurs(path, token);
+      release: () => {
+        if (this.letGo(key)) removeIfOurs(path, token);
+        return Promise.resolve();
       },
     };
   }
@@ -198,10 +173,5 @@ export class FileWriterLock implements WriterLock {
     if (!this.held.delete(key)) return false;
     if (this.held.size === 0) process.off('exit', this.onExit);
     return true;
-  }
-
-  private removeIfOurs(path: string, token: string): void {
-    const record = readRecord(path);
-    if (record !== 'missing' && record !== 'unreadable' && record.token === token) rmSync(path, { force: true });
   }
 }

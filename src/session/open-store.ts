@@ -8,8 +8,6 @@ export interface StoreChoice {
   url?: string;
   /** Writer lease length for a database store; its default (30 s) unless a test shortens it. */
   leaseMs?: number;
-  /** The folder store's state files finish their fsync behind the caller (serve: see OpenSessionOptions.writeBehind). */
-  writeBehind?: boolean;
   /** Operator-facing lines (a dropped connection, a lease that could not be released). */
   log(message: string): void;
 }
@@ -19,7 +17,7 @@ export interface StoreChoice {
  * loaded only then, so commands that keep sessions in the folder never pay for it.
  */
 export async function openSessionStore(agent: StoreAgent, choice: StoreChoice): Promise<SessionStore> {
-  if (choice.url === undefined) return folderStore(agent, { writeBehind: choice.writeBehind });
+  if (choice.url === undefined) return folderStore(agent);
   const problem = storeUrlProblem(choice.url);
   if (problem) throw new SessionError(problem);
   const { openPgStore } = await import('./postgres/pg-store.js');

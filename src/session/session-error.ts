@@ -1,10 +1,13 @@
 /** A session that cannot be opened, read or written, said as one sentence for the person. */
 export class SessionError extends Error {}
 
-/** Why a write under the session folder failed, in words that say what to do. */
-export function describeWriteError(error: unknown, path: string): string {
+/**
+ * Why a write under the session folder failed, in words that say what to do. `then` is what to
+ * do once the disk has room: resume the session, or, for one that could not be made, try again.
+ */
+export function describeWriteError(error: unknown, path: string, then = 'resume with --session'): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return `the disk is full, so ${path} could not be written; free some space and resume with --session`;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return `the disk is full, so ${path} could not be written; free some space and ${then}`;
   if (code === 'EACCES' || code === 'EPERM') return `${path} is not writable; check the folder's permissions`;
   if (code === 'EROFS') return `${path} is on a read-only file system`;
   if (code === 'ELOOP') return `${path} is a symbolic link; auggy writes nothing under .auggy through a link, so replace it with a real file`;

@@ -51,8 +51,8 @@ export interface SessionStore {
 }
 
 /**
- * A handle for someone who is not the session's writer: state writes go through (merged with
- * the writer's), entries it would append are dropped, because the log is the writer's alone.
+ * A handle for someone who is not the session's writer: state writes go through, entries it
+ * would append are dropped, because the log is the writer's alone.
  */
 export function observerView(handle: SessionHandle): SessionHandle {
   return {
@@ -60,11 +60,10 @@ export function observerView(handle: SessionHandle): SessionHandle {
     dir: handle.dir,
     resumed: handle.resumed,
     location: handle.location,
-    append: () => undefined,
+    append: () => Promise.resolve(),
     entries: () => handle.entries(),
     readState: (name) => handle.readState(name),
     writeState: (name, value) => handle.writeState(name, value),
-    stateSaved: (name) => handle.stateSaved(name),
     removeState: (name) => handle.removeState(name),
     setAsideState: (name, reason) => handle.setAsideState(name, reason),
     watchState: (listener) => handle.watchState(listener),

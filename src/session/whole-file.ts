@@ -1,33 +1,29 @@
-import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, rm, writeFile } from 'node:fs/promises';
 
-// A new file that holds all of its content or is not there: created exclusively ('wx': never over
-// a file already there, never through a link), 0600, and removed again when its content could not
-// all be written (a full disk), so no reader finds half of it. A session's log header and a lock
-// file are made this way. Not fsynced. Errors are the file system's as thrown: EEXIST when the
-// file was already there, which the callers tell apart.
-
-export function createWholeFile(path: string, content: string): void {
-  const fd = openSync(path, 'wx', 0o600);
-  try {
-    writeFileSync(fd, content);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(path, { force: true });
-    throw error;
-  }
-  closeSync(fd);
+/**
+ * A temp file's name beside `path`: `board.json.4121-a1b2c3d4.tmp`. The pid says whose it is, so
+ * a later process can tell a crash's leftover from a write still in progress (removeStaleTempFiles).
+ */
+export function tempNameFor(path: string): string {
+  return `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
 }
 
-/** createWholeFile on libuv's threads: creating a file allocates an inode, which serve's one thread should not wait for. */
-export async function createWholeFileOffThread(path: string, content: string): Promise<void> {
-  const file = await open(path, 'wx', 0o600);
+/**
+ * Creates a new file that holds all of its content from the moment it exists, or is not there:
+ * the content goes to a temp file beside it first, which is then linked to `path` (a link never
+ * replaces a file already there, so it fails EEXIST as an exclusive create would). A kill -9 at
+ * any step leaves no empty or half-written file under `path`, only a temp file, which the next
+ * open of the session removes. A session's log header and a lock file are made this way; 0600,
+ * never through a link, not fsynced. Errors are the file system's as thrown, EEXIST included.
+ */
+export async function createWholeFile(path: string, content: string): Promise<void> {
+  const temp = tempNameFor(path);
   try {
-    await file.writeFile(content);
-    await file.close();
-  } catch (error) {
-    await file.close().catch(() => undefined);
-    await rm(path, { force: true });
-    throw error;
+    // 'wx': never over a file that is already there, never through a link.
+    await writeFile(temp, content, { flag: 'wx', mode: 0o600 });
+    await link(temp, path);
+  } finally {
+    await rm(temp, { force: true });
   }
 }

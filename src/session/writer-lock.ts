@@ -34,14 +34,12 @@ export class SessionBusyError extends SessionError {
 }
 
 /**
- * The leases one session handle holds now (a turn's, and a host's around it): appends made
- * while it holds none are not a run's. `hold` counts a lease and returns its release, which
- * counts it off once however often it is called; `whenNone` runs as the last is given back.
+ * The leases a database session handle holds now (a turn's, and a host's around it): appends
+ * made while it holds none are not a run's. `hold` counts a lease and returns its release, which
+ * counts it off once however often it is called.
  */
 export class HeldLeases {
   private count = 0;
-
-  constructor(private readonly whenNone: () => void = () => undefined) {}
 
   get any(): boolean {
     return this.count > 0;
@@ -54,7 +52,6 @@ export class HeldLeases {
       if (!released) {
         released = true;
         this.count--;
-        if (this.count === 0) this.whenNone();
       }
       return lease.release();
     };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyExample } from '../helpers/agent-fixture.js';
 import { EventReader, postRun, readEvents, runInput, textOf } from '../helpers/agui-events.js';
@@ -37,11 +37,11 @@ describe('what a serve run leaves in its session folder', () => {
     for (const line of readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow();
   });
 
-  it('an ask that cannot be saved behind the run is a warning in the log, as without writing behind, and the thread goes on', async () => {
+  it('an ask that cannot be saved is a warning in the server log, and the thread goes on', async () => {
     const dir = copyExample('demo');
     const serve = scope.adopt(await startServe(dir));
     expect((await readEvents(await postRun(serve.url, runInput('thread-blocked', 'hello')))).at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
-    // A folder in the way of user_ask.json: the next run's write of the ask is renamed onto it, which fails behind the run.
+    // A folder in the way of user_ask.json: the next run's write of the ask is renamed onto it, which fails.
     const folder = sessionDir(dir, 'thread-blocked');
     rmSync(join(folder, 'user_ask.json'));
     mkdirSync(join(folder, 'user_ask.json'));
@@ -79,5 +79,28 @@ describe('what a serve run leaves in its session folder', () => {
     // The lock of the killed process was taken over, and the model saw the first message.
     expect(chat.requests[1].body.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['start', 'hello again']);
     expect(second.stderr()).toMatch(/no longer running; it was taken over/);
+  });
+
+  it('kill -9 of the server while new threads start leaves no lock that blames a process that is not there: after a restart every thread runs at once', async () => {
+    const dir = copyExample('demo');
+    const first = await startServe(dir);
+    const threads = Array.from({ length: 100 }, (_, index) => `thread-start-${index}`);
+    const started = threads.map((threadId) => postRun(first.url, runInput(threadId, 'hello')).catch(() => undefined));
+    // Killed the moment the first run's lock appears: the other runs are opening their sessions and taking theirs.
+    const lockSeen = () => threads.some((threadId) => existsSync(join(sessionDir(dir, threadId), 'writer.lock')));
+    while (!lockSeen()) await new Promise((resolve) => setImmediate(resolve));
+    first.signal('SIGKILL');
+    await first.exited;
+    await Promise.all(started);
+    const locks = threads.filter((threadId) => existsSync(join(sessionDir(dir, threadId), 'writer.lock')));
+
+    const second = scope.adopt(await startServe(dir));
+    const answers = await Promise.all(threads.map((threadId) => postRun(second.url, runInput(threadId, 'hello again'))));
+    const refused = await Promise.all(answers.filter((answer) => answer.status !== 200).map(async (answer) => `${answer.status} ${await answer.text()}`));
+    expect(refused).toEqual([]);
+    for (const answer of answers) expect((await readEvents(answer)).at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    // The locks the dead server left named it, so they were taken over, with a notice.
+    expect(locks.length).toBeGreaterThan(0);
+    expect(await second.waitForStderr(/no longer running; it was taken over/)).toContain(`auggy pid ${first.pid}`);
   });
 });

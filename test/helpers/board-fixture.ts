@@ -34,7 +34,7 @@ export async function loadFolder(dir: string): Promise<LoadedAgent> {
 /** A Conversation on a real session, its model the loopback server (what --model openai-compatible:t --base-url does). */
 export async function openBoardConversation(dir: string, url: string, sessionId?: string) {
   const agent = await loadFolder(dir);
-  const session = openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId });
+  const session = await openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId });
   const warnings: string[] = [];
   const conversation = await Conversation.open({
     augmentTypes: BUILTIN_AUGMENTS,

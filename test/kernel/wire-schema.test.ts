@@ -35,7 +35,7 @@ async function builtInTools(): Promise<KernelTool[]> {
   for (const example of ['demo', 'support']) {
     const { agent } = await loadAgent(copyExample(example), BUILTIN_AUGMENTS);
     if (!agent) throw new Error(`examples/${example} did not load`);
-    const session = openSession({ agentDir: agent.dir, agentName: agent.yaml.name, agentId: agent.yaml.id });
+    const session = await openSession({ agentDir: agent.dir, agentName: agent.yaml.name, agentId: agent.yaml.id });
     const conversation = await Conversation.open({ augmentTypes: BUILTIN_AUGMENTS, agent, modelSpec: resolveModelSpec(agent, {}), session, warn: () => undefined });
     tools.push(...conversation.augments.flatMap((augment) => augment.tools?.() ?? []));
   }

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, linkSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, utimesSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileWriterLock, SessionBusyError, openSession, sessionsRoot } from '../../src/session/session.js';
+import { FileWriterLock, SessionBusyError, openSession, sessionsRoot, type SessionHandle } from '../../src/session/session.js';
+import { folderStore } from '../../src/session/folder-store.js';
 import { currentProcess, isStillRunning } from '../../src/session/process-identity.js';
 
-function newSession() {
+async function newSession() {
   const agentDir = mkdtempSync(join(tmpdir(), 'auggy-lock-'));
-  const session = openSession({ agentDir, agentName: 'demo' });
+  const session = await openSession({ agentDir, agentName: 'demo' });
   return { agentDir, session, lockFile: join(session.dir, 'writer.lock') };
 }
 
@@ -26,7 +27,7 @@ function writeLock(path: string, fields: Record<string, unknown>): void {
 
 describe('one writer per session', () => {
   it('a second writer is refused at once, naming the holder; after release the next one gets it', async () => {
-    const { agentDir, session, lockFile } = newSession();
+    const { agentDir, session, lockFile } = await newSession();
     const lease = await session.acquireWriter();
     expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
     // Another process would hold its own lock object over the same folder; the file is what counts.
@@ -42,7 +43,7 @@ describe('one writer per session', () => {
   });
 
   it('a lock whose process is gone is taken over with one notice', async () => {
-    const { session, lockFile } = newSession();
+    const { session, lockFile } = await newSession();
     const pid = await deadPid();
     writeLock(lockFile, { pid, startedAt: Date.now() - 60_000 });
     const lease = await session.acquireWriter();
@@ -52,7 +53,7 @@ describe('one writer per session', () => {
   });
 
   it('our own pid with another start is an earlier process that had the pid (a restarted container): taken over', async () => {
-    const { session, lockFile } = newSession();
+    const { session, lockFile } = await newSession();
     const self = currentProcess();
     writeLock(lockFile, { pid: process.pid, startedAt: self.startedAt - 3_600_000, startTicks: (self.startTicks ?? 1000) - 500, bootId: self.bootId });
     const lease = await session.acquireWriter();
@@ -86,32 +87,48 @@ describe('one writer per session', () => {
     }
   });
 
-  it('an empty lock file is a writer starting up, unless it is old: then it is taken over', async () => {
-    const { session, lockFile } = newSession();
-    writeFileSync(lockFile, '');
-    await expect(session.acquireWriter()).rejects.toThrow(/in use by another auggy \(pid unknown\)/);
-    const past = new Date(Date.now() - 60_000);
-    utimesSync(lockFile, past, past);
-    const lease = await session.acquireWriter();
-    expect(lease.notices).toEqual([expect.stringMatching(/unreadable lock file/)]);
+  it('an empty or unreadable lock file is a crash\'s, never a writer starting up: it is taken over at once, with a notice', async () => {
+    const { session, lockFile } = await newSession();
+    for (const text of ['', '{"pid": 12']) {
+      writeFileSync(lockFile, text);
+      const lease = await session.acquireWriter();
+      expect(lease.notices).toEqual([`session ${session.id} had an unreadable lock file (left by a crash); it was taken over`]);
+      expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: process.pid });
+      await lease.release();
+    }
+  });
+
+  it('two writers racing for a dead holder\'s lock: one takes it over and says so, the other is told only that it is in use', async () => {
+    const { agentDir, session, lockFile } = await newSession();
+    const pid = await deadPid();
+    writeLock(lockFile, { pid, startedAt: Date.now() - 60_000 });
+    // Two processes on one folder, each with its own store: one opens, the other opens and takes the session first.
+    const first = await folderStore({ dir: agentDir, name: 'demo' }).open({ sessionId: session.id });
+    const second = await folderStore({ dir: agentDir, name: 'demo' }).open({ sessionId: session.id });
+    const told = (handle: SessionHandle) => handle.entries().warnings;
+    const firstTold = told(first);
+    const secondTold = told(second);
+    const lease = await second.acquireWriter();
+    const refused = await first.acquireWriter().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SessionBusyError);
+    expect([...firstTold, (refused as Error).message].filter((line) => /taken over/.test(line))).toEqual([]);
+    expect([...secondTold, ...lease.notices]).toEqual([`session ${session.id} was locked by auggy pid ${pid}, which is no longer running; it was taken over`]);
     await lease.release();
   });
 
   it('release never removes a lock someone else took meanwhile', async () => {
-    const { session, lockFile } = newSession();
+    const { session, lockFile } = await newSession();
     const lease = await session.acquireWriter();
     writeLock(lockFile, { pid: process.pid, startedAt: currentProcess().startedAt, token: 'someone-else' });
     await lease.release();
     expect(existsSync(lockFile)).toBe(true);
   });
 
-  // Serve takes and gives back its locks on libuv's threads; the chat and --print synchronously.
-  for (const offThread of [false, true]) {
-    const where = offThread ? 'off the thread' : 'synchronously';
-    const lockFor = (agentDir: string) => new FileWriterLock(sessionsRoot(agentDir), { offThread });
+  {
+    const lockFor = (agentDir: string) => new FileWriterLock(sessionsRoot(agentDir));
 
-    it(`release (${where}) removes its own lock even after another process moved it aside and linked it back`, async () => {
-      const { agentDir, session, lockFile } = newSession();
+    it(`release removes its own lock even after another process moved it aside and linked it back`, async () => {
+      const { agentDir, session, lockFile } = await newSession();
       const locks = lockFor(agentDir);
       const lease = await locks.acquireWriter(session.id);
       // What a second taker does when it finds it moved a live lock (lock-file.ts moveAside): the inode stays, its change time does not.
@@ -124,8 +141,8 @@ describe('one writer per session', () => {
       await next.release();
     });
 
-    it(`release (${where}) leaves a lock someone created after removing ours, and a second writer is refused meanwhile`, async () => {
-      const { agentDir, session, lockFile } = newSession();
+    it(`release leaves a lock someone created after removing ours, and a second writer is refused meanwhile`, async () => {
+      const { agentDir, session, lockFile } = await newSession();
       const locks = lockFor(agentDir);
       const lease = await locks.acquireWriter(session.id);
       await expect(locks.acquireWriter(session.id)).rejects.toThrow(SessionBusyError);
@@ -136,12 +153,12 @@ describe('one writer per session', () => {
     });
   }
 
-  for (const offThread of [false, true]) {
-    it(`a lock left by a process that exits without releasing is removed by its exit hook (${offThread ? 'taken off the thread' : 'taken synchronously'})`, async () => {
-      const { agentDir, session, lockFile } = newSession();
+  {
+    it('a lock left by a process that exits without releasing is removed by its exit hook', async () => {
+      const { agentDir, session, lockFile } = await newSession();
       const script = `
         import { FileWriterLock } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'session', 'lock-file.js'))};
-        await new FileWriterLock(${JSON.stringify(sessionsRoot(agentDir))}, { offThread: ${offThread} }).acquireWriter(${JSON.stringify(session.id)});
+        await new FileWriterLock(${JSON.stringify(sessionsRoot(agentDir))}).acquireWriter(${JSON.stringify(session.id)});
         process.exit(7);
       `;
       const result = await execa('node', ['--input-type=module', '-e', script], { reject: false });

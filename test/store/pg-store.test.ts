@@ -119,8 +119,7 @@ describe('the PostgreSQL session store', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await expect(b.acquireWriter(session.id)).rejects.toThrow(SessionBusyError);
     // While b would be refused, a's appends stay fenced in its favour.
-    session.append({ kind: 'user', turnId: 't', text: 'a writes', at: 'now' });
-    await session.flush();
+    await session.append({ kind: 'user', turnId: 't', text: 'a writes', at: 'now' });
     await lease.release();
     const second = await b.acquireWriter(session.id);
     await second.release();
@@ -133,8 +132,7 @@ describe('the PostgreSQL session store', () => {
     await expect(b.acquireWriter(session.id)).rejects.toThrow(/pid 1 on gone/);
     // The dead writer's lease still holds: what a writes between runs (echoes of the other run's
     // state changes) is left out rather than interleaved, and a's handle stays usable.
-    session.append({ kind: 'event', event: { type: 'CUSTOM', name: 'between.runs', value: {} }, at: 'now' });
-    await session.flush();
+    await session.append({ kind: 'event', event: { type: 'CUSTOM', name: 'between.runs', value: {} }, at: 'now' });
     expect(await query(url, "SELECT 1 FROM auggy_events WHERE entry::text LIKE '%between.runs%'")).toEqual([]);
     let after: Awaited<ReturnType<SessionStore['acquireWriter']>> | undefined;
     while (!after) {
@@ -145,8 +143,7 @@ describe('the PostgreSQL session store', () => {
     // A run whose lease was taken over (it expired): what it writes after that is refused, and said.
     const run = await session.acquireWriter();
     await query(url, "UPDATE auggy_leases SET owner = 'gone:1:x#1', pid = 1, host = 'gone' WHERE session_id = $1", [session.id]);
-    session.append({ kind: 'user', turnId: 't', text: 'refused', at: 'now' });
-    await expect(session.flush()).rejects.toThrow(/another auggy holds session/);
+    await expect(session.append({ kind: 'user', turnId: 't', text: 'refused', at: 'now' })).rejects.toThrow(/another auggy holds session/);
     expect(await query(url, "SELECT 1 FROM auggy_events WHERE entry->>'text' = 'refused'")).toEqual([]);
     await run.release();
     await a.close();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { KEY, frameWith, openChat } from './chat-harness.js';
+import { folderOf } from '../helpers/session-folder.js';
 
 let server: ChatServer | undefined;
 afterEach(async () => {
@@ -57,7 +58,7 @@ describe('the chat screen', () => {
     const done = await frameWith(chat.lastFrame, '✓ completed');
     expect(done).toContain('Deploying that service now');
     expect(done).not.toContain('waiting for your reply');
-    expect(userEntries(chat.conversation.session.dir)).toEqual(['deploy the api', 'api-west']);
+    expect(userEntries(folderOf(chat.conversation.session))).toEqual(['deploy the api', 'api-west']);
   });
 
   it('typing / lists the commands, Tab completes, Enter runs the highlighted one', async () => {
@@ -70,7 +71,7 @@ describe('the chat screen', () => {
     chat.write(KEY.tab);
     await frameWith(chat.lastFrame, () => chat.input()[0] === '› /session');
     chat.write(KEY.enter);
-    const shown = await frameWith(chat.lastFrame, `folder  ${chat.conversation.session.dir}`);
+    const shown = await frameWith(chat.lastFrame, `folder  ${folderOf(chat.conversation.session)}`);
     expect(shown).toContain(`session ${chat.conversation.session.id}`);
     chat.write('/he', KEY.enter);
     await frameWith(chat.lastFrame, 'every command with one line, and the keys');
@@ -86,7 +87,7 @@ describe('the chat screen', () => {
     expect(chat.input()[0]).not.toContain('/hlep');
     chat.write(KEY.up);
     await frameWith(chat.lastFrame, () => chat.input()[0] === '› /hlep');
-    expect(userEntries(chat.conversation.session.dir)).toEqual([]);
+    expect(userEntries(folderOf(chat.conversation.session))).toEqual([]);
   });
 
   it('augment commands join the list; those allowed run during a turn, a message waits in the line', async () => {
@@ -130,7 +131,7 @@ describe('the chat screen', () => {
     chat.write(KEY.escape);
     const frame = await frameWith(chat.lastFrame, '⊘ canceled');
     expect(frame).toContain('● Thinking');
-    expect(readFileSync(join(chat.conversation.session.dir, 'events.jsonl'), 'utf8')).toContain('"status":"canceled"');
+    expect(readFileSync(join(folderOf(chat.conversation.session), 'events.jsonl'), 'utf8')).toContain('"status":"canceled"');
   });
 
   it('Ctrl+C cancels a running turn rather than quitting', async () => {
@@ -151,7 +152,7 @@ describe('the chat screen', () => {
     chat.write('\u0003\u0003');
     await vi.waitFor(() => expect(chat.quitWith).toHaveLength(1), WAIT);
     await frameWith(chat.lastFrame, (frame) => !frame.includes('Type a message'));
-    expect(readFileSync(join(chat.conversation.session.dir, 'events.jsonl'), 'utf8')).toContain('"status":"canceled"');
+    expect(readFileSync(join(folderOf(chat.conversation.session), 'events.jsonl'), 'utf8')).toContain('"status":"canceled"');
   });
 
   it('Ctrl+C twice on an idle prompt quits; the first one keeps the typed line in the history', async () => {
@@ -214,7 +215,7 @@ describe('the chat screen', () => {
     await frameWith(chat.lastFrame, () => chat.input().join('\n') === '› one\n  two');
     chat.write(KEY.enter);
     await frameWith(chat.lastFrame, '✓ completed');
-    expect(userEntries(chat.conversation.session.dir)).toEqual(['one\ntwo']);
+    expect(userEntries(folderOf(chat.conversation.session))).toEqual(['one\ntwo']);
   });
 
   it('shows warnings from the kernel as lines', async () => {
@@ -249,14 +250,14 @@ describe('the chat keys', () => {
     const chat = await openChat(copyExample('demo'));
     chat.write('one', '\u001b\r', 'two\\', KEY.enter, 'three');
     await frameWith(chat.lastFrame, () => chat.input().join('\n') === '› one\n  two\n  three');
-    expect(userEntries(chat.conversation.session.dir)).toEqual([]);
+    expect(userEntries(folderOf(chat.conversation.session))).toEqual([]);
   });
 
   it('// sends a message that starts with a slash', async () => {
     const chat = await openChat(copyExample('demo'));
     chat.write('//etc/hosts is odd', KEY.enter);
     await frameWith(chat.lastFrame, '✓ completed');
-    expect(userEntries(chat.conversation.session.dir)).toEqual(['/etc/hosts is odd']);
+    expect(userEntries(folderOf(chat.conversation.session))).toEqual(['/etc/hosts is odd']);
   });
 
   it('Esc closes the command list until the text changes', async () => {

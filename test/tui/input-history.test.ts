@@ -5,22 +5,22 @@ import { inputHistoryPath, loadInputHistory, saveInputHistoryEntry, withEntry } 
 import { tempDir } from '../helpers/temp-dir.js';
 
 describe('input history on disk', () => {
-  it('is kept per agent folder under .auggy, and reloads', () => {
+  it('is kept per agent folder under .auggy, and reloads', async () => {
     const dir = tempDir();
     const path = inputHistoryPath(dir);
     expect(path).toBe(join(dir, '.auggy', 'input-history.json'));
     expect(loadInputHistory(path)).toEqual([]);
-    saveInputHistoryEntry(path, 'hello');
-    saveInputHistoryEntry(path, 'deploy the api');
+    await saveInputHistoryEntry(path, 'hello');
+    await saveInputHistoryEntry(path, 'deploy the api');
     expect(loadInputHistory(path)).toEqual(['hello', 'deploy the api']);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ version: 1, entries: ['hello', 'deploy the api'] });
   });
 
-  it('merges what another chat in the same folder saved meanwhile', () => {
+  it('merges what another chat in the same folder saved meanwhile', async () => {
     const path = inputHistoryPath(tempDir());
-    saveInputHistoryEntry(path, 'from chat one');
-    saveInputHistoryEntry(path, 'from chat two');
-    expect(saveInputHistoryEntry(path, 'from chat one again').entries).toEqual(['from chat one', 'from chat two', 'from chat one again']);
+    await saveInputHistoryEntry(path, 'from chat one');
+    await saveInputHistoryEntry(path, 'from chat two');
+    expect((await saveInputHistoryEntry(path, 'from chat one again')).entries).toEqual(['from chat one', 'from chat two', 'from chat one again']);
   });
 
   it('skips blank lines and a repeat of the last entry, and keeps the newest within the limit', () => {
@@ -36,11 +36,11 @@ describe('input history on disk', () => {
     expect(loadInputHistory(inputHistoryPath(dir))).toEqual([]);
   });
 
-  it('reports a write failure as a sentence instead of throwing', () => {
+  it('reports a write failure as a sentence instead of throwing', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, '.auggy'));
     chmodSync(join(dir, '.auggy'), 0o500);
-    const result = saveInputHistoryEntry(inputHistoryPath(dir), 'hello');
+    const result = await saveInputHistoryEntry(inputHistoryPath(dir), 'hello');
     chmodSync(join(dir, '.auggy'), 0o700);
     // root may write anyway; when it cannot, the reason names the file.
     if (result.error) expect(result.error).toMatch(/input history not saved to .*input-history\.json/);

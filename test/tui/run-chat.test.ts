@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { openingItems, resumeCommand } from '../../src/hosts/tui/run-chat.js';
 import { loadRunnableAgent, openConversation } from '../../src/hosts/open-conversation.js';
 import { copyExample } from '../helpers/agent-fixture.js';
+import { folderOf } from '../helpers/session-folder.js';
 
 function writeSession(agentDir: string, id: string, turns: number): void {
   const dir = join(agentDir, '.auggy', 'sessions', id);
@@ -39,7 +40,7 @@ describe('the opening screen', () => {
     const { items } = openingItems(conversation, 100);
     expect(items).toHaveLength(102);
     expect(items[0]).toMatchObject({ kind: 'header', resumed: true });
-    expect(items[1]).toMatchObject({ kind: 'system', text: `… 200 earlier items are not shown; the whole session is in ${join(conversation.session.dir, 'events.jsonl')}` });
+    expect(items[1]).toMatchObject({ kind: 'system', text: `… 200 earlier items are not shown; the whole session is in ${join(folderOf(conversation.session), 'events.jsonl')}` });
     expect(items[2]).toMatchObject({ kind: 'user', text: 'question 100' });
     expect(items.at(-1)).toMatchObject({ kind: 'assistant', text: 'answer 149' });
     expect(new Set(items.map((item) => item.id)).size).toBe(items.length);

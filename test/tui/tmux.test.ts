@@ -163,6 +163,8 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
     const terminal = await auggyRun(copyExample('demo'));
     await send(terminal, 'hello');
     await terminal.waitForText("Hello! I'm the demo agent.");
+    // Idle once the turn has ended (its session saved), not when its reply shows.
+    await terminal.waitForText('✓ completed');
     await terminal.press('C-c');
     await terminal.waitForText('press Ctrl+C again to quit');
     await terminal.press('C-c');

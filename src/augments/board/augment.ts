@@ -80,8 +80,8 @@ export const boardAugment: AugmentFactory = {
       checkHostInput: (name, value) => (name === 'board' ? checkBoardFlag(resolved.lines, value) : undefined),
       hostInput: (name, value) => (name === 'board' ? applyBoardFlag(store, value) : undefined),
       sharedState: () => ({ [BOARD_STATE_KEY]: sharedBoard(store.lines()) }),
-      applyClientState(state) {
-        const refusals = applyClientBoard(store, state);
+      async applyClientState(state) {
+        const refusals = await applyClientBoard(store, state);
         // The client is the one who wrote these, so it is told, on the run's own stream.
         if (refusals.length > 0) setup.emit(systemLineEvent(`board: not written from the client's state: ${refusals.join('; ')}`));
       },

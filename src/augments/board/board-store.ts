@@ -75,33 +75,20 @@ export class BoardStore {
     return this.view();
   }
 
-  /** Sets one line for one side, or says why not (unknown line, not theirs, too long, not saved). */
-  write(name: string, text: string, by: Writer): WriteOutcome {
-    const next = this.nextLines(name, text, by);
-    if ('reason' in next) return next;
-    const failed = this.save(next.lines);
-    return failed ? notSaved(name, failed) : this.commit(name, next.lines);
-  }
-
   /**
-   * `write`, told only once the board file is saved: under serve the session writes behind, and a
-   * write the disk refuses is then refused here, before anyone (the model, the client) hears of it.
+   * Sets one line for one side once board.json is saved, or says why not (unknown line, not
+   * theirs, too long, not saved): a write the disk refuses is refused here, before anyone (the
+   * model, the client) hears of it.
    */
-  async writeSaved(name: string, text: string, by: Writer): Promise<WriteOutcome> {
+  async write(name: string, text: string, by: Writer): Promise<WriteOutcome> {
     const next = this.nextLines(name, text, by);
     if ('reason' in next) return next;
-    const failed = this.save(next.lines) ?? (await this.options.session.stateSaved(BOARD_FILE).then(() => undefined, sessionErrorOf));
-    return failed ? notSaved(name, failed) : this.commit(name, next.lines);
-  }
-
-  /** Writes the board file; the SessionError when it could not be written. */
-  private save(lines: StoredLines): SessionError | undefined {
     try {
-      this.options.session.writeState(BOARD_FILE, { version: 1, lines });
-      return undefined;
+      await this.options.session.writeState(BOARD_FILE, { version: 1, lines: next.lines });
     } catch (error) {
-      return sessionErrorOf(error);
+      return notSaved(name, sessionErrorOf(error));
     }
+    return this.commit(name, next.lines);
   }
 
   private nextLines(name: string, text: string, by: Writer): { lines: StoredLines } | { ok: false; reason: string } {
@@ -140,14 +127,14 @@ export class BoardStore {
     }
   }
 
-  /** After the file was set aside mid-session, puts the board back so a later read does not reset it. */
+  /**
+   * After the file was set aside mid-session, puts the board back so a later read does not reset
+   * it. Reads do not wait for it: this handle reads what it wrote at once.
+   */
   private restore(): void {
-    try {
-      this.options.session.writeState(BOARD_FILE, { version: 1, lines: this.stored });
-    } catch (error) {
-      if (!(error instanceof SessionError)) throw error;
-      this.options.warn(`board: ${BOARD_FILE} could not be written back: ${error.message}`);
-    }
+    this.options.session.writeState(BOARD_FILE, { version: 1, lines: this.stored }).catch((error: unknown) => {
+      this.options.warn(`board: ${BOARD_FILE} could not be written back: ${sessionErrorOf(error).message}`);
+    });
   }
 
   /**

@@ -25,8 +25,8 @@ function refused(reason: string): CommandOutput {
  * person's lines. It runs while a turn is in progress too: the board never waits for the agent.
  */
 export function boardCommand(store: BoardStore): SlashCommand {
-  const write = (name: string, text: string): CommandOutput => {
-    const outcome = store.write(name, text, 'person');
+  const write = async (name: string, text: string): Promise<CommandOutput> => {
+    const outcome = await store.write(name, text, 'person');
     if (!outcome.ok) return refused(outcome.reason);
     return { lines: [text === '' ? `${name} cleared.` : `${name} set; the agent sees it at its next step.`] };
   };
@@ -35,7 +35,7 @@ export function boardCommand(store: BoardStore): SlashCommand {
     summary: 'the board: /board shows it, /board set <line> <text> and /board clear <line> change your lines (also during a turn)',
     usage: '[set <line> <text> | clear <line>]',
     duringTurn: true,
-    run(args): CommandOutput {
+    run(args): Promise<CommandOutput> | CommandOutput {
       const trimmed = args.trim();
       if (trimmed === '') return { lines: boardLines(store.lines(), writableLines(store.specs, 'person')) };
       const set = /^set(?:\s+(\S+)(?:\s+([\s\S]*))?)?$/i.exec(trimmed);

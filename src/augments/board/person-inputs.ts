@@ -26,11 +26,11 @@ export function checkBoardFlag(specs: readonly LineSpec[], value: string): HostI
  * `auggy run --print --board line=text`: sets one of the person's lines before the turn. A refusal
  * is `ok: false`, and the CLI exits 2 without running the turn.
  */
-export function applyBoardFlag(store: BoardStore, value: string): HostInputResult {
+export async function applyBoardFlag(store: BoardStore, value: string): Promise<HostInputResult> {
   const parsed = parseBoardFlag(value);
   if ('message' in parsed) return parsed;
   const { name, text } = parsed;
-  const outcome = store.write(name, text, 'person');
+  const outcome = await store.write(name, text, 'person');
   // Quiet on success, so scripts reading stderr see only what went wrong.
   return outcome.ok ? { ok: true, message: '' } : { ok: false, message: `--board ${name}: ${outcome.reason}` };
 }
@@ -49,7 +49,7 @@ function clientText(value: unknown): string | undefined {
  * agent's line, an unknown line, a value that is not text, text too long) is refused: not
  * applied, and the reasons come back as the returned sentences for the caller to show the client.
  */
-export function applyClientBoard(store: BoardStore, state: Record<string, unknown>): string[] {
+export async function applyClientBoard(store: BoardStore, state: Record<string, unknown>): Promise<string[]> {
   const board = state[BOARD_STATE_KEY];
   if (board === undefined) return [];
   if (!isPlainObject(board)) return [`state.${BOARD_STATE_KEY} is not an object of lines ({ "<line>": { "text": "..." } }), so nothing in it was applied`];
@@ -62,7 +62,7 @@ export function applyClientBoard(store: BoardStore, state: Record<string, unknow
       continue;
     }
     if (current.get(name) === text) continue;
-    const outcome = store.write(name, text, 'person');
+    const outcome = await store.write(name, text, 'person');
     if (!outcome.ok) refusals.push(outcome.reason);
   }
   return refusals;

@@ -55,7 +55,7 @@ export function createBoardTools(store: BoardStore): KernelTool[] {
       description: writeDescription(store),
       inputSchema: writeSchema,
       async execute({ line, text }) {
-        const outcome = await store.writeSaved(line, text, 'agent');
+        const outcome = await store.write(line, text, 'agent');
         if (!outcome.ok) return toolError(`board_write refused: ${outcome.reason}.`);
         return { content: text === '' ? `Line "${line}" cleared.` : `Line "${line}" set; the person sees it now.` };
       },

@@ -55,18 +55,18 @@ export const userAskAugment: AugmentFactory = {
         const active = store.active;
         return active ? `? ask (${active.evaluatedTurns})` : undefined;
       },
-      onUserMessage(text) {
+      async onUserMessage(text) {
         // A blank message says nothing about what the person wants; the ask stays.
         if (text.trim() === '') return;
-        store.set(capAsk(text, maxAskChars).text, 'user');
+        await store.set(capAsk(text, maxAskChars).text, 'user');
       },
       async afterTurn(turn) {
         const outcome = await judgeTurn({ store, complete: setup.complete, emit: setup.emit, evaluatorModel }, turn);
         if (outcome.judged) evaluationError = undefined;
         else if (outcome.error !== undefined) evaluationError = outcome.error;
       },
-      onCleared() {
-        store.clear();
+      async onCleared() {
+        await store.clear();
         evaluationError = undefined;
       },
       snapshot() {

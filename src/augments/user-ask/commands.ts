@@ -38,15 +38,15 @@ export function askCommand(store: UserAskStore, maxAskChars: number): SlashComma
     name: 'ask',
     summary: 'the tracked request: /ask shows it, /ask <text> sets it, /ask clear drops it',
     usage: '[<text> | clear]',
-    run(args): CommandOutput {
+    async run(args): Promise<CommandOutput> {
       const text = args.trim();
       if (text === '') return { lines: askStatusLines(store.state) };
       if (isClearWord(text)) {
-        return { lines: [store.clear() ? 'Ask cleared: no request is tracked until your next message.' : 'No ask was tracked; nothing to clear.'] };
+        return { lines: [(await store.clear()) ? 'Ask cleared: no request is tracked until your next message.' : 'No ask was tracked; nothing to clear.'] };
       }
       const capped = capAsk(text, maxAskChars);
       const revised = store.active !== undefined && store.active.text !== capped.text;
-      const state = store.set(capped.text, 'command');
+      const state = await store.set(capped.text, 'command');
       return {
         lines: [
           `Ask set: ${state.text}`,

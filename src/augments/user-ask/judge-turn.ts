@@ -63,7 +63,7 @@ export async function judgeTurn(deps: JudgeDeps, turn: FinishedTurn): Promise<{ 
     deps.emit(systemLineEvent(line(result.error), line(clientError)));
     return { judged: false, error: result.error };
   }
-  const next = deps.store.evaluated(result.outcome, result.reason) ?? ask;
+  const next = (await deps.store.evaluated(result.outcome, result.reason)) ?? ask;
   const value: EvaluationEventValue = {
     ok: true,
     outcome: result.outcome,

@@ -49,8 +49,8 @@ export function createUserAskTools(store: UserAskStore, maxAskChars: number): Ke
       name: SET_USER_ASK,
       description: SET_USER_ASK_DESCRIPTION,
       inputSchema: setUserAskSchema(maxAskChars),
-      execute({ text }) {
-        const state = store.set(text, 'agent');
+      async execute({ text }) {
+        const state = await store.set(text, 'agent');
         return { content: `Tracking the ask: ${state.text}` };
       },
     }),
@@ -58,9 +58,9 @@ export function createUserAskTools(store: UserAskStore, maxAskChars: number): Ke
       name: CLEAR_USER_ASK,
       description: CLEAR_USER_ASK_DESCRIPTION,
       inputSchema: clearUserAskSchema,
-      execute() {
+      async execute() {
         const had = store.active !== undefined;
-        store.clear();
+        await store.clear();
         return { content: had ? 'Stopped tracking the ask.' : 'No ask was being tracked; nothing changed.' };
       },
     }),

@@ -1,5 +1,4 @@
 import type { SessionHandle } from '../../session/session.js';
-import { writeStateOrTell } from '../../session/save-state.js';
 import { applyEvaluation, askStateSchema, replaceAsk, type AskSource, type AskState, type Outcome } from './ask-state.js';
 
 /** The session file that holds the tracked ask. */
@@ -61,35 +60,41 @@ export class UserAskStore {
     return this.current?.active ? this.current : undefined;
   }
 
-  /** Records a new ask (the previous one becomes a revision). */
-  set(text: string, source: AskSource): AskState {
-    this.current = replaceAsk(this.current, text, source, this.now());
-    this.save();
-    return this.current;
+  /** Records a new ask (the previous one becomes a revision); resolves once it is saved or said not to be. */
+  async set(text: string, source: AskSource): Promise<AskState> {
+    const next = replaceAsk(this.current, text, source, this.now());
+    this.current = next;
+    await this.save(next);
+    return next;
   }
 
   /** Records an evaluation of the active ask; achieved and blocked close it. */
-  evaluated(outcome: Outcome, reason: string): AskState | undefined {
+  async evaluated(outcome: Outcome, reason: string): Promise<AskState | undefined> {
     if (!this.current) return undefined;
-    this.current = applyEvaluation(this.current, outcome, reason);
-    this.save();
-    return this.current;
+    const next = applyEvaluation(this.current, outcome, reason);
+    this.current = next;
+    await this.save(next);
+    return next;
   }
 
-  /** Forgets the ask and its history, and removes the file. Returns whether there was one. */
-  clear(): boolean {
+  /** Forgets the ask and its history, and removes the file. Resolves to whether there was one. */
+  async clear(): Promise<boolean> {
     const had = this.current !== undefined;
     this.current = undefined;
     try {
-      this.session.removeState(USER_ASK_FILE);
+      await this.session.removeState(USER_ASK_FILE);
     } catch (error) {
       this.warn(`userAsk: ${USER_ASK_FILE} could not be removed (${error instanceof Error ? error.message : String(error)})`);
     }
     return had;
   }
 
-  private save(): void {
-    // The ask still works for this run; only a resume would miss it.
-    writeStateOrTell(this.session, USER_ASK_FILE, this.current, (error) => this.warn(`userAsk: the ask was not saved: ${error.message}`));
+  private async save(state: AskState): Promise<void> {
+    try {
+      await this.session.writeState(USER_ASK_FILE, state);
+    } catch (error) {
+      // The ask still works for this run; only a resume would miss it.
+      this.warn(`userAsk: the ask was not saved: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 }

@@ -74,7 +74,7 @@ export const workflowAugment: AugmentFactory = {
     }
     return { id: 'workflow', type: 'workflow', tools: [TRANSITION_TOOL], behavior: SUMMARY, rows };
   },
-  create(setup) {
+  async create(setup) {
     const parsed = configSchema.safeParse(setup.config);
     if (!parsed.success) {
       setup.warn('workflow: config.pack is not set in augments/workflow/augment.yaml; the workflow is off');
@@ -92,6 +92,7 @@ export const workflowAugment: AugmentFactory = {
       warn: setup.warn,
       variables: parsed.data.variables ?? {},
     });
+    await runtime.started;
     // A run elsewhere (another replica, a --print on the same store) moved the workflow: this one's next turn starts there.
     setup.session.watchState((name) => {
       if (name === WORKFLOW_STATE_FILE) runtime.reload();

@@ -63,13 +63,15 @@ export class WorkflowRuntime {
   private readonly tools = new Map<string, KernelTool>();
   private readonly missingToolsWarned = new Set<string>();
   private readonly now: () => Date;
+  /** Settles once a fresh workflow's entry position is saved, or said not to be (a warning). */
+  readonly started: Promise<void>;
 
   constructor(private readonly options: RuntimeOptions) {
     this.model = options.model;
     this.now = options.now ?? (() => new Date());
     const loaded = loadRunState(options.session, this.model, options.warn, this.now());
     this.run = loaded.run;
-    if (!loaded.saved) this.save();
+    this.started = loaded.saved ? Promise.resolve() : this.save();
   }
 
   /**
@@ -89,8 +91,8 @@ export class WorkflowRuntime {
     return this.model.states[this.run.state];
   }
 
-  private save(): void {
-    saveRunState(this.options.session, this.run, this.options.warn);
+  private save(): Promise<void> {
+    return saveRunState(this.options.session, this.run, this.options.warn);
   }
 
   /** workflow__transition for the current state, when the agent may move it. */
@@ -140,10 +142,10 @@ export class WorkflowRuntime {
     await this.settleAsks(nobodyHook(this.options.emit));
   }
 
-  private record(outcome: EventOutcome): void {
+  private async record(outcome: EventOutcome): Promise<void> {
     if (outcome.kind === 'refused') return;
     this.run = outcome.run;
-    this.save();
+    await this.save();
     if (outcome.kind === 'stopped') {
       this.options.emit({ type: 'CUSTOM', name: STOPPED_EVENT, value: { state: this.run.state, reason: outcome.message } });
       this.options.emit(systemLineEvent(`workflow stopped: ${outcome.message}`));
@@ -163,9 +165,9 @@ export class WorkflowRuntime {
     const pending = this.pending;
     this.pending = undefined;
     const now = this.now();
-    if (!pending || !batch.some((call) => call.toolCallId === pending.toolCallId && !call.isError)) return this.checkBudget(now);
+    if (!pending || !batch.some((call) => call.toolCallId === pending.toolCallId && !call.isError)) return await this.checkBudget(now);
     const outcome = applyEvent(this.model, this.run, { event: pending.event, context: pending.context, initiator: 'agent', now });
-    this.record(outcome);
+    await this.record(outcome);
     if (outcome.kind === 'refused') return undefined;
     if (outcome.kind === 'stopped') return { terminate: { status: 'budget-exhausted', message: outcome.message } };
     const settled = await this.settleAsks(hook);
@@ -178,8 +180,8 @@ export class WorkflowRuntime {
   }
 
   /** Stops the workflow where the ask states cannot go on; the moves made before stay made. */
-  private stopAsks(message: string, moves: TransitionRecord[]): AsksSettled {
-    this.record({ kind: 'stopped', message, run: { ...this.run, stopped: message } });
+  private async stopAsks(message: string, moves: TransitionRecord[]): Promise<AsksSettled> {
+    await this.record({ kind: 'stopped', message, run: { ...this.run, stopped: message } });
     return { kind: 'stopped', message, moves };
   }
 
@@ -193,7 +195,7 @@ export class WorkflowRuntime {
     const unanswerable = new Set<string>();
     for (let state = this.state; state.ask && this.running(); state = this.state) {
       if (unanswerable.has(state.name)) {
-        return this.stopAsks(`state ${state.name} would ask its questions again with nobody there to answer (NoAnswer leads back to it); give it max_visits with on_max_visits`, moves);
+        return await this.stopAsks(`state ${state.name} would ask its questions again with nobody there to answer (NoAnswer leads back to it); give it max_visits with on_max_visits`, moves);
       }
       const values = templateValues(undefined, this.options.variables, this.run.context, answersForTemplates(this.run.answers));
       const spec = renderedAsk(state.ask, this.model.syntax, values);
@@ -203,11 +205,11 @@ export class WorkflowRuntime {
       this.run = { ...this.run, answers: mergeAnswers(this.run.answers, state.ask, asked.result), personMs: this.run.personMs + asked.personMs };
       if (!(asked.event in state.onEvent)) {
         const why = asked.asked.status === 'no-answer' ? `got no answer (${asked.asked.reason})` : 'was answered';
-        return this.stopAsks(`state ${state.name} ${why} and declares no ${asked.event} event to go on with`, moves);
+        return await this.stopAsks(`state ${state.name} ${why} and declares no ${asked.event} event to go on with`, moves);
       }
       const outcome = applyEvent(this.model, this.run, { event: asked.event, initiator: 'person', asked: asked.asked, now: this.now() });
-      this.record(outcome);
-      if (outcome.kind === 'refused') return this.stopAsks(outcome.message, moves);
+      await this.record(outcome);
+      if (outcome.kind === 'refused') return await this.stopAsks(outcome.message, moves);
       if (outcome.kind === 'stopped') return { kind: 'stopped', message: outcome.message, moves };
       moves.push(outcome.record);
     }
@@ -216,13 +218,13 @@ export class WorkflowRuntime {
   }
 
   /** A batch without a move still spends tool calls and time: past a limit, the running workflow stops. */
-  private checkBudget(now: Date): BatchDecision | undefined {
+  private async checkBudget(now: Date): Promise<BatchDecision | undefined> {
     const problem = this.run.stopped === undefined && !this.run.complete ? budgetProblem(this.model, this.run, now) : undefined;
     if (!problem) {
-      this.save();
+      await this.save();
       return undefined;
     }
-    this.record({ kind: 'stopped', message: problem, run: { ...this.run, stopped: problem } });
+    await this.record({ kind: 'stopped', message: problem, run: { ...this.run, stopped: problem } });
     return { terminate: { status: 'budget-exhausted', message: problem } };
   }
 
@@ -254,7 +256,7 @@ export class WorkflowRuntime {
    */
   async applyExternal(event: string): Promise<HostInputResult> {
     const outcome = applyEvent(this.model, this.run, { event, initiator: 'external', now: this.now() });
-    this.record(outcome);
+    await this.record(outcome);
     if (outcome.kind !== 'moved') return { ok: false, message: `workflow: ${outcome.message}` };
     const settled = await this.settleAsks(nobodyHook(this.options.emit));
     const lines = [outcome.record, ...settled.moves].map(describeMove);
@@ -263,8 +265,10 @@ export class WorkflowRuntime {
   }
 
   /** `/clear`: the next conversation starts at the entry state. */
-  reset(): void {
-    this.options.session.removeState(WORKFLOW_STATE_FILE);
+  async reset(): Promise<void> {
+    await this.options.session.removeState(WORKFLOW_STATE_FILE).catch((error: unknown) => {
+      this.options.warn(`workflow: ${WORKFLOW_STATE_FILE} could not be removed: ${error instanceof Error ? error.message : String(error)}`);
+    });
     this.run = freshRunState(this.model, this.now());
     this.pending = undefined;
   }

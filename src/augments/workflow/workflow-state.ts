@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { SessionHandle } from '../../session/session.js';
-import { writeStateOrTell } from '../../session/save-state.js';
 import type { WorkflowModel } from './pack-model.js';
 
 /** The session file that holds the workflow's position. */
@@ -103,7 +102,11 @@ export function loadRunState(
   return { run: parsed.data, saved: true };
 }
 
-/** Writes the position; a disk problem is reported once per call site and the run carries on. */
-export function saveRunState(session: SessionHandle, run: RunState, warn: (message: string) => void): void {
-  writeStateOrTell(session, WORKFLOW_STATE_FILE, run, (error) => warn(`workflow: position not saved: ${error.message}`));
+/** Writes the position; a disk problem is a warning and the run carries on. */
+export async function saveRunState(session: SessionHandle, run: RunState, warn: (message: string) => void): Promise<void> {
+  try {
+    await session.writeState(WORKFLOW_STATE_FILE, run);
+  } catch (error) {
+    warn(`workflow: position not saved: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

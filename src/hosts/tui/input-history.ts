@@ -33,12 +33,12 @@ export function withEntry(entries: readonly string[], entry: string, limit = INP
  * Appends to the file, re-reading it first so two chats in one folder both keep their lines.
  * Written atomically; a failure comes back as a sentence, never a throw.
  */
-export function saveInputHistoryEntry(path: string, entry: string, limit = INPUT_HISTORY_LIMIT): { entries: string[]; error?: string } {
+export async function saveInputHistoryEntry(path: string, entry: string, limit = INPUT_HISTORY_LIMIT): Promise<{ entries: string[]; error?: string }> {
   const entries = withEntry(loadInputHistory(path), entry, limit);
   try {
     // .auggy must be a real folder: a link would put what was typed somewhere else.
     ensureRealFolders(dirname(dirname(path)), [basename(dirname(path))], { create: true });
-    writeFileAtomic(path, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`);
+    await writeFileAtomic(path, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`);
     return { entries };
   } catch (error) {
     return { entries, error: `input history not saved to ${path}: ${error instanceof Error ? error.message : String(error)}` };

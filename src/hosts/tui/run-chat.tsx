@@ -55,10 +55,14 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
   const agentDir = conversation.agent.dir;
   const historyFile = inputHistoryPath(agentDir);
   let historyWarned = false;
+  // One save after the other: each reads the file the one before it wrote.
+  let historySaved: Promise<void> = Promise.resolve();
   const saveHistory = (entry: string) => {
-    const { error } = saveInputHistoryEntry(historyFile, entry);
-    if (error && !historyWarned) warnings.warn(error);
-    historyWarned ||= error !== undefined;
+    historySaved = historySaved.then(async () => {
+      const { error } = await saveInputHistoryEntry(historyFile, entry);
+      if (error && !historyWarned) warnings.warn(error);
+      historyWarned ||= error !== undefined;
+    });
   };
   let lastSession: Pick<SessionHandle, 'id' | 'entries'> = conversation.session;
   const resumeHint = (sessionId: string) => resumeCommand(retype, sessionId);

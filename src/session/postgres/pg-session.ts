@@ -8,6 +8,8 @@ import type { WriterLease } from '../store.js';
 import { HeldLeases } from '../writer-lock.js';
 import { describeStoreError } from './describe-error.js';
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 /** What a handle needs from its store. */
 export interface PgSessionContext {
   pool: Pool;
@@ -30,12 +32,23 @@ export interface LoadedSession {
   states: Map<string, unknown>;
 }
 
-type WriteOp =
+/** How the caller of a write hears that it was saved, or why not. */
+interface Settle {
+  resolve(): void;
+  reject(error: SessionError): void;
+}
+
+type WriteOp = (
   /** `asWriter`: made while this handle held the session's lease, so a refusal means the lease was lost. */
   | { kind: 'append'; entry: SessionEntry; asWriter: boolean }
   | { kind: 'state'; name: string; base: unknown; value: unknown }
   | { kind: 'remove'; name: string }
-  | { kind: 'rename'; from: string; to: string };
+  | { kind: 'rename'; from: string; to: string }
+) & { settle: Settle };
+
+const ignore = () => undefined;
+/** A rename's caller (setAsideState) is told where the file went at once; its save is reported like any write's, to later writes. */
+const unheard: Settle = { resolve: ignore, reject: ignore };
 
 const APPEND = `
   WITH added AS (
@@ -80,13 +93,16 @@ async function loadStates(pool: Pool, agentKey: string, sessionId: string): Prom
 
 /**
  * A session in PostgreSQL, as the kernel and augments see every session: synchronous reads from
- * what was loaded, and writes that are kept here at once and saved behind, in order (entries in
- * batches, each state file in its own transaction). A failed save is reported by the next write
- * and by `flush()`, which a turn awaits before it reports how it ended.
+ * what was loaded, and writes that are kept here at once and saved in order, one queue per handle
+ * (entries in batches, each state file in its own transaction); each write's promise settles when
+ * it is saved. A state write merges: a part another writer changed meanwhile, and this one did
+ * not, is kept. A failed save refuses every later write with the same SessionError until the
+ * handle next becomes the writer, which reads the session again.
  */
 export class PgSession implements SessionHandle {
   readonly location: string;
-  readonly dir: string;
+  /** No folder: a session here is rows in the database. */
+  readonly dir = undefined;
   /** Tells this handle's own notifications apart from other writers'. */
   readonly token = randomBytes(6).toString('hex');
   private entryCache: SessionEntry[];
@@ -111,16 +127,15 @@ export class PgSession implements SessionHandle {
     loaded: LoadedSession,
   ) {
     this.location = context.location(id);
-    this.dir = this.location;
     this.entryCache = loaded.entries;
     this.states = loaded.states;
     this.lastEventId = loaded.lastEventId;
   }
 
-  append(entry: SessionEntry): void {
-    this.check();
+  append(entry: SessionEntry): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
     this.entryCache.push(entry);
-    this.enqueue({ kind: 'append', entry, asWriter: this.leases.any });
+    return this.enqueue({ kind: 'append', entry, asWriter: this.leases.any });
   }
 
   entries(): { entries: SessionEntry[]; warnings: string[] } {
@@ -133,35 +148,30 @@ export class PgSession implements SessionHandle {
     return { status: 'ok', value: structuredClone(this.states.get(name)) };
   }
 
-  writeState(name: string, value: unknown): void {
-    this.check();
+  writeState(name: string, value: unknown): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
     const base = this.states.get(name);
     const copy = structuredClone(value);
     this.states.set(name, copy);
     this.wrote(name);
-    this.enqueue({ kind: 'state', name, base, value: copy });
+    return this.enqueue({ kind: 'state', name, base, value: copy });
   }
 
-  /** Saves go in order, so the file is saved once everything before it is; a failure stays reported to every later write too. */
-  stateSaved(): Promise<void> {
-    return this.flush();
-  }
-
-  removeState(name: string): void {
-    this.check();
+  removeState(name: string): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
     this.states.delete(name);
     this.wrote(name);
-    this.enqueue({ kind: 'remove', name });
+    return this.enqueue({ kind: 'remove', name });
   }
 
   setAsideState(name: string, reason: string): string {
-    this.check();
+    if (this.failure) throw this.failure;
     const to = `${name}.${reason}-${Date.now()}`;
     const value = this.states.get(name);
     this.states.delete(name);
     if (value !== undefined) this.states.set(to, value);
     this.wrote(name);
-    this.enqueue({ kind: 'rename', from: name, to });
+    this.enqueue({ kind: 'rename', from: name, to }, unheard).catch(ignore);
     return `${this.location}, state ${to}`;
   }
 
@@ -170,10 +180,20 @@ export class PgSession implements SessionHandle {
     return () => this.watchers.delete(listener);
   }
 
-  /** The lease, then what other replicas wrote since this handle read the session. */
+  /** The lease, then what other replicas wrote since this handle read the session; a save refused before is forgotten, and what it kept here read again. */
   async acquireWriter(): Promise<SessionWriterLease> {
     const lease = await this.context.acquireWriter(this.id);
-    const release = this.leases.hold(lease);
+    await this.flush();
+    if (this.failure) {
+      this.failure = undefined;
+      this.cacheAhead = true;
+    }
+    const counted = this.leases.hold(lease);
+    // The next writer, here or on another replica, finds every write this one asked for.
+    const release = async () => {
+      await this.flush();
+      await counted();
+    };
     try {
       return { ...lease, notices: lease.notices, release, changedElsewhere: await this.refresh() };
     } catch (error) {
@@ -213,15 +233,11 @@ export class PgSession implements SessionHandle {
 
   async flush(): Promise<void> {
     while (this.draining) await this.draining;
-    if (this.failure) throw this.failure;
   }
 
   async close(): Promise<void> {
-    try {
-      await this.flush();
-    } finally {
-      this.context.forget(this);
-    }
+    await this.flush();
+    this.context.forget(this);
   }
 
   /** Another process changed a state file of this session: read it again and say so. */
@@ -254,36 +270,42 @@ export class PgSession implements SessionHandle {
     for (const watcher of this.watchers) watcher(name);
   }
 
-  private check(): void {
-    if (this.failure) throw this.failure;
-  }
-
-  private enqueue(op: WriteOp): void {
-    this.ops.push(op);
-    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+  private enqueue(op: DistributiveOmit<WriteOp, 'settle'>, heard?: Settle): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.ops.push({ ...op, settle: heard ?? { resolve, reject } } as WriteOp);
+      this.draining ??= this.drain();
+    });
   }
 
   private async drain(): Promise<void> {
     // Let the writes of this tick gather, so a burst of events is one statement.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.ops.length > 0 && !this.failure) {
+    while (this.ops.length > 0) {
+      const op = this.ops[0];
+      const taken: WriteOp[] = [];
       try {
-        const op = this.ops[0];
+        if (this.failure) throw this.failure;
         if (op.kind === 'append') {
-          const batch: SessionEntry[] = [];
-          while (this.ops[0]?.kind === 'append' && this.ops[0].asWriter === op.asWriter) batch.push((this.ops.shift() as Extract<WriteOp, { kind: 'append' }>).entry);
-          await this.saveEntries(batch, op.asWriter);
+          while (this.ops[0]?.kind === 'append' && this.ops[0].asWriter === op.asWriter) taken.push(this.ops.shift() as WriteOp);
+          await this.saveEntries(
+            taken.map((next) => (next as Extract<WriteOp, { kind: 'append' }>).entry),
+            op.asWriter,
+          );
         } else {
           await this.saveState(op);
-          this.ops.shift();
+          taken.push(this.ops.shift() as WriteOp);
           const name = op.kind === 'rename' ? op.from : op.name;
           if (this.recheck.delete(name)) await this.stateChangedElsewhere(name);
         }
+        for (const done of taken) done.settle.resolve();
       } catch (error) {
-        this.failure = error instanceof SessionError ? error : new SessionError(describeStoreError(error, this.context.url));
-        this.ops.length = 0;
+        this.failure ??= error instanceof SessionError ? error : new SessionError(describeStoreError(error, this.context.url));
+        // This write and every one queued after it: the session keeps no write that skipped one before it.
+        for (const refused of [...taken, ...this.ops.splice(0)]) refused.settle.reject(this.failure);
       }
     }
+    // In the same step as the check above: a write asked for after it starts a drain of its own.
+    this.draining = undefined;
   }
 
   private async saveEntries(batch: SessionEntry[], asWriter: boolean): Promise<void> {

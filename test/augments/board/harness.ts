@@ -7,6 +7,7 @@ import type { KernelTool, ToolResult } from '../../../src/kernel/tool.js';
 import { NOBODY } from '../../../src/kernel/person.js';
 import { openSession, type SessionHandle } from '../../../src/session/session.js';
 import { boardFolder, loadFolder } from '../../helpers/board-fixture.js';
+import { folderOf } from '../../helpers/session-folder.js';
 
 export { boardFolder, loadFolder, openBoardConversation, runCommand, systemPrompt, THREE_LINES } from '../../helpers/board-fixture.js';
 
@@ -22,7 +23,7 @@ export interface BoardHarness {
 export async function startBoard(options: { dir?: string; sessionId?: string } = {}): Promise<BoardHarness> {
   const dir = options.dir ?? boardFolder();
   const agent = await loadFolder(dir);
-  const session = openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId: options.sessionId });
+  const session = await openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId: options.sessionId });
   const config = agent.augments.find((candidate) => candidate.type === 'board');
   const factory = findAugmentFactory('board');
   if (!config || !factory) throw new Error('the fixture has no board');
@@ -57,7 +58,7 @@ export async function command(h: BoardHarness, args: string): Promise<CommandOut
 }
 
 export function savedBoard(session: SessionHandle): { version: number; lines: Record<string, { text: string; by: string; at: string }> } | undefined {
-  const path = join(session.dir, 'board.json');
+  const path = join(folderOf(session), 'board.json');
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { version: number; lines: Record<string, { text: string; by: string; at: string }> }) : undefined;
 }
 

@@ -30,7 +30,7 @@ async function open(mcpJson: unknown, host = createHostScope()) {
     augmentTypes: BUILTIN_AUGMENTS,
     agent,
     modelSpec: resolveModelSpec(agent, {}, {}),
-    session: openSession({ agentDir: dir, agentName: agent.yaml.name, agentId: agent.yaml.id }),
+    session: await openSession({ agentDir: dir, agentName: agent.yaml.name, agentId: agent.yaml.id }),
     warn: (message) => warnings.push(message),
     host,
   });

@@ -30,7 +30,7 @@ async function turn(steps: MockStep[], person?: PersonChannel) {
   const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
   if (!loaded.agent) throw new Error('fixture does not load');
   const agent = loaded.agent;
-  const session = openSession({ agentDir: dir, agentName: agent.yaml.name });
+  const session = await openSession({ agentDir: dir, agentName: agent.yaml.name });
   const events: KernelEvent[] = [];
   const augments: Augment[] = [];
   for (const config of agent.augments) {
@@ -142,7 +142,7 @@ describe('the questions augment', () => {
       agent: loaded.agent!,
       augmentId: 'questions',
       config: { askUserDescription: 'Ask the deploy settings.' },
-      session: openSession({ agentDir: loaded.agent!.dir, agentName: 'fixture' }),
+      session: await openSession({ agentDir: loaded.agent!.dir, agentName: 'fixture' }),
       emit: () => undefined,
       complete: async () => ({ ok: false, error: 'unused' }),
       warn: () => undefined,

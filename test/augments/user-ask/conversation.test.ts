@@ -8,6 +8,7 @@ import { openSession } from '../../../src/session/session.js';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { loadFolder } from './harness.js';
 import { BUILTIN_AUGMENTS } from '../../../src/augments/registry.js';
+import { folderOf } from '../../helpers/session-folder.js';
 
 // A scripted engine plays both the agent and the evaluator: the evaluator rule comes first and is
 // picked by a phrase of the evaluator's system prompt, then by the turn status in its prompt.
@@ -41,7 +42,7 @@ function scriptedFolder(): string {
 async function open(dir: string, sessionId?: string) {
   const agent = await loadFolder(dir);
   const warnings: string[] = [];
-  const session = openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId });
+  const session = await openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId });
   const conversation = await Conversation.open({ augmentTypes: BUILTIN_AUGMENTS, agent, modelSpec: resolveModelSpec(agent, {}, {}), session, warn: (m) => warnings.push(m) });
   const events: KernelEvent[] = [];
   conversation.subscribe((event) => events.push(event));
@@ -98,7 +99,7 @@ describe('userAsk inside a Conversation with a scripted model', () => {
     expect(resumed.conversation.snapshot()).toMatchObject({ ask: { text: 'deploy the api', evaluatedTurns: 0, outcome: 'in_progress' } });
 
     const fresh = await resumed.conversation.clear();
-    expect(existsSync(join(resumed.conversation.session.dir, 'user_ask.json'))).toBe(false);
+    expect(existsSync(join(folderOf(resumed.conversation.session), 'user_ask.json'))).toBe(false);
     expect(fresh.indicators()).toEqual([]);
     expect(fresh.snapshot()).toEqual({ ask: null });
   });
@@ -107,7 +108,7 @@ describe('userAsk inside a Conversation with a scripted model', () => {
     const dir = scriptedFolder();
     const first = await open(dir);
     await first.conversation.runTurn('deploy the api');
-    writeFileSync(join(first.conversation.session.dir, 'user_ask.json'), 'not json at all');
+    writeFileSync(join(folderOf(first.conversation.session), 'user_ask.json'), 'not json at all');
     const resumed = await open(dir, first.conversation.session.id);
     expect(resumed.warnings).toEqual([expect.stringMatching(/^userAsk: user_ask\.json was not readable JSON and was set aside/)]);
     const result = await resumed.conversation.runTurn('api-west');

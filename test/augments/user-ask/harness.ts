@@ -12,6 +12,7 @@ import { openSession, type SessionHandle } from '../../../src/session/session.js
 import { EVALUATION_EVENT, type EvaluationEventValue } from '../../../src/augments/user-ask/judge-turn.js';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { mockModel, type MockStep } from '../../helpers/mock-model.js';
+import { folderOf } from '../../helpers/session-folder.js';
 
 /** What the fake evaluator answers: the reply text, or a failed call. */
 export type FakeReply = string | { error: string };
@@ -62,7 +63,7 @@ export async function loadFolder(dir: string): Promise<LoadedAgent> {
 export async function startUserAsk(options: StartOptions = {}): Promise<AskHarness> {
   const dir = options.dir ?? userAskFolder(options.config);
   const agent = await loadFolder(dir);
-  const session = openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId: options.sessionId });
+  const session = await openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId: options.sessionId });
   const h: AskHarness = { dir, agent, session, augments: [], ask: { id: 'none' }, events: [], warnings: [], completions: [], replies: [...(options.replies ?? [])], messages: [] };
   const complete: CompleteFn = async ({ system, prompt, model }) => {
     h.completions.push({ system, prompt, model });
@@ -137,7 +138,7 @@ export function evaluations(h: AskHarness): EvaluationEventValue[] {
 }
 
 export function savedAsk(h: AskHarness): Record<string, unknown> | undefined {
-  const path = join(h.session.dir, 'user_ask.json');
+  const path = join(folderOf(h.session), 'user_ask.json');
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : undefined;
 }
 

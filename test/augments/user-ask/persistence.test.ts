@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { USER_ASK_FILE, UserAskStore } from '../../../src/augments/user-ask/user-ask-store.js';
 import { SessionError, type SessionHandle } from '../../../src/session/session.js';
 import { quickTurn, savedAsk, startUserAsk, verdict } from './harness.js';
+import { folderOf } from '../../helpers/session-folder.js';
 
 const inProgress = verdict('in_progress', 'more to do');
 
@@ -21,7 +22,7 @@ describe('userAsk persistence in user_ask.json', () => {
       lastReason: 'more to do',
     });
     // Written atomically: no temp file left beside it.
-    expect(readdirSync(h.session.dir).filter((name) => name.startsWith(USER_ASK_FILE))).toEqual([USER_ASK_FILE]);
+    expect(readdirSync(folderOf(h.session)).filter((name) => name.startsWith(USER_ASK_FILE))).toEqual([USER_ASK_FILE]);
   });
 
   it('a resumed session restores the ask, with the evaluated-turn counter back at 0', async () => {
@@ -52,11 +53,11 @@ describe('userAsk persistence in user_ask.json', () => {
   it('a corrupt user_ask.json is reported and set aside, and the session still runs', async () => {
     const first = await startUserAsk();
     await first.ask.onUserMessage?.('deploy');
-    writeFileSync(join(first.session.dir, USER_ASK_FILE), '{"text": "dep');
+    writeFileSync(join(folderOf(first.session), USER_ASK_FILE), '{"text": "dep');
     const resumed = await startUserAsk({ dir: first.dir, sessionId: first.session.id });
     expect(resumed.warnings).toHaveLength(1);
     expect(resumed.warnings[0]).toMatch(/^userAsk: user_ask\.json was not readable JSON and was set aside as .*user_ask\.json\.corrupt-\d+; no ask is tracked$/);
-    const names = readdirSync(resumed.session.dir);
+    const names = readdirSync(folderOf(resumed.session));
     expect(names.some((name) => name.startsWith('user_ask.json.corrupt-'))).toBe(true);
     expect(resumed.ask.snapshot?.()).toEqual({ ask: null });
     await quickTurn(resumed, 'try again');
@@ -65,27 +66,24 @@ describe('userAsk persistence in user_ask.json', () => {
 
   it('JSON that is not an ask is set aside too', async () => {
     const first = await startUserAsk();
-    writeFileSync(join(first.session.dir, USER_ASK_FILE), '{"text": 42}');
+    writeFileSync(join(folderOf(first.session), USER_ASK_FILE), '{"text": 42}');
     const resumed = await startUserAsk({ dir: first.dir, sessionId: first.session.id });
     expect(resumed.warnings[0]).toMatch(/^userAsk: user_ask\.json does not hold an ask .* set aside as .*user_ask\.json\.invalid-\d+/);
-    expect(existsSync(join(first.session.dir, USER_ASK_FILE))).toBe(false);
+    expect(existsSync(join(folderOf(first.session), USER_ASK_FILE))).toBe(false);
     expect(resumed.ask.snapshot?.()).toEqual({ ask: null });
   });
 
-  it('a disk that refuses the write is reported once per change; the ask still works for this run', () => {
+  it('a disk that refuses the write is reported once per change; the ask still works for this run', async () => {
     const warnings: string[] = [];
     const session: SessionHandle = {
       id: 's',
       dir: '/nonexistent',
       resumed: false,
-      append: () => undefined,
+      append: () => Promise.resolve(),
       entries: () => ({ entries: [], warnings: [] }),
       readState: () => ({ status: 'missing' }),
-      writeState: () => {
-        throw new SessionError('the disk is full');
-      },
-      stateSaved: () => Promise.resolve(),
-      removeState: () => undefined,
+      writeState: () => Promise.reject(new SessionError('the disk is full')),
+      removeState: () => Promise.resolve(),
       location: '/nonexistent/events.jsonl',
       setAsideState: () => '/nonexistent/aside',
       watchState: () => () => undefined,
@@ -94,7 +92,7 @@ describe('userAsk persistence in user_ask.json', () => {
       acquireWriter: async () => ({ notices: [], changedElsewhere: false, release: async () => undefined }),
     };
     const store = new UserAskStore(session, (message) => warnings.push(message));
-    store.set('deploy', 'user');
+    await store.set('deploy', 'user');
     expect(store.active?.text).toBe('deploy');
     expect(warnings).toEqual(['userAsk: the ask was not saved: the disk is full']);
   });

@@ -27,7 +27,8 @@ describe.skipIf(!tmuxAvailable())('userAsk in the TUI', () => {
     expect(statusLine(await terminal.screen())).not.toContain('? ask');
     await send(terminal, 'deploy the api');
     await terminal.waitForText('user ask in progress: The agent asked which service to deploy', { joined: true });
-    const asked = await terminal.waitForScreen((s) => statusLine(s).includes('? ask (1)'), '? ask (1) on the status line');
+    // Judged before the turn ends, and still there once it has.
+    const asked = await terminal.waitForScreen((s) => statusLine(s).includes('? ask (1)') && statusLine(s).includes('input-required'), '? ask (1) on the status line');
     expect(statusLine(asked)).toMatch(/\? input-required\s+\? ask \(1\)\s+\d+ in · \d+ out tokens$/);
 
     await send(terminal, '/ask');
@@ -43,7 +44,8 @@ describe.skipIf(!tmuxAvailable())('userAsk in the TUI', () => {
   it('the answer refines the ask and achieves it: the indicator goes away', async () => {
     const terminal = await auggyRun(copyExample('demo'));
     await send(terminal, 'deploy the api');
-    await terminal.waitForScreen((s) => statusLine(s).includes('? ask (1)'), '? ask (1)');
+    // The ask is judged before the turn ends: the answer goes once the turn has ended too.
+    await terminal.waitForScreen((s) => statusLine(s).includes('? ask (1)') && statusLine(s).includes('input-required'), '? ask (1) after the turn');
     await send(terminal, 'api-west');
     await terminal.waitForText('user ask achieved: The service was built, pushed and rolled out', { joined: true });
     const done = await terminal.waitForScreen((s) => statusLine(s).includes('completed'), 'the turn completed');

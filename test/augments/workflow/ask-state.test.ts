@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KernelEvent } from '../../../src/kernel/events.js';
 import { customValues, scriptedPerson, type ScriptedReply } from '../../helpers/scripted-person.js';
 import { packText, runTurn, savedState, startWorkflow, stateOrder, transition, transitions, workflowFolder, type PackSpec } from './harness.js';
+import { folderOf } from '../../helpers/session-folder.js';
 
 /** intake (user) → details (the person) → plan or fallback (agent) → done. */
 function deployPack(overrides: { states?: Record<string, Record<string, unknown>>; budget?: Record<string, number> } = {}): PackSpec {
@@ -198,7 +199,7 @@ describe('a workflow ask state: the person is a state', () => {
   it('a workflow left in an ask state (the process ended mid-questionnaire) settles it before the next model round', async () => {
     const dir = workflowFolder(packText(deployPack()));
     const first = await startWorkflow(dir);
-    writeFileSync(join(first.session.dir, 'workflow.json'), JSON.stringify({ ...savedState(first), state: 'details', visits: { intake: 1, details: 1 } }));
+    writeFileSync(join(folderOf(first.session), 'workflow.json'), JSON.stringify({ ...savedState(first), state: 'details', visits: { intake: 1, details: 1 } }));
     const h = await startWorkflow(dir, { sessionId: first.session.id });
     const { calls } = await runTurn(h, [{ text: 'Which environment should I use?' }]);
     expect(calls[0].system).toContain('Current state: fallback');

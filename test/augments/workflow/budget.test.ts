@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lookupTool, packText, runTurn, savedState, startWorkflow, stateOrder, transition, workflowFolder } from './harness.js';
+import { folderOf } from '../../helpers/session-folder.js';
 
 /** Two states that keep the floor and bounce between each other: only a limit stops them. */
 function pingPong(budget: Record<string, number>, extra: Record<string, Record<string, unknown>> = {}) {
@@ -53,7 +54,7 @@ describe('workflow engine.budget', () => {
     const dir = workflowFolder(pingPong({ max_wall_time_sec: 60 }));
     const first = await startWorkflow(dir);
     const saved = savedState(first);
-    writeFileSync(join(first.session.dir, 'workflow.json'), JSON.stringify({ ...saved, startedAt: new Date(Date.now() - 60_000).toISOString() }));
+    writeFileSync(join(folderOf(first.session), 'workflow.json'), JSON.stringify({ ...saved, startedAt: new Date(Date.now() - 60_000).toISOString() }));
     const h = await startWorkflow(dir, { sessionId: first.session.id });
     const { result } = await runTurn(h, [...hits(2), { text: 'never' }]);
     expect(result.status).toBe('budget-exhausted');
@@ -64,7 +65,7 @@ describe('workflow engine.budget', () => {
     const dir = workflowFolder(pingPong({ max_wall_time_sec: 60 }));
     const first = await startWorkflow(dir);
     const saved = savedState(first);
-    writeFileSync(join(first.session.dir, 'workflow.json'), JSON.stringify({ ...saved, startedAt: new Date(Date.now() - 120_000).toISOString() }));
+    writeFileSync(join(folderOf(first.session), 'workflow.json'), JSON.stringify({ ...saved, startedAt: new Date(Date.now() - 120_000).toISOString() }));
     const h = await startWorkflow(dir, { sessionId: first.session.id });
     const { result, calls } = await runTurn(h, [...hits(2), { text: 'never' }]);
     expect(calls).toHaveLength(1);

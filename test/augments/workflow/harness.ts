@@ -16,6 +16,7 @@ import { openSession, type SessionHandle } from '../../../src/session/session.js
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { mockModel, type MockStep } from '../../helpers/mock-model.js';
 import { BUILTIN_AUGMENTS } from '../../../src/augments/registry.js';
+import { folderOf } from '../../helpers/session-folder.js';
 
 export const PACK_FILE = 'flow.pack.yaml';
 
@@ -92,7 +93,7 @@ export async function loadFolder(dir: string): Promise<LoadedAgent> {
 /** The workflow augment started on a real session of the folder, as Conversation.open would. */
 export async function startWorkflow(dir: string, options: { sessionId?: string } = {}): Promise<Harness> {
   const agent = await loadFolder(dir);
-  const session = openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId: options.sessionId });
+  const session = await openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId: options.sessionId });
   const events: KernelEvent[] = [];
   const warnings: string[] = [];
   const config = agent.augments.find((a) => a.type === 'workflow')?.config ?? {};
@@ -163,7 +164,7 @@ export function stateOrder(h: Harness, entry: string): string[] {
 }
 
 export function savedState(h: Harness): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(h.session.dir, 'workflow.json'), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(join(folderOf(h.session), 'workflow.json'), 'utf8')) as Record<string, unknown>;
 }
 
 export function transition(event: string, context?: Record<string, unknown> | string): { name: string; args: Record<string, unknown> } {

@@ -110,7 +110,7 @@ describe('the workflow augment at runtime', () => {
   it('starts over, with a warning, when the saved position does not fit the pack', async () => {
     const dir = workflowFolder(PACK);
     const h = await startWorkflow(dir);
-    h.session.writeState('workflow.json', { ...savedState(h), state: 'gone' });
+    await h.session.writeState('workflow.json', { ...savedState(h), state: 'gone' });
     const resumed = await startWorkflow(dir, { sessionId: h.session.id });
     expect(resumed.warnings[0]).toMatch(/does not fit the pack test-pack; starting at intake/);
     expect(savedState(resumed)).toMatchObject({ state: 'intake' });
@@ -124,7 +124,7 @@ describe('the workflow augment at runtime', () => {
       agent,
       augmentId: 'workflow',
       config: { pack: './missing.yaml' },
-      session: openSession({ agentDir: dir, agentName: 'fixture' }),
+      session: await openSession({ agentDir: dir, agentName: 'fixture' }),
       emit: () => undefined,
       complete: async () => ({ ok: false, error: '' }),
       warn: (message) => warnings.push(message),

@@ -8,13 +8,14 @@ import { resolveModelSpec } from '../../../src/model/model-spec.js';
 import { openSession } from '../../../src/session/session.js';
 import { copyExample } from '../../helpers/agent-fixture.js';
 import { BUILTIN_AUGMENTS } from '../../../src/augments/registry.js';
+import { folderOf } from '../../helpers/session-folder.js';
 
 async function openSupport(dir = copyExample('support'), sessionId?: string) {
   const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
   expect(loaded.diagnostics).toEqual([]);
   const agent = loaded.agent!;
   const warnings: string[] = [];
-  const session = openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId });
+  const session = await openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId });
   const conversation = await Conversation.open({ augmentTypes: BUILTIN_AUGMENTS, agent, modelSpec: resolveModelSpec(agent, {}, {}), session, warn: (w) => warnings.push(w) });
   return { dir, conversation, warnings };
 }
@@ -38,7 +39,7 @@ describe('the bundled support example (scripted, offline)', () => {
     expect(result.status).toBe('completed');
     expect(result.text).toContain('Thanks, account ACC-12345 is verified.');
     expect(result.text).toContain('Your balance on ACC-12345 is $1,234.56.');
-    expect(loggedTransitions(conversation.session.dir).map((t) => `${t.from}→${t.to}`)).toEqual(['verifying→triage', 'triage→resolution']);
+    expect(loggedTransitions(folderOf(conversation.session)).map((t) => `${t.from}→${t.to}`)).toEqual(['verifying→triage', 'triage→resolution']);
     expect(conversation.indicators()).toContain('workflow: resolution');
     expect(conversation.snapshot()).toMatchObject({ workflow: { state: 'resolution', complete: false } });
     expect(warnings).toEqual([]);
@@ -67,7 +68,7 @@ describe('the bundled support example (scripted, offline)', () => {
     const result = await conversation.runTurn('I lost my card, my ID is ACC-12345');
     expect(result.status).toBe('completed');
     expect(result.text).toContain('card specialist');
-    expect(loggedTransitions(conversation.session.dir).map((t) => t.to)).toEqual(['triage', 'handoff']);
+    expect(loggedTransitions(folderOf(conversation.session)).map((t) => t.to)).toEqual(['triage', 'handoff']);
     expect(conversation.snapshot()).toMatchObject({ workflow: { state: 'handoff', complete: true } });
   });
 
@@ -76,6 +77,6 @@ describe('the bundled support example (scripted, offline)', () => {
     expect(await conversation.hostInput('event', 'AccountVerified')).toEqual({ ok: true, message: 'workflow: verifying → triage (AccountVerified, external)' });
     const result = await conversation.runTurn('what is my balance?');
     expect(result.text).toBe('Your balance on ACC-12345 is $1,234.56.');
-    expect(loggedTransitions(conversation.session.dir).map((t) => t.to)).toEqual(['triage', 'resolution']);
+    expect(loggedTransitions(folderOf(conversation.session)).map((t) => t.to)).toEqual(['triage', 'resolution']);
   });
 });

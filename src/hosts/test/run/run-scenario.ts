@@ -97,7 +97,7 @@ export async function runScenarioOnce(scenario: Scenario, options: RunOptions): 
   const scopes: Scope[] = [];
   const host = createHostScope();
   try {
-    const session = openSession({ agentDir: root, agentName: agent.yaml.name, agentId: agent.yaml.id });
+    const session = await openSession({ agentDir: root, agentName: agent.yaml.name, agentId: agent.yaml.id });
     const conversation = await Conversation.open({ agent, augmentTypes: options.target.augmentTypes, modelSpec, session, warn: options.warn, models: options.models, host });
     for (const turn of scenario.turns) {
       if (options.signal.aborted) break;
