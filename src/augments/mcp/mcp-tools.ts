@@ -94,6 +94,8 @@ function kernelTool(connection: ServerConnection, tool: RemoteTool, context: Too
           allowedTools: context.allowedTools,
           alwaysAllowed: context.alwaysAllowed,
         });
+        // The call is left open; the run that brings the person's answer calls this tool again.
+        if ('pending' in decision) return { content: '', deferred: true };
         approval = { approval: decision.approved ? 'approved' : 'refused', by: decision.by };
         if (decision.always) context.alwaysAllowed.add(name);
         if (!decision.approved) return { isError: true, content: refusalText(name, decision), record: approval };
