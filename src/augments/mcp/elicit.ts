@@ -10,7 +10,7 @@ function either(a: AbortSignal, b: AbortSignal): AbortSignal {
 
 /**
  * A server's `elicitation/create`, answered on the person's road. Form mode asks one question
- * per field; URL mode shows the link and asks to go on. Nobody there (print, serve, /away, or
+ * per field; URL mode shows the link and asks to go on. Nobody there (print, serve, which answers a form field by field "away", /away, or
  * no call waiting) answers at once: `cancel` for a form, `decline` for a link.
  */
 export async function answerElicitation(server: string, params: ElicitRequestParams, seat: CallSeat | undefined, signal: AbortSignal): Promise<ElicitResult> {

@@ -1,6 +1,7 @@
 import type { ResumeEntry } from '@ag-ui/core';
 import type { Interrupt } from '../../kernel/interrupt.js';
-import type { PersonChannel, PersonReply, QuestionnaireAsk, QuestionnaireReply } from '../../kernel/person.js';
+import type { PersonChannel, PersonReply, PresentedQuestion, QuestionnaireAsk, QuestionnaireReply } from '../../kernel/person.js';
+import { DASH } from '../../augments/questions/index.js';
 import type { HeldInterrupt } from './held-interrupts.js';
 
 /** A held question and the resume entry that answers it in this run. */
@@ -89,11 +90,11 @@ export class InterruptPerson implements PersonChannel {
     const { payload } = given.entry;
     if (given.held.approvalOptions) return { [ask.questions[0]?.field ?? 'approve']: approvalText(payload, given.held.approvalOptions) };
     const values = isRecord(payload) ? payload : {};
-    // The payload answers the fields the interrupt asked; those accepted in an earlier run stand.
+    // The payload answers the fields the interrupt asked; those accepted in an earlier run stand;
+    // a field left out takes its default or stays empty where it may, as `-` does at the terminal.
     const accepted = given.held.accepted ?? {};
-    return Object.fromEntries(
-      ask.questions.map((question) => [question.field, question.field in values ? asTyped(values[question.field]) : (accepted[question.field] ?? '')]),
-    );
+    const leftOut = (question: PresentedQuestion) => accepted[question.field] ?? (question.default !== undefined || !question.required ? DASH : '');
+    return Object.fromEntries(ask.questions.map((question) => [question.field, question.field in values ? asTyped(values[question.field]) : leftOut(question)]));
   }
 
   private hold(ask: QuestionnaireAsk): HeldInterrupt {
