@@ -7,6 +7,7 @@ import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { checkRun, clientRun, interruptModel, interruptsOf } from '../helpers/interrupt-agent.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { usePostgres } from '../helpers/postgres.js';
+import { THREE_LINES } from '../helpers/board-fixture.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 
 const pg = usePostgres();
@@ -69,6 +70,18 @@ describe('open interrupts live in the session', () => {
     checkRun(done, agent.threadId);
     expect(done.finished[0]).toMatchObject({ outcome: 'success', result: { status: 'completed' } });
     expect(lastToolResult()).toEqual({ status: 'answered', answers: FORM_ANSWER });
+  });
+
+  it('the board\'s STATE_SNAPSHOT comes just before the interrupt, with the client\'s own keys kept', async () => {
+    const dir = makeAgentFolder({ augments: ['turnControl', 'questions', 'board'], files: { 'augments/board/augment.yaml': THREE_LINES } });
+    const serve = await serveOn(dir);
+    const agent = new HttpAgent({ url: `${serve.url}/agent/run`, initialState: { theme: 'dark' } });
+    const record = await clientRun(agent, { text: 'plan a deploy' });
+    checkRun(record, agent.threadId);
+    interruptsOf(record);
+    const [beforeLast, last] = record.events.slice(-2);
+    expect(last.type).toBe('RUN_FINISHED');
+    expect(beforeLast).toMatchObject({ type: 'STATE_SNAPSHOT', snapshot: { theme: 'dark', board: expect.objectContaining({ notes: expect.anything() }) } });
   });
 
   it('--interrupt-wait sets expiresAt; an expired question is answered as cancelled and blocks nothing', async () => {
