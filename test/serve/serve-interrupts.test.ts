@@ -153,6 +153,22 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
     expect(customNamed(fourth.events, 'mcp.approval')).toEqual([expect.objectContaining({ decision: 'approved', by: 'session' })]);
   });
 
+  it('an MCP server\'s form is an interrupt of its fields; the answer calls the server\'s tool again, whose form gets it', async () => {
+    const agent = newAgent();
+    const first = await clientRun(agent, { text: 'call mcp_everything_trigger_elicitation_request' });
+    checkRun(first, agent.threadId);
+    const [form] = interruptsOf(first);
+    expect(form).toMatchObject({ reason: 'input_required', toolCallId: expect.any(String) });
+    expect(form.responseSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['name']), properties: { name: { type: 'string' }, check: { type: 'boolean' } } });
+    const done = await clientRun(agent, { resume: [{ interruptId: form.id, status: 'resolved', payload: { name: 'Ada Lovelace', check: true } }] });
+    expect(done.failure).toBeUndefined();
+    checkRun(done, agent.threadId);
+    expect(done.finished[0]).toMatchObject({ outcome: 'success', result: { status: 'completed' } });
+    const result = chat.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)).at(-1) ?? '';
+    expect(result).toContain('- Name: Ada Lovelace');
+    expect(result).toContain('- Agreed to terms: true');
+  });
+
   it('two questions in one batch end one run with both interrupts, each with its own id; one resume answers both', async () => {
     const agent = newAgent();
     const first = await clientRun(agent, { text: 'both' });

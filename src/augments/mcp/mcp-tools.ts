@@ -101,7 +101,7 @@ function kernelTool(connection: ServerConnection, tool: RemoteTool, context: Too
         if (!decision.approved) return { isError: true, content: refusalText(name, decision), record: approval };
       }
       const clock = new CallClock(connection.timeoutMs);
-      const seat = { server: server.name, toolName: name, person: ctx.person, signal: ctx.signal, emit: ctx.emit, complete: context.complete, clock };
+      const seat = { server: server.name, toolName: name, person: ctx.person, signal: ctx.signal, emit: ctx.emit, complete: context.complete, clock, toolCallId: ctx.toolCallId, forms: { asked: 0, held: false } };
       try {
         const result = await context.pool.seated(seat, () =>
           connection.call(tool.name, args, {
@@ -114,8 +114,11 @@ function kernelTool(connection: ServerConnection, tool: RemoteTool, context: Too
             },
           }),
         );
+        // A form held open for a later run: what the server made of "cancel" is not the answer.
+        if (seat.forms.held) return { content: '', deferred: true };
         return { content: resultText(result), isError: result.isError === true || undefined, record: approval };
       } catch (error) {
+        if (seat.forms.held) return { content: '', deferred: true };
         if (error instanceof CallFailure) return { isError: true, content: error.message, record: approval };
         throw error;
       } finally {
