@@ -174,10 +174,10 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     );
     const termination = terminationOf(settled) ?? decision?.terminate;
     // Calls left open (for the client to run, or on the person's answer) end the turn; the next
-    // run's results or answers resume it. A question asked beside them is asked too.
+    // run's results or answers resume it. A question asked beside them travels as its interrupt,
+    // not as a reply: a reply after the open calls would close them in the transcript.
     if (deferred.length > 0) {
       const asked = termination?.status === 'input-required' ? termination : undefined;
-      if (asked?.message) say(asked.message);
       return finish({ status: 'input-required', pendingToolCalls: deferred, ...(asked?.interrupts ? { interrupts: asked.interrupts } : {}) });
     }
     if (termination) {

@@ -44,20 +44,17 @@ export async function runDeferrableQuestionnaire(
     const placed = presentQuestion(field, { questionnaireId, index, total: fields.length, intro: index === 0 ? spec.prompt : undefined, error });
     return options.purpose ? { ...placed, purpose: options.purpose } : placed;
   };
-  const put = (asked: readonly QuestionField[], errors: Record<string, string>, accepted: Record<string, string>, reasks: number) =>
-    askAll(
-      {
-        questionnaireId,
-        toolCallId: options.toolCallId,
-        prompt: spec.prompt,
-        questions: asked.map((field) => present(field, fields.indexOf(field), errors[field.name])),
-        responseSchema: responseSchema(asked, errors),
-        accepted,
-        reasks,
-        ...(options.purpose ? { purpose: options.purpose } : {}),
-      },
+  const put = async (asked: readonly QuestionField[], errors: Record<string, string>, accepted: Record<string, string>, reasks: number) => {
+    const questions = asked.map((field) => present(field, fields.indexOf(field), errors[field.name]));
+    const reply = await askAll(
+      { questionnaireId, toolCallId: options.toolCallId, prompt: spec.prompt, questions, responseSchema: responseSchema(asked, errors), accepted, reasks, ...(options.purpose ? { purpose: options.purpose } : {}) },
       signal,
     );
+    // The questions are said in the run that asks them (a plain chat shows them as text); the
+    // run that brings the answers says what was answered.
+    if (reply.kind === 'pending') questions.forEach((question) => emit(questionEvent(question)));
+    return reply;
+  };
 
   const reply = await put(fields, {}, {}, 0);
   if (reply.kind === 'pending') return { status: 'pending' };
@@ -65,13 +62,12 @@ export async function runDeferrableQuestionnaire(
     emit(answeredEvent({ questionnaireId, field: fields[0].name, reason: 'declined' }));
     return finish(noAnswer('declined'));
   }
-  // The same events as the field-by-field interview, so the session log reads alike in every host.
+  // An `answered` event per field, as the field-by-field interview has, so the session log reads alike.
   const answers: Record<string, unknown> = {};
   const accepted: Record<string, string> = {};
   const errors: Record<string, string> = {};
-  fields.forEach((field, index) => {
+  fields.forEach((field) => {
     const text = reply.texts[field.name] ?? '';
-    emit(questionEvent(present(field, index)));
     const answer = readAnswer(field, text);
     answers[field.name] = answer;
     emit(answeredEvent({ questionnaireId, field: field.name, text, answer }));
