@@ -18,6 +18,7 @@ export interface ServeOptionValues extends ModelOptionValues, StoreOptionValues 
   corsOrigin: string[];
   allowTool: string[];
   allowedHost: string[];
+  interruptWait?: string;
 }
 
 function log(line: string): void {
@@ -34,6 +35,7 @@ interface ServeSettings {
   token?: string;
   maxMessageChars: number;
   graceMs: number;
+  interruptWaitMs?: number;
 }
 
 /** `https://app.example:3000`: what a browser sends as Origin; a path or a typo would never match one. */
@@ -75,6 +77,7 @@ function settingsFrom(options: ServeOptionValues): ServeSettings {
     port: integerOption('--port', options.port, 0, 65535),
     maxMessageChars: integerOption('--max-message-chars', options.maxMessageChars, 1),
     graceMs: integerOption('--grace-ms', options.graceMs, 0),
+    ...(options.interruptWait !== undefined ? { interruptWaitMs: integerOption('--interrupt-wait', options.interruptWait, 1) * 1000 } : {}),
   };
 }
 
@@ -128,6 +131,7 @@ async function serveUntilStopped(target: AgentTarget, store: SessionStore, setti
     store,
     token: settings.token,
     maxMessageChars: settings.maxMessageChars,
+    interruptWaitMs: settings.interruptWaitMs,
     corsOrigins: options.corsOrigin,
     allowedHosts: options.allowedHost,
     log,

@@ -22,6 +22,7 @@ export function registerServe(program: Command, setExitCode: SetExitCode): void 
     .addOption(numberDefault(new Option('--grace-ms <ms>', 'on SIGTERM, how long in-flight runs may finish before they are canceled'), 5000))
     .option('--cors-origin <origin>', 'let web pages from this origin (or *) call the server; repeatable', collect, [])
     .option('--allowed-host <name>', 'a name besides the bound address and localhost that clients may use in Host; repeatable', collect, [])
+    .option('--interrupt-wait <seconds>', 'how long a question a run leaves open (an AG-UI interrupt) waits for its answer; unset, it waits as long as it takes')
     .option('--allow-tool <pattern>', 'mcp: let tools matching this run without a person\'s yes, e.g. mcp_ops_* (repeatable)', collect, []);
   addModelOptions(command);
   addStoreOption(command);
@@ -36,7 +37,9 @@ Routes:
   GET  /health      {"status":"healthy"}
   GET  /admin       the auggy admin report as JSON
 
-A run that asks a question ends with RUN_FINISHED result {status:"input-required", message}.
+A run that asks a question ends with RUN_FINISHED result {status:"input-required", message};
+for an AG-UI 1.0 client (it sends protocolVersion) also with outcome {type:"interrupt"}, whose
+interrupts the next run answers with resume (see README, "Answering from a web app").
 SIGTERM refuses new runs (503 with Retry-After), lets in-flight runs finish for --grace-ms,
 cancels the rest, exits 0.
 

@@ -11,6 +11,7 @@ import type { SessionEntry } from '../session/entries.js';
 import type { SessionStore, WriterLease } from '../session/store.js';
 import { openToolCalls, transcriptFromEntries, unansweredResults } from '../session/transcript.js';
 import type { KernelTool } from './tool.js';
+import type { RequestedToolCall } from './model-step.js';
 import { makeComplete } from './complete.js';
 import { SessionWriter } from './session-writer.js';
 import { SYSTEM_LINE_EVENT, loggedKernelEvent, type KernelEvent } from './events.js';
@@ -28,6 +29,12 @@ export interface TurnOptions {
   clientTools?: KernelTool[];
   /** The client's id for the user message, kept so its history is recognised later. */
   messageId?: string;
+}
+
+/** How a turn resumes calls left open on the person: which calls, run again with `person` answering. */
+export interface AnsweredCallsOptions extends TurnOptions {
+  person: PersonChannel;
+  toolCallIds: readonly string[];
 }
 
 /** A client's result for a call the last turn left open. */
@@ -296,6 +303,16 @@ export class Conversation {
     return openToolCalls(this.messages).map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));
   }
 
+  /** The open calls among `ids`, as the model made them, to be run again. */
+  private openCallsNamed(ids: readonly string[]): RequestedToolCall[] {
+    const wanted = new Set(openToolCalls(this.messages).map((call) => call.toolCallId).filter((id) => ids.includes(id)));
+    return this.messages.flatMap((message) =>
+      message.role === 'assistant' && typeof message.content !== 'string'
+        ? message.content.flatMap((part) => (part.type === 'tool-call' && wanted.has(part.toolCallId) ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : []))
+        : [],
+    );
+  }
+
   /** Appends a message to the transcript and keeps it in the session, under the turn that brought it. */
   private record(message: ModelMessage, turnId: string, messageId?: string): void {
     this.messages.push(message);
@@ -366,8 +383,17 @@ export class Conversation {
     });
   }
 
+  /**
+   * Continues the turn whose calls waited on the person (serve's interrupts), now that `person`
+   * holds the answers: those calls run again first, as their own batch, and the turn carries on
+   * as if the person had answered mid-turn. No user message is added.
+   */
+  async resumeAnswered(options: AnsweredCallsOptions): Promise<TurnResult & { runId: string }> {
+    return this.run(options, async () => undefined);
+  }
+
   /** `begin` logs what starts the turn; `saved` runs once that is saved, before the model is called. */
-  private async run(options: TurnOptions, begin: (runId: string) => Promise<void>, saved?: () => Promise<void>): Promise<TurnResult & { runId: string }> {
+  private async run(options: TurnOptions & { toolCallIds?: readonly string[] }, begin: (runId: string) => Promise<void>, saved?: () => Promise<void>): Promise<TurnResult & { runId: string }> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
     try {
@@ -379,7 +405,7 @@ export class Conversation {
   }
 
   private async runAsWriter(
-    options: TurnOptions,
+    options: TurnOptions & { toolCallIds?: readonly string[] },
     begin: (runId: string) => Promise<void>,
     saved: (() => Promise<void>) | undefined,
     writer: WriterLease | undefined,
@@ -420,6 +446,7 @@ export class Conversation {
           ...this.roundLimit(),
           signal,
           person: options.person,
+          ...(options.toolCallIds ? { resumeCalls: this.openCallsNamed(options.toolCallIds) } : {}),
           emit: (event) => {
             this.emit(event);
             // Clients learn the shared state (the board) as the run begins.

@@ -1,6 +1,7 @@
 import type { LoggedEvent } from '../session/entries.js';
 
 import type { ModelFailureCode } from '../model/describe-error.js';
+import type { Interrupt } from './interrupt.js';
 
 /**
  * The kernel's event stream. Names and fields follow AG-UI's events one for one, so the
@@ -12,7 +13,7 @@ export type TurnStatus = 'completed' | 'input-required' | 'failed' | 'canceled' 
  * The kind of a failed or cut-short turn (serve's RUN_ERROR.code): what went wrong, never where.
  * The model's kinds come from model/describe-error; the rest are the turn's own.
  */
-export type FailureCode = ModelFailureCode | 'empty_reply' | 'budget_exhausted' | 'model_config' | 'session_error' | 'internal_error' | 'failed';
+export type FailureCode = ModelFailureCode | 'empty_reply' | 'budget_exhausted' | 'model_config' | 'session_error' | 'internal_error' | 'interrupt_pending' | 'failed';
 
 export interface TurnOutcome {
   status: TurnStatus;
@@ -21,6 +22,8 @@ export interface TurnOutcome {
   pendingToolCalls?: string[];
   /** Set when the turn failed or ran out of budget. */
   code?: FailureCode;
+  /** What the person is asked, for input-required: hosts that can hold a question open show these. */
+  interrupts?: Interrupt[];
 }
 
 export type JsonPatchOperation =

@@ -17,8 +17,8 @@ const CLIENT_MESSAGES: Readonly<Partial<Record<FailureCode, string>>> = {
   internal_error: 'the run failed inside the server; the operator can find why in the server log',
 };
 
-/** Kinds whose sentence names only the model (provider:model), a count and a setting. */
-const SAFE_AS_SAID: ReadonlySet<FailureCode> = new Set(['provider_timeout', 'stream_cut', 'empty_reply', 'budget_exhausted']);
+/** Kinds whose sentence names only the model (provider:model), a count, a setting or the thread's own interrupt ids. */
+const SAFE_AS_SAID: ReadonlySet<FailureCode> = new Set(['provider_timeout', 'stream_cut', 'empty_reply', 'budget_exhausted', 'interrupt_pending']);
 
 export function failureForClient(code: FailureCode, message: string | undefined): string {
   if (SAFE_AS_SAID.has(code) && message) return message;

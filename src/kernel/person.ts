@@ -1,8 +1,11 @@
 /**
  * The person at the prompt, as the kernel and augments reach them mid-turn. A host with someone
- * there (the TUI) asks for real; a host with nobody (print, serve, /away) answers at once, so
- * nothing ever waits on a person who is not coming.
+ * there (the TUI) asks for real; a host with nobody (print, serve for an old client, /away)
+ * answers at once, so nothing ever waits on a person who is not coming; serve for an AG-UI 1.0
+ * client holds the question open as an interrupt and the next run brings the answer.
  */
+import type { Interrupt } from './interrupt.js';
+
 export type QuestionFieldType = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'list';
 
 /** One question as shown to the person: the field makes the question. */
@@ -38,10 +41,40 @@ export type QuestionPurpose =
 
 export type PersonReply = { kind: 'answer'; text: string } | { kind: 'declined' } | { kind: 'away' };
 
+/** A whole questionnaire put to a person who answers it at once, later (serve's AG-UI interrupts). */
+export interface QuestionnaireAsk {
+  questionnaireId: string;
+  /** The tool call that waits on the answers: it ends deferred while they are pending. */
+  toolCallId: string;
+  prompt: string;
+  /** The fields to answer now; a field asked again carries why its last answer was refused. */
+  questions: PresentedQuestion[];
+  /** A JSON Schema of those fields' answers. */
+  responseSchema: Record<string, unknown>;
+  /** Answers already accepted, as typed, kept with the question so the resuming run has them. */
+  accepted: Record<string, string>;
+  /** Re-asks used so far, so the bound holds across runs. */
+  reasks: number;
+  purpose?: QuestionPurpose;
+}
+
+export type QuestionnaireReply =
+  | { kind: 'answers'; texts: Record<string, string>; reasks: number }
+  | { kind: 'declined' }
+  /** Nobody answers during this run: the question is held open and the call waits. */
+  | { kind: 'pending' };
+
 export interface PersonChannel {
-  /** False when nobody can answer right now (no TTY, print, serve, /away). */
+  /** False when nobody can answer right now (no TTY, print, serve for an old client, /away). */
   present(): boolean;
   ask(question: PresentedQuestion, signal: AbortSignal): Promise<PersonReply>;
+  /**
+   * Present where the person answers a whole questionnaire in one go, outside the run (serve for
+   * an AG-UI 1.0 client); absent, questions are asked field by field with `ask`.
+   */
+  askQuestionnaire?(ask: QuestionnaireAsk, signal: AbortSignal): Promise<QuestionnaireReply>;
+  /** The questions this channel left open during the turn, for the turn's outcome. */
+  openInterrupts?(): Interrupt[];
 }
 
 /** The person of hosts where nobody is at a prompt: every question is answered "away", at once. */

@@ -20,7 +20,7 @@ export interface ToolContext {
   toolCallId: string;
   signal: AbortSignal;
   emit: EmitEvent;
-  /** Whoever is at the prompt for this turn (NOBODY in print and serve). */
+  /** Whoever is at the prompt for this turn (NOBODY in print; serve's interrupts for an AG-UI 1.0 client). */
   person: PersonChannel;
 }
 

@@ -3,9 +3,10 @@ import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { BatchDecision, ClosingRound, SettledToolCall, TurnHookContext } from './augment.js';
 import { NOBODY, type PersonChannel } from './person.js';
 import { systemLineEvent, type EmitEvent, type FailureCode, type TurnOutcome, type TurnStatus } from './events.js';
-import { newMessageId, runModelStep, type FinishReason, type StepOutcome, type StepUsage } from './model-step.js';
+import { newMessageId, runModelStep, type FinishReason, type RequestedToolCall, type StepOutcome, type StepUsage } from './model-step.js';
 import { runToolBatch, terminationOf, type SettledCall } from './tool-batch.js';
 import type { KernelTool } from './tool.js';
+import type { Interrupt } from './interrupt.js';
 
 export interface ToolCallSummary {
   id: string;
@@ -29,6 +30,8 @@ export interface TurnResult {
   finishReason: FinishReason;
   /** The kind of failure, when the turn failed or ran out of budget. */
   code?: FailureCode;
+  /** What the person is asked, when the turn ended input-required. */
+  interrupts?: Interrupt[];
 }
 
 /** A model failure as the kernel reports it; a bare string is a failure of unknown kind. */
@@ -54,6 +57,11 @@ export interface TurnLoopOptions {
   emit: EmitEvent;
   /** Who answers questions asked mid-turn; NOBODY when absent. */
   person?: PersonChannel;
+  /**
+   * Calls a past run left open on the person (an interrupt now answered): run again first, as a
+   * batch of their own, before any model round; the person channel holds the answers.
+   */
+  resumeCalls?: RequestedToolCall[];
   prepareRound(): RoundSetup;
   afterBatch?(batch: SettledToolCall[], context: TurnHookContext): Promise<BatchDecision | undefined>;
   /** Called with each assistant/tool message as it is final, so the session keeps it. */
@@ -99,7 +107,18 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     messages.push(message);
     options.onMessage(message);
   };
-  const finish = (outcome: TurnOutcome): TurnResult => {
+  const person = options.person ?? NOBODY;
+  const finish = (given: TurnOutcome): TurnResult => {
+    // Questions the person channel holds open travel with the outcome, beside request_input's own.
+    const held = given.status === 'input-required' ? (person.openInterrupts?.() ?? []) : [];
+    const interrupts = [...held, ...(given.interrupts ?? [])];
+    // A call that waits on the person is no call for the client to run.
+    const waiting = new Set(held.map((interrupt) => interrupt.toolCallId));
+    const forClient = given.pendingToolCalls?.filter((id) => !waiting.has(id));
+    const outcome: TurnOutcome = { ...given, ...(interrupts.length > 0 ? { interrupts } : {}) };
+    if (forClient !== undefined && forClient.length > 0) outcome.pendingToolCalls = forClient;
+    else delete outcome.pendingToolCalls;
+    if (interrupts.length > 0) result.interrupts = interrupts;
     result.status = outcome.status;
     result.message = outcome.message;
     if (outcome.pendingToolCalls) result.pendingToolCalls = outcome.pendingToolCalls;
@@ -139,7 +158,43 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     return finish(closing.outcome);
   };
 
+  /** Runs one batch and records it; the turn's result when the batch ends the turn. */
+  const settle = async (calls: RequestedToolCall[], tools: KernelTool[]): Promise<TurnResult | undefined> => {
+    const settled = await runToolBatch(calls, tools, signal, emit, person);
+    const deferred = settled.filter(({ result: r }) => r.deferred).map(({ call }) => call.toolCallId);
+    if (deferred.length < settled.length) keep(toolMessage(settled));
+    for (const { call, result: toolResult } of settled) {
+      if (toolResult.deferred) continue;
+      result.toolCalls.push({ id: call.toolCallId, name: call.toolName, input: call.input, content: toolResult.content, isError: toolResult.isError === true });
+      if (toolResult.record) options.onRecord?.(call.toolName, { toolCallId: call.toolCallId, ...toolResult.record });
+    }
+    const decision = await options.afterBatch?.(
+      settled.filter(({ result: r }) => !r.deferred).map(({ call, result: r }) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, content: r.content, isError: r.isError === true })),
+      { person, signal, emit },
+    );
+    const termination = terminationOf(settled) ?? decision?.terminate;
+    // Calls left open (for the client to run, or on the person's answer) end the turn; the next
+    // run's results or answers resume it. A question asked beside them travels as its interrupt,
+    // not as a reply: a reply after the open calls would close them in the transcript.
+    if (deferred.length > 0) {
+      const asked = termination?.status === 'input-required' ? termination : undefined;
+      return finish({ status: 'input-required', pendingToolCalls: deferred, ...(asked?.interrupts ? { interrupts: asked.interrupts } : {}) });
+    }
+    if (termination) {
+      // The question is the reply the person sees.
+      if (termination.status === 'input-required' && termination.message) say(termination.message);
+      return finish(termination);
+    }
+    if (signal.aborted) return finish({ status: 'canceled', message: 'canceled while tools were running' });
+    if (decision?.close) return close(decision.close);
+    return undefined;
+  };
+
   emit({ type: 'RUN_STARTED', threadId: options.threadId, runId: options.runId });
+  if (options.resumeCalls && options.resumeCalls.length > 0) {
+    const ended = await settle(options.resumeCalls, options.prepareRound().tools);
+    if (ended) return ended;
+  }
   for (;;) {
     if (signal.aborted) return finish({ status: 'canceled', message: 'canceled before the model answered' });
     if (rounds >= maxRounds) {
@@ -183,28 +238,7 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     if (assistant) keep(assistant);
     if (step.toolCalls.length === 0) return finish({ status: 'completed' });
 
-    const person = options.person ?? NOBODY;
-    const settled = await runToolBatch(step.toolCalls, round.tools, signal, emit, person);
-    const deferred = settled.filter(({ result: r }) => r.deferred).map(({ call }) => call.toolCallId);
-    if (deferred.length < settled.length) keep(toolMessage(settled));
-    for (const { call, result: toolResult } of settled) {
-      if (toolResult.deferred) continue;
-      result.toolCalls.push({ id: call.toolCallId, name: call.toolName, input: call.input, content: toolResult.content, isError: toolResult.isError === true });
-      if (toolResult.record) options.onRecord?.(call.toolName, { toolCallId: call.toolCallId, ...toolResult.record });
-    }
-    const decision = await options.afterBatch?.(
-      settled.filter(({ result: r }) => !r.deferred).map(({ call, result: r }) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, content: r.content, isError: r.isError === true })),
-      { person, signal, emit },
-    );
-    // Calls left for the client end the turn; its results resume it with the next run.
-    if (deferred.length > 0) return finish({ status: 'input-required', pendingToolCalls: deferred });
-    const termination = terminationOf(settled) ?? decision?.terminate;
-    if (termination) {
-      // The question is the reply the person sees.
-      if (termination.status === 'input-required' && termination.message) say(termination.message);
-      return finish(termination);
-    }
-    if (signal.aborted) return finish({ status: 'canceled', message: 'canceled while tools were running' });
-    if (decision?.close) return close(decision.close);
+    const ended = await settle(step.toolCalls, round.tools);
+    if (ended) return ended;
   }
 }

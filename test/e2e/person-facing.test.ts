@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpAgent, type Message } from '@ag-ui/client';
+import { HttpAgent as LegacyHttpAgent } from '@ag-ui/client-legacy';
 import { AUGGY_BIN, copyExample } from '../helpers/agent-fixture.js';
 import { ServeScope, startServe } from '../helpers/serve-process.js';
 
@@ -71,6 +72,18 @@ describe('auggy serve', () => {
     const serve = scope.adopt(await startServe(dir));
     const agent = new HttpAgent({ url: `${serve.url}/agent/run` });
     agent.addMessage({ id: randomUUID(), role: 'user', content: 'plan a release' } satisfies Message);
+    await agent.runAgent({ runId: `run-${randomUUID()}` });
+    const said = agent.messages.filter((message) => message.role === 'assistant').map((message) => String(message.content ?? ''));
+    expect(said).toContain('Planning the release.\n? Which environment? (staging, production)\n? How many replicas? [default: 2]\n? Which regions?');
+    // A 1.0 client is there to answer: the questionnaire waits on it as an interrupt.
+    expect(agent.pendingInterrupts).toEqual([expect.objectContaining({ reason: 'input_required', message: 'Planning the release.' })]);
+  });
+
+  it('for a client without protocolVersion, nobody is there, and the chat says so', async () => {
+    const dir = copyExample();
+    const serve = scope.adopt(await startServe(dir));
+    const agent = new LegacyHttpAgent({ url: `${serve.url}/agent/run` });
+    agent.addMessage({ id: randomUUID(), role: 'user', content: 'plan a release' });
     await agent.runAgent({ runId: `run-${randomUUID()}` });
     const said = agent.messages.filter((message) => message.role === 'assistant').map((message) => String(message.content ?? ''));
     expect(said).toContain('Planning the release.\n? Which environment? (staging, production)\n? How many replicas? [default: 2]\n? Which regions?');

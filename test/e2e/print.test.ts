@@ -59,6 +59,20 @@ describe('auggy run --print against a Chat Completions server', () => {
     expect(JSON.stringify(sessionLines(dir))).toContain('two targets');
   });
 
+  it('stream-json and the session log carry request_input\'s question as the same interrupt object serve sends', async () => {
+    const prompt = 'Which region?';
+    server = await startChatServer([{ toolCalls: [{ name: 'request_input', args: { prompt }, id: 'call_region' }] }]);
+    const dir = makeAgentFolder();
+    const result = await auggy(printArgs(dir, server.url, 'deploy', '--output', 'stream-json'));
+    expect(result.exitCode).toBe(3);
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const interrupt = { id: 'int_call_region', reason: 'input_required', message: prompt, toolCallId: 'call_region', responseSchema: { type: 'string', title: prompt } };
+    expect(lines.find((line) => line.type === 'RUN_FINISHED')).toMatchObject({ result: { status: 'input-required', interrupts: [interrupt] } });
+    expect(lines.at(-1)).toMatchObject({ type: 'RESULT', interrupts: [interrupt] });
+    const logged = sessionLines(dir).find((line) => (line as { event?: { type?: string } }).event?.type === 'RUN_FINISHED');
+    expect(logged).toMatchObject({ event: { result: { interrupts: [interrupt] } } });
+  });
+
   it('answering with --session continues the conversation: the next request carries the first exchange', async () => {
     const prompt = 'Which region?';
     server = await startChatServer([{ toolCalls: [{ name: 'request_input', args: { prompt } }] }, { text: 'Deploying to eu-west.' }]);

@@ -31,9 +31,18 @@ describe('parseRunInput', () => {
       history: input.messages.slice(0, 2),
       tools: [],
       state: { board: { goal: 'ship' } },
+      interrupts: false,
+      resume: [],
     });
     expect(parseRunInput(runInput('t-1', 'hi', { state: {} }), 1000).state).toBeUndefined();
     expect(parseRunInput(runInput('t-1', 'hi', { state: null }), 1000).state).toBeUndefined();
+  });
+
+  it('a client that sends protocolVersion gets interrupts, and a resume makes the messages history', () => {
+    const input = runInput('t-1', 'hi', { protocolVersion: '1.0.0', resume: [{ interruptId: 'int_1', status: 'resolved', payload: 'eu-west' }] });
+    const parsed = parseRunInput(input, 1000);
+    expect(parsed).toMatchObject({ interrupts: true, input: { kind: 'resume' }, history: input.messages, resume: [{ interruptId: 'int_1', status: 'resolved', payload: 'eu-west' }] });
+    expect(parseRunInput(runInput('t-1', 'hi', { protocolVersion: '1.0.0' }), 1000)).toMatchObject({ interrupts: true, input: { kind: 'message', text: 'hi' } });
   });
 
   it('names the field that is wrong', () => {

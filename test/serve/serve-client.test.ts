@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { HttpAgent, type AgentSubscriber, type BaseEvent, type Message } from '@ag-ui/client';
+import { HttpAgent, type AgentSubscriber, type BaseEvent, type Message, type ResumeEntry } from '@ag-ui/client';
 import { copyExample } from '../helpers/agent-fixture.js';
 import type { ChatReply } from '../helpers/chat-server.js';
 import { checkRunSequence, validateEach } from '../helpers/agui-events.js';
@@ -46,6 +46,20 @@ async function clientRun(agent: HttpAgent, text: string): Promise<RunRecord> {
   return record;
 }
 
+/** One HttpAgent run that answers the thread's open interrupts. */
+async function clientResume(agent: HttpAgent, resume: ResumeEntry[]): Promise<RunRecord> {
+  const record: RunRecord = { events: [], finished: [], errors: [] };
+  try {
+    await agent.runAgent(
+      { runId: `run-${randomUUID()}`, resume },
+      { onEvent: ({ event }) => void record.events.push(event), onRunFinishedEvent: (params) => void record.finished.push(params) },
+    );
+  } catch (error) {
+    record.failure = error instanceof Error ? error : new Error(String(error));
+  }
+  return record;
+}
+
 function checkRun(record: RunRecord, agent: HttpAgent): void {
   const events = validateEach(record.events);
   const started = events[0];
@@ -67,7 +81,7 @@ describe('auggy serve with the @ag-ui/client HttpAgent', () => {
     expect(chat.requests[0].body.messages.at(-1)).toEqual({ role: 'user', content: 'hello there' });
   });
 
-  it('request_input: onRunFinishedEvent sees status input-required and the prompt, shown as the reply', async () => {
+  it('request_input: onRunFinishedEvent sees an interrupt (result input-required and the prompt kept), shown as the reply', async () => {
     const prompt = 'Which production service should I deploy: api-west or api-east?';
     const { serve, chat } = await serveWith([{ toolCalls: [{ name: 'request_input', args: { prompt, reason: 'two targets' } }] }]);
     const agent = new HttpAgent({ url: `${serve.url}/agent/run` });
@@ -76,8 +90,10 @@ describe('auggy serve with the @ag-ui/client HttpAgent', () => {
     checkRun(record, agent);
     expect(record.finished).toHaveLength(1);
     const [finished] = record.finished;
-    expect(finished.outcome).toBe('success');
-    expect(finished.outcome === 'success' ? finished.result : undefined).toEqual({ status: 'input-required', message: prompt });
+    // A run that stopped to ask is not a success (AG-UI 1.0): the client reads an interrupt.
+    expect(finished.outcome).toBe('interrupt');
+    expect(finished.outcome === 'interrupt' ? finished.interrupts : undefined).toEqual([expect.objectContaining({ reason: 'input_required', message: prompt })]);
+    expect(finished.event).toMatchObject({ result: { status: 'input-required', message: prompt } });
     const types = record.events.map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT']));
     expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: prompt });
@@ -86,13 +102,13 @@ describe('auggy serve with the @ag-ui/client HttpAgent', () => {
     expect(chat.requests).toHaveLength(1);
   });
 
-  it('the next message on the same thread continues the conversation', async () => {
+  it('the answer on the same thread (a resume) continues the conversation', async () => {
     const prompt = 'Which region?';
     const { serve, chat } = await serveWith([{ toolCalls: [{ name: 'request_input', args: { prompt } }] }, { text: 'Deploying to eu-west.' }]);
     const agent = new HttpAgent({ url: `${serve.url}/agent/run` });
     const first = await clientRun(agent, 'deploy');
     checkRun(first, agent);
-    const second = await clientRun(agent, 'eu-west');
+    const second = await clientResume(agent, agent.pendingInterrupts.map((interrupt) => ({ interruptId: interrupt.id, status: 'resolved' as const, payload: 'eu-west' })));
     expect(second.failure).toBeUndefined();
     checkRun(second, agent);
     expect(second.finished[0]).toMatchObject({ result: { status: 'completed' } });

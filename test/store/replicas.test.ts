@@ -111,11 +111,12 @@ describe('two serve replicas on one PostgreSQL store', () => {
     const first = agentFor(a, threadId);
     const asked = await clientRun(first, 'deploy the api');
     expect(asked.failure).toBeUndefined();
-    expect(asked.result).toEqual({ status: 'input-required', message: 'Which service: api-west or api-east?' });
+    // A 1.0 client reads the question as an interrupt, answered by the next run's resume.
+    expect(first.pendingInterrupts).toEqual([expect.objectContaining({ reason: 'input_required', message: 'Which service: api-west or api-east?' })]);
 
     const second = agentFor(b, threadId, first.messages);
-    const answered = await clientRun(second, 'api-west');
-    expect(answered.failure).toBeUndefined();
+    const resume = first.pendingInterrupts.map((interrupt) => ({ interruptId: interrupt.id, status: 'resolved' as const, payload: 'api-west' }));
+    const answered = await second.runAgent({ runId: `run-${randomUUID()}`, resume });
     expect(answered.result).toEqual({ status: 'completed' });
 
     // Replica b sent the model the whole thread, though it never saw the question itself.

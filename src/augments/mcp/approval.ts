@@ -1,6 +1,6 @@
 import type { EmitEvent } from '../../kernel/events.js';
 import type { PersonChannel } from '../../kernel/person.js';
-import { runQuestionnaire } from '../questions/index.js';
+import { runDeferrableQuestionnaire } from '../questions/index.js';
 import type { ServerPolicy } from './config-schema.js';
 import type { RemoteTool } from './server-connection.js';
 import { listNames, matchesPattern } from './tool-names.js';
@@ -45,9 +45,12 @@ function argumentLines(args: Record<string, unknown>): string {
   return json.length > 1500 ? `${json.slice(0, 1500)}\n…` : json;
 }
 
-async function askPerson(request: ApprovalRequest): Promise<ApprovalDecision> {
+/** The person answers in a later run (serve's interrupts): nothing runs until then. */
+export type PendingApproval = { pending: true };
+
+async function askPerson(request: ApprovalRequest): Promise<ApprovalDecision | PendingApproval> {
   const why = request.tool.annotations?.destructiveHint === true ? 'its server marks it as possibly destructive' : 'confirmTools in .mcp.json lists it';
-  const result = await runQuestionnaire(
+  const result = await runDeferrableQuestionnaire(
     {
       prompt: `${request.server} wants to run ${request.tool.name} (${why}) with:\n${argumentLines(request.arguments)}`,
       fields: [{ name: 'approve', question: `Run ${request.toolName}?`, type: 'choice', options: [YES, NO, ALWAYS] }],
@@ -57,9 +60,11 @@ async function askPerson(request: ApprovalRequest): Promise<ApprovalDecision> {
       signal: request.signal,
       emit: request.emit,
       id: `approve_${request.toolCallId}`,
+      toolCallId: request.toolCallId,
       purpose: { kind: 'approval', server: request.server, tool: request.tool.name, toolName: request.toolName, arguments: request.arguments },
     },
   );
+  if (result.status === 'pending') return { pending: true };
   if (result.status === 'no-answer') return { approved: false, by: result.reason === 'away' ? 'nobody' : 'person' };
   const answer = result.answers.approve;
   if (answer === ALWAYS) return { approved: true, by: 'person', always: true };
@@ -68,15 +73,21 @@ async function askPerson(request: ApprovalRequest): Promise<ApprovalDecision> {
 
 /**
  * Settles whether a call that needs a yes may run: an earlier "always", an `--allow-tool`
- * pattern, else the person; where nobody is there it is refused at once. The decision is an
- * event, so the session keeps every approval and refusal.
+ * pattern, else the person; where nobody is there it is refused at once; where the person
+ * answers in a later run it is pending. The decision is an event, so the session keeps every
+ * approval and refusal.
  */
-export async function decideApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
+export async function decideApproval(request: ApprovalRequest): Promise<ApprovalDecision | PendingApproval> {
   let decision: ApprovalDecision;
   if (request.alwaysAllowed.has(request.toolName)) decision = { approved: true, by: 'session' };
   else if (request.allowedTools.some((pattern) => matchesPattern(pattern, request.toolName))) decision = { approved: true, by: 'allow-tool' };
   else if (!request.person.present()) decision = { approved: false, by: 'nobody' };
-  else decision = await askPerson(request);
+  else {
+    const asked = await askPerson(request);
+    // Undecided yet: the decision event comes with the run that brings the answer.
+    if ('pending' in asked) return asked;
+    decision = asked;
+  }
   request.emit({
     type: 'CUSTOM',
     name: APPROVAL_EVENT,

@@ -94,12 +94,14 @@ function kernelTool(connection: ServerConnection, tool: RemoteTool, context: Too
           allowedTools: context.allowedTools,
           alwaysAllowed: context.alwaysAllowed,
         });
+        // The call is left open; the run that brings the person's answer calls this tool again.
+        if ('pending' in decision) return { content: '', deferred: true };
         approval = { approval: decision.approved ? 'approved' : 'refused', by: decision.by };
         if (decision.always) context.alwaysAllowed.add(name);
         if (!decision.approved) return { isError: true, content: refusalText(name, decision), record: approval };
       }
       const clock = new CallClock(connection.timeoutMs);
-      const seat = { server: server.name, toolName: name, person: ctx.person, signal: ctx.signal, emit: ctx.emit, complete: context.complete, clock };
+      const seat = { server: server.name, toolName: name, person: ctx.person, signal: ctx.signal, emit: ctx.emit, complete: context.complete, clock, toolCallId: ctx.toolCallId, forms: { asked: 0, held: false } };
       try {
         const result = await context.pool.seated(seat, () =>
           connection.call(tool.name, args, {
@@ -112,8 +114,11 @@ function kernelTool(connection: ServerConnection, tool: RemoteTool, context: Too
             },
           }),
         );
+        // A form held open for a later run: what the server made of "cancel" is not the answer.
+        if (seat.forms.held) return { content: '', deferred: true };
         return { content: resultText(result), isError: result.isError === true || undefined, record: approval };
       } catch (error) {
+        if (seat.forms.held) return { content: '', deferred: true };
         if (error instanceof CallFailure) return { isError: true, content: error.message, record: approval };
         throw error;
       } finally {

@@ -18,6 +18,13 @@ export interface CallSeat {
   complete: CompleteFn;
   /** The call's timeout: held while the person answers what the server asked. */
   clock: CallClock;
+  /** The model's call this seat serves: a form held open for a later run is named after it. */
+  toolCallId: string;
+  /**
+   * Forms the server asked during this call, and whether one was held open for a later run
+   * (serve's interrupts): then the call's result is not the answer, and the call runs again.
+   */
+  forms: { asked: number; held: boolean };
 }
 
 /** How the pool answers what servers ask mid-call; the seat is undefined when no call waits. */

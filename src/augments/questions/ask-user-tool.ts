@@ -1,6 +1,6 @@
 import { defineTool, type KernelTool } from '../../kernel/tool.js';
 import { questionnaireSpecSchema } from './field-spec.js';
-import { runQuestionnaire } from './run-questionnaire.js';
+import { runDeferrableQuestionnaire } from './deferrable-questionnaire.js';
 
 export const ASK_USER = 'ask_user';
 
@@ -24,7 +24,10 @@ function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
   };
 }
 
-/** ask_user: the turn waits while the person answers, then goes on with a typed result. */
+/**
+ * ask_user: the turn waits while the person answers, then goes on with a typed result. Where the
+ * answers come with a later run, the call is left open and run again by that run.
+ */
 export function createAskUserTool(description: string): KernelTool {
   const queue = oneAtATime();
   return defineTool({
@@ -33,7 +36,9 @@ export function createAskUserTool(description: string): KernelTool {
     inputSchema: questionnaireSpecSchema,
     async execute(spec, ctx) {
       const questionnaireId = `q_${ctx.toolCallId}`;
-      const result = await queue(() => runQuestionnaire(spec, ctx.person, { signal: ctx.signal, emit: ctx.emit, id: questionnaireId }));
+      const result = await queue(() => runDeferrableQuestionnaire(spec, ctx.person, { signal: ctx.signal, emit: ctx.emit, id: questionnaireId, toolCallId: ctx.toolCallId }));
+      // Held open for a later run (serve's interrupts): that run calls this tool again with the answers.
+      if (result.status === 'pending') return { content: '', deferred: true };
       return { content: JSON.stringify(result), record: { questionnaireId, ...result } };
     },
   });

@@ -34,7 +34,8 @@ export const questionsAugment: AugmentFactory = {
         value: `asks one question per field (at most ${MAX_FIELDS}), re-asks a refused field with the reason (${MAX_REASKS} times in all), and the turn continues with the result`,
       },
       { label: 'Result', value: '{status: "answered", answers} or {status: "no-answer", reason: away | refused | declined}' },
-      { label: 'Nobody there', value: '--print, serve and /away answer no-answer (away) at once' },
+      { label: 'Nobody there', value: '--print, /away and serve for a client without protocolVersion answer no-answer (away) at once' },
+      { label: 'Under serve', value: 'an AG-UI 1.0 client gets the questionnaire as one interrupt; its resume answers it and the turn carries on' },
       { label: 'Events', value: 'CUSTOM question, answered, questionnaire.result' },
       { label: 'Description override', value: description.custom ? 'custom (augment.yaml)' : 'default' },
     ];

@@ -15,3 +15,5 @@ export {
   type AnsweredValue,
   type QuestionnaireResultValue,
 } from './question-events.js';
+export { runDeferrableQuestionnaire, type PendingQuestionnaire } from './deferrable-questionnaire.js';
+export { responseSchema } from './response-schema.js';

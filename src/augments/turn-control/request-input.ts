@@ -24,10 +24,11 @@ export function createRequestInputTool(description: string): KernelTool {
     name: 'request_input',
     description,
     inputSchema: requestInputSchema,
-    execute({ prompt, reason }) {
+    execute({ prompt, reason }, ctx) {
       return {
         content: prompt,
-        terminate: { status: 'input-required', message: prompt },
+        // The next user message (or an AG-UI resume whose payload is the answer) answers it.
+        terminate: { status: 'input-required', message: prompt, interrupts: [{ id: `int_${ctx.toolCallId}`, reason: 'input_required', message: prompt, toolCallId: ctx.toolCallId, responseSchema: { type: 'string', title: prompt } }] },
         record: reason === undefined ? { prompt } : { prompt, reason },
       };
     },

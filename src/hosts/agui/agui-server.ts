@@ -25,6 +25,8 @@ export interface AguiServerOptions {
   allowedHosts?: readonly string[];
   /** Operator-facing lines (one per run, warnings), without a trailing newline. */
   log(line: string): void;
+  /** How long an AG-UI interrupt waits for its answer before it expires; undefined: no expiry. */
+  interruptWaitMs?: number;
 }
 
 export interface AguiServer {
@@ -117,7 +119,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       case '/agent/run':
         requireBearer(req, options.token);
         requireJsonBody(req);
-        await handleRun(req, res, { ...beside, maxMessageChars: options.maxMessageChars, headers, closingRefusal: () => closingRefusal(headers) });
+        await handleRun(req, res, { ...beside, maxMessageChars: options.maxMessageChars, headers, closingRefusal: () => closingRefusal(headers), interruptWaitMs: options.interruptWaitMs });
         return;
       case '/agent/board':
         requireBearer(req, options.token);

@@ -6,6 +6,8 @@ import { clientErrorCode, clientErrorMessage } from './client-error.js';
 export interface RunIds {
   threadId: string;
   runId: string;
+  /** An AG-UI 1.0 client: a run that stops to ask says so in `outcome` (an interrupt), never as success. */
+  interrupts?: boolean;
 }
 
 /**
@@ -83,7 +85,8 @@ export function runStartedEvent(ids: RunIds): AguiEvent {
  * RUN_ERROR whose `code` names the kind and whose `message` never holds the model server's
  * address or a key; every other status is RUN_FINISHED whose `result` carries it
  * (`input-required` with the question as `message`). A cancellation also says so in AG-UI's
- * own `outcome`, so clients that know 1.0 read it too.
+ * own `outcome`, so clients that know 1.0 read it too; for a 1.0 client a run that stopped to
+ * ask ends with `outcome: {type: "interrupt"}`, its `result` kept for readers that look there.
  */
 export function terminalEvent(ids: RunIds, outcome: TurnOutcome): AguiEvent {
   const timestamp = Date.now();
@@ -100,5 +103,6 @@ export function terminalEvent(ids: RunIds, outcome: TurnOutcome): AguiEvent {
     ...(outcome.status === 'canceled' ? { outcome: { type: 'cancelled' as const } } : {}),
     // Frontend tool calls left for the application to run, as AG-UI names them.
     ...(outcome.pendingToolCalls?.length ? { outcome: { type: 'success' as const, pendingToolCallIds: outcome.pendingToolCalls } } : {}),
+    ...(ids.interrupts && outcome.interrupts?.length ? { outcome: { type: 'interrupt' as const, interrupts: outcome.interrupts } } : {}),
   };
 }

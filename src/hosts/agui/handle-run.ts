@@ -10,6 +10,12 @@ import { withheldFromClient } from './event-map.js';
 import { reconcileHistory } from './client-history.js';
 import { clientTools } from './client-tools.js';
 import type { ThreadRegistry } from './thread-registry.js';
+import { systemLineEvent } from '../../kernel/events.js';
+import type { Interrupt } from '../../kernel/interrupt.js';
+import type { TurnResult } from '../../kernel/turn-loop.js';
+import { readHeld, writeHeld, type HeldInterrupt } from './held-interrupts.js';
+import { InterruptPerson } from './interrupt-person.js';
+import { planResume, type ResumePlan } from './resume-plan.js';
 
 export interface RunRouteContext extends BesideRunContext {
   threads: ThreadRegistry;
@@ -20,6 +26,8 @@ export interface RunRouteContext extends BesideRunContext {
   log(line: string): void;
   /** Once shutdown began, the 503 a new run gets (with Retry-After); undefined before. */
   closingRefusal(): HttpError | undefined;
+  /** How long an interrupt waits for its answer (`expiresAt`); undefined waits as long as it takes. */
+  interruptWaitMs?: number;
 }
 
 function describe(error: unknown): string {
@@ -62,8 +70,54 @@ function mergedState(request: RunRequest, snapshot: Record<string, unknown>): Re
   return { ...(request.state ?? {}), ...snapshot };
 }
 
+/** A 1.0 client's run: the thread's open questions, what its resume answers, and when new ones expire. */
+interface InterruptRun {
+  plan: ResumePlan;
+  person: InterruptPerson;
+  expiresAt(): string | undefined;
+}
+
+function interruptRun(conversation: Conversation, request: RunRequest, waitMs: number | undefined, log: (line: string) => void): InterruptRun | undefined {
+  if (!request.interrupts) return undefined;
+  const held = readHeld(conversation.session, (line) => log(`thread ${request.threadId}: ${line}`));
+  const plan = planResume(held, request.resume, new Date());
+  const expiresAt = () => (waitMs === undefined ? undefined : new Date(Date.now() + waitMs).toISOString());
+  return { plan, person: new InterruptPerson(plan.answers, expiresAt), expiresAt };
+}
+
+/** Runs the input the request brings: a message, frontend tool results, or answers to open questions. */
+async function runInput(conversation: Conversation, request: RunRequest, signal: AbortSignal, asking: InterruptRun | undefined): Promise<TurnResult | undefined> {
+  const tools = clientTools(request.tools);
+  const person = asking?.person;
+  const { input } = request;
+  if (input.kind === 'message') return conversation.runTurn(input.text, { signal, clientTools: tools, messageId: input.messageId, person });
+  if (input.kind === 'tool-results') return conversation.resumeTurn(input.results, { signal, clientTools: tools, person });
+  if (!asking || !person) return undefined;
+  if (asking.plan.toolCallIds.length > 0) return conversation.resumeAnswered({ signal, clientTools: tools, person, toolCallIds: asking.plan.toolCallIds });
+  if (asking.plan.replyText !== undefined) return conversation.runTurn(asking.plan.replyText, { signal, clientTools: tools, person });
+  return undefined;
+}
+
+/**
+ * The questions this run leaves open, saved in the session in place of those it answered, so a
+ * restarted server or another replica finds them; request_input's own question is answered by
+ * the next turn's message.
+ */
+async function holdOpen(conversation: Conversation, asking: InterruptRun, result: TurnResult): Promise<Interrupt[]> {
+  const fromCalls = asking.person.heldRecords();
+  const known = new Set(fromCalls.map((held) => held.interrupt.id));
+  const expiresAt = asking.expiresAt();
+  const replies: HeldInterrupt[] = (result.interrupts ?? [])
+    .filter((interrupt) => !known.has(interrupt.id))
+    .map((interrupt) => ({ interrupt: expiresAt === undefined ? interrupt : { ...interrupt, expiresAt }, kind: 'reply' }));
+  const held = [...fromCalls, ...replies];
+  await writeHeld(conversation.session, held);
+  return held.map((item) => item.interrupt);
+}
+
 /** Runs the turn, streaming its events; resolves to how it ended. Never throws. */
-async function streamTurn(conversation: Conversation, request: RunRequest, stream: RunStream, signal: AbortSignal, log: (line: string) => void): Promise<TurnOutcome> {
+async function streamTurn(conversation: Conversation, request: RunRequest, stream: RunStream, signal: AbortSignal, context: RunRouteContext): Promise<TurnOutcome> {
+  const { log } = context;
   const unsubscribe = conversation.subscribe((event) => {
     // What the client gets only in its short form, the operator reads in full.
     const withheld = withheldFromClient(event);
@@ -71,14 +125,25 @@ async function streamTurn(conversation: Conversation, request: RunRequest, strea
     stream.forward(event.type === 'STATE_SNAPSHOT' ? { ...event, snapshot: mergedState(request, event.snapshot) } : event);
   });
   try {
+    const asking = interruptRun(conversation, request, context.interruptWaitMs, log);
+    asking?.plan.warnings.forEach((warning) => stream.forward(systemLineEvent(warning)));
+    if (asking && asking.plan.uncovered.length > 0) {
+      // Never run past an open question: the client must answer or cancel it first.
+      const ids = asking.plan.uncovered.join(', ');
+      return { status: 'failed', code: 'interrupt_pending', message: `this thread has open interrupts (${ids}); answer or cancel each with resume before the thread goes on` };
+    }
     if (request.state) await conversation.applyClientState(request.state);
-    const tools = clientTools(request.tools);
-    const { input } = request;
-    const result =
-      input.kind === 'message'
-        ? await conversation.runTurn(input.text, { signal, clientTools: tools, messageId: input.messageId })
-        : await conversation.resumeTurn(input.results, { signal, clientTools: tools });
-    return { status: result.status, message: result.message, code: result.code, ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}) };
+    const result = await runInput(conversation, request, signal, asking);
+    // A resume that answered nothing open runs nothing; its warnings said why.
+    if (!result) return { status: 'completed' };
+    const outcome: TurnOutcome = { status: result.status, message: result.message, code: result.code, ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}) };
+    if (!asking) return outcome;
+    const interrupts = await holdOpen(conversation, asking, result);
+    if (interrupts.length === 0) return outcome;
+    // The board as it stands when the app draws the question (AG-UI's interrupt lifecycle).
+    const shared = conversation.sharedState();
+    if (shared) stream.forward({ type: 'STATE_SNAPSHOT', snapshot: mergedState(request, shared) });
+    return { ...outcome, interrupts };
   } catch (error) {
     // An augment or the session failing outside the kernel's own error handling.
     return { status: 'failed', message: describe(error), code: 'internal_error' };
@@ -131,11 +196,14 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
       // on this replica or another.
       outcome = await conversation.asWriter(async () => {
         claim.run.conversation = conversation;
-        const adopted = reconcileHistory(conversation, request.history);
+        // A resume brings answers, not messages: what the client holds beyond the session then is
+        // only what the stream narrated (the questions as text), which must not land between an
+        // open call and its result.
+        const adopted = request.input.kind === 'resume' ? 0 : reconcileHistory(conversation, request.history);
         if (adopted > 0) context.log(`thread ${request.threadId}: adopted ${adopted} message(s) of the client's history`);
         checkToolResults(conversation, request);
         stream.open(context.headers);
-        return streamTurn(conversation, request, stream, claim.run.controller.signal, context.log);
+        return streamTurn(conversation, request, stream, claim.run.controller.signal, context);
       });
     } catch (error) {
       if (error instanceof SessionBusyError) throw await refuseBusy(context, request, error.message);

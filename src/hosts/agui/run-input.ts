@@ -1,4 +1,4 @@
-import { contentToText, type Message, type Tool } from '@ag-ui/core';
+import { contentToText, type Message, type ResumeEntry, type Tool } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { isValidSessionId } from '../../session/ids.js';
 import { HttpError } from './http-io.js';
@@ -11,13 +11,23 @@ export interface RunRequest {
    * The turn's input: the last user message, or (when the messages end with tool messages) the
    * results of the frontend tool calls the last run left for the client.
    */
-  input: { kind: 'message'; text: string; messageId: string } | { kind: 'tool-results'; results: { toolCallId: string; content: string; isError?: boolean; messageId: string }[] };
+  input:
+    | { kind: 'message'; text: string; messageId: string }
+    | { kind: 'tool-results'; results: { toolCallId: string; content: string; isError?: boolean; messageId: string }[] }
+    /** Answers to the questions the last run left open (AG-UI `resume`); the messages are history. */
+    | { kind: 'resume' };
   /** Every message before the input, as the client holds the thread. */
   history: Message[];
   /** Tools the web page runs itself (frontend tools), offered to the model beside the agent's own. */
   tools: Tool[];
   /** The client's shared state, when it sent any. */
   state?: Record<string, unknown>;
+  /**
+   * An AG-UI 1.0 client (it sends `protocolVersion`): a run that stops to ask ends with an
+   * interrupt, and `resume` answers it. Older clients get `result: {status: "input-required"}`.
+   */
+  interrupts: boolean;
+  resume: ResumeEntry[];
 }
 
 interface SchemaIssue {
@@ -114,10 +124,13 @@ export function parseRunInput(body: unknown, maxMessageChars: number): RunReques
     );
   }
   const state: unknown = input.state;
+  const resume = input.resume ?? [];
   return {
     threadId: input.threadId,
     runId: input.runId,
-    ...turnInput(input.messages, maxMessageChars),
+    ...(resume.length > 0 ? { input: { kind: 'resume' as const }, history: input.messages } : turnInput(input.messages, maxMessageChars)),
+    interrupts: input.protocolVersion !== undefined,
+    resume,
     tools: input.tools,
     // An empty object carries nothing to apply (clients send {} before they ever saw a snapshot).
     state: isPlainObject(state) && Object.keys(state).length > 0 ? state : undefined,

@@ -105,6 +105,8 @@ export interface PrintSummary {
   finishReason: TurnResult['finishReason'];
   /** The kind of failure (the same codes serve's RUN_ERROR carries), when the turn failed or ran out of budget. */
   code?: TurnResult['code'];
+  /** What the person is asked, for input-required: the interrupt objects serve sends a 1.0 client. */
+  interrupts?: TurnResult['interrupts'];
   [augmentField: string]: unknown;
 }
 
@@ -118,6 +120,7 @@ export function summarize(result: TurnResult, sessionId: string, augmentFields: 
     usage: result.usage,
     finishReason: result.finishReason,
     ...(result.code !== undefined ? { code: result.code } : {}),
+    ...(result.interrupts !== undefined ? { interrupts: result.interrupts } : {}),
     ...augmentFields,
   };
 }
