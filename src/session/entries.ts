@@ -24,4 +24,10 @@ export type SessionEntry =
   /** Facts kept for tracing only, never sent to the model (request_input's reason, answers). */
   | { kind: 'record'; turnId?: string; name: string; data: Record<string, unknown>; at: string };
 
+/**
+ * The record a folder session appends once when the disk refused one of its lines (a full disk):
+ * the lines after it were not written, so the turn it belongs to ended there, failed.
+ */
+export const LOG_WRITE_REFUSED = 'log-write-refused';
+
 export type SessionHeader = Extract<SessionEntry, { kind: 'header' }>;

@@ -2,7 +2,7 @@ import { lstatSync, renameSync, type Stats } from 'node:fs';
 import { readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
-import type { SessionEntry } from './entries.js';
+import { LOG_WRITE_REFUSED, type SessionEntry } from './entries.js';
 import { appendWhole, endsWhole, openLog, setAsideCutLine } from './event-log.js';
 import type { FileWriterLock } from './lock-file.js';
 import { readFileNoFollow } from './real-paths.js';
@@ -107,8 +107,31 @@ export class FolderSession implements SessionHandle {
       }
       for (const { resolve } of batch.settle) resolve();
     } catch (error) {
+      const first = this.logFailure === undefined;
       this.logFailure ??= error instanceof SessionError ? error : new SessionError(describeWriteError(error, this.eventsFile));
+      if (first) await this.noteRefusal(this.logFailure.message);
       for (const { reject } of batch.settle) reject(this.logFailure);
+    }
+  }
+
+  /**
+   * After the first refused append, one short line that says so, where the refused lines would
+   * have gone: on a full disk it often still fits, and then the log says why the turn stops there
+   * instead of looking cut off. When it does not fit either, the log is as the refusal left it.
+   */
+  private async noteRefusal(reason: string): Promise<void> {
+    const note: SessionEntry = { kind: 'record', name: LOG_WRITE_REFUSED, data: { reason }, at: new Date().toISOString() };
+    const data = Buffer.from(`${JSON.stringify(note)}\n`, 'utf8');
+    try {
+      const log = this.log ?? (await openLog(this.eventsFile));
+      try {
+        await appendWhole(log, data);
+        if (this.knownSize !== undefined) this.knownSize += data.length;
+      } finally {
+        if (log !== this.log) await log.close().catch(ignore);
+      }
+    } catch {
+      // Nothing more can be said in the log; the refusal itself still reaches the writer.
     }
   }
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionEntry } from './entries.js';
+import { LOG_WRITE_REFUSED, type SessionEntry } from './entries.js';
 import { isValidSessionId } from './ids.js';
 
 /** How a session's last turn ended, as the person picking one needs to know it. */
@@ -38,6 +38,7 @@ export function summarizeSession(id: string, entries: readonly SessionEntry[], u
       ended = 'interrupted';
       question = undefined;
     }
+    if (entry.kind === 'record' && entry.name === LOG_WRITE_REFUSED) ended = 'failed';
     if (entry.kind !== 'event') continue;
     if (entry.event.type === 'RUN_FINISHED') {
       // The log keeps events as data: the result is read, not assumed.

@@ -184,16 +184,19 @@ describe('a full disk', () => {
     const small = session.append({ kind: 'user', turnId: 't2', text: 'small', at: 'now' });
     await expect(big).rejects.toThrow(/^the disk is full/);
     await expect(small).rejects.toThrow(/^the disk is full/);
-    expect(readFileSync(join(session.dir, 'events.jsonl'))).toEqual(before);
+    // Nothing of the refused lines; one short line saying they were refused, where it still fits.
+    const refused = readFileSync(join(session.dir, 'events.jsonl'));
+    expect(refused.subarray(0, before.length)).toEqual(before);
+    expect(logOf(session.dir).slice(2)).toEqual([{ kind: 'record', name: 'log-write-refused', data: { reason: expect.stringMatching(/^the disk is full/) }, at: expect.any(String) }]);
     rmSync(join(mountPoint, 'filler'));
     await expect(session.append({ kind: 'user', turnId: 't2', text: 'still this turn', at: 'now' })).rejects.toThrow(/^the disk is full/);
-    expect(readFileSync(join(session.dir, 'events.jsonl'))).toEqual(before);
+    expect(readFileSync(join(session.dir, 'events.jsonl'))).toEqual(refused);
     await lease.release();
     const next = await session.acquireWriter();
     expect(next.changedElsewhere).toBe(true);
     await session.append({ kind: 'user', turnId: 't3', text: 'after', at: 'now' });
     await next.release();
-    expect(session.entries()).toMatchObject({ warnings: [], entries: [{ kind: 'header' }, { text: 'before the disk filled' }, { text: 'after' }] });
+    expect(session.entries()).toMatchObject({ warnings: [], entries: [{ kind: 'header' }, { text: 'before the disk filled' }, { name: 'log-write-refused' }, { text: 'after' }] });
   });
 
   it('auggy run --print on a full disk: one sentence, exit 2, and the session as it was', async (context) => {
@@ -222,7 +225,10 @@ describe('a full disk', () => {
       expect(server.requests).toEqual([]);
       expect(result.exitCode).not.toBe(0);
       expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^auggy: turn failed: the session could not be saved: the disk is full, so \S+events\.jsonl could not be written; free some space and resume with --session$/)]);
-      expect(readFileSync(join(session.dir, 'events.jsonl'))).toEqual(log);
+      // The log as it was, and one short line saying why nothing of the turn follows.
+      const after = readFileSync(join(session.dir, 'events.jsonl'));
+      expect(after.subarray(0, log.length)).toEqual(log);
+      expect(logOf(session.dir).slice(1)).toEqual([{ kind: 'record', name: 'log-write-refused', data: { reason: expect.stringMatching(/^the disk is full/) }, at: expect.any(String) }]);
       expect(existsSync(join(session.dir, 'writer.lock'))).toBe(false);
     } finally {
       await server.close();
@@ -244,6 +250,10 @@ describe('a full disk', () => {
       expect(entries.filter((entry) => entry.kind === 'user').map((entry) => entry.kind === 'user' && entry.text)).toEqual(['say a lot']);
       expect(entries.some((entry) => entry.kind === 'event' && entry.event.type === 'RUN_FINISHED')).toBe(false);
       expect(entries.some((entry) => entry.kind === 'message')).toBe(false);
+      // The log says why the turn ends there, and the listing calls it failed, not cut off.
+      expect(entries.at(-1)).toMatchObject({ kind: 'record', name: 'log-write-refused' });
+      const listed = await execa('node', [AUGGY_BIN, 'sessions', dir, '--json'], { reject: false, env: printEnv });
+      expect(JSON.parse(listed.stdout)).toMatchObject([{ id: session.id, ended: 'failed' }]);
       // The next prompt carries no empty reply: what the log holds of the turn is only the person's message.
       rmSync(join(mountPoint, 'filler'));
       const next = await execa('node', [AUGGY_BIN, 'run', dir, '--print', 'again', '--session', session.id], { reject: false, env: printEnv });
