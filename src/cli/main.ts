@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { config as configureZod } from 'zod';
 import { readFileSync } from 'node:fs';
 import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { registerCommands } from './commands.js';
@@ -47,12 +48,13 @@ function endQuietlyOnClosedStdout(): void {
  * with it. That pays in `auggy serve`, which parses the same schemas for every run; a command that
  * parses each schema a few times and exits only pays for the compiling (about a tenth of
  * `run --print`'s CPU, see docs/performance.md). zod decides it when a schema is built, so this runs
- * before any command's modules are loaded.
+ * before any command's modules are loaded. `config` is imported by name: a dynamic `import('zod')`
+ * hands over zod's whole namespace, so the bundle had to load every zod module with it (its checks,
+ * ISO formats and JSON Schema reader, bundled with the MCP augment's code that uses them).
  */
-async function parseWithoutCompiledSchemas(argv: string[]): Promise<void> {
+function parseWithoutCompiledSchemas(argv: string[]): void {
   if (argv[2] === 'serve') return;
-  const { config } = await import('zod');
-  config({ jitless: true });
+  configureZod({ jitless: true });
 }
 
 /** Runs the CLI and resolves to the process exit code; never throws for expected failures. */
@@ -64,7 +66,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
     argv = [...rawArgv.slice(0, 2), ...(bareAction(process.cwd(), terminal) === 'chat' ? ['run'] : ['--help'])];
   }
-  await parseWithoutCompiledSchemas(argv);
+  parseWithoutCompiledSchemas(argv);
   let exitCode: number = EXIT.ok;
   const program = new Command('auggy')
     .description('Build and run LLM agents that are plain folders, and know who holds the next turn.')
