@@ -40,7 +40,7 @@ export async function validateCommand(dir: string, options: { json?: boolean; co
     write(`${JSON.stringify(diagnostics, null, 2)}\n`);
   } else {
     const lines = diagnostics.map(formatDiagnostic);
-    write([...lines, summaryLine(dir, diagnostics)].join('\n') + '\n');
+    write(`${[...lines, summaryLine(dir, diagnostics)].join('\n')}\n`);
   }
   return diagnostics.some((d) => d.severity === 'error') ? EXIT.failed : EXIT.ok;
 }

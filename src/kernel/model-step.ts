@@ -165,7 +165,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
           outcome.toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, invalidReason: part.invalidReason });
           break;
         }
-        case 'finish-step':
+        case 'finish-step': {
           outcome.finishReason = part.finishReason;
           // A stream that stops without the provider's finish reason was cut off midway; one that
           // stops before saying anything at all is an empty reply, which the turn reports as such.
@@ -176,6 +176,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
           outcome.usage.inputTokens += part.usage.inputTokens ?? 0;
           outcome.usage.outputTokens += part.usage.outputTokens ?? 0;
           break;
+        }
         case 'error':
           outcome.error = endedUnfinished(part.error) ? new StreamCutOffError() : part.error;
           break;

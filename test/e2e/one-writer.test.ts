@@ -6,7 +6,7 @@ import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggyPrint } from '../helpers/auggy-cli.js';
 import { startChatServer, type ChatServer, type ReceivedRequest } from '../helpers/chat-server.js';
 import { postRun, readEvents, runInput } from '../helpers/agui-events.js';
-import { ServeScope, startServe } from '../helpers/serve-process.js';
+import { ServeScope, } from '../helpers/serve-process.js';
 import { loggedMessages, transcriptProblems } from '../helpers/transcript-check.js';
 
 let chat: ChatServer | undefined;

@@ -124,7 +124,7 @@ describe('auggy serve refuses to start unsafely', () => {
     expect(badPort.stderr).toMatch(/--port 99999/);
     const badChars = await serveRefusal([copyExample('demo'), '--max-message-chars', '0']);
     expect(badChars.exitCode).toBe(2);
-    const missing = await serveRefusal([copyExample('demo') + '-missing']);
+    const missing = await serveRefusal([`${copyExample('demo')}-missing`]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/-missing does not exist; pass an agent folder/);
     const noAgent = await serveRefusal([mkdtempSync(join(tmpdir(), 'auggy-not-an-agent-'))]);

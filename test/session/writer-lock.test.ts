@@ -152,8 +152,6 @@ describe('one writer per session', () => {
       expect(JSON.parse(readFileSync(lockFile, 'utf8')).token).toBe('someone-else');
     });
   }
-
-  {
     it('a lock left by a process that exits without releasing is removed by its exit hook', async () => {
       const { agentDir, session, lockFile } = await newSession();
       const script = `
@@ -165,5 +163,4 @@ describe('one writer per session', () => {
       expect(result.exitCode).toBe(7);
       expect(existsSync(lockFile)).toBe(false);
     });
-  }
 });

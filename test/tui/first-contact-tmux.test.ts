@@ -22,7 +22,7 @@ async function terminal(options: TerminalOptions): Promise<Terminal> {
   return opened;
 }
 
-function inputArea(screen: string): string {
+function _inputArea(screen: string): string {
   const lines = screen.split('\n');
   const rules = lines.flatMap((line, index) => (line.startsWith('──') ? [index] : []));
   return rules.length < 2 ? '' : lines.slice(rules.at(-2)! + 1, rules.at(-1)).join('\n');

@@ -129,7 +129,7 @@ function randomReply(seed: number): string {
     else if (roll < 0.65) blocks.push(`\`\`\`${pick(['ts', 'python', 'json', 'bash', 'nope', '', 'go'])}\n${Array.from({ length: 1 + Math.floor(r() * 5) }, () => pick(['const a = 1;', '  if (x) { return "s" } // c', 'def f(x):\n    return x * 2', '{"a": [1, 2, "three"]}', 'echo $HOME && ls -la', 'x'.repeat(Math.floor(r() * 120)), 'fmt.Println("hi")'])).join('\n')}\n\`\`\``);
     else if (roll < 0.72) blocks.push('---');
     else if (roll < 0.88) { const ordered = r() < 0.5; const loose = r() < 0.3; blocks.push(Array.from({ length: 1 + Math.floor(r() * 4) }, (_, k) => `${ordered ? `${k + 1}.` : '-'} ${inlineRun(1 + Math.floor(r() * 14))}${r() < 0.2 ? `\n   - ${inlineRun(3)}` : ''}`).join(loose ? '\n\n' : '\n')); }
-    else blocks.push(inlineRun(5) + '\n' + inlineRun(5));
+    else blocks.push(`${inlineRun(5)}\n${inlineRun(5)}`);
   }
   return blocks.join('\n\n');
 }

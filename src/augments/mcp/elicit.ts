@@ -28,7 +28,7 @@ export async function answerElicitation(server: string, params: ElicitRequestPar
 
 async function ask(server: string, params: ElicitRequestParams, seat: CallSeat | undefined, signal: AbortSignal): Promise<ElicitResult> {
   if (params.mode === 'url') {
-    if (!seat || !seat.person.present()) return { action: 'decline' };
+    if (!seat?.person.present()) return { action: 'decline' };
     const result = await runQuestionnaire(
       {
         prompt: `${server} asks you to open a link:\n${params.message}\n${params.url}`,

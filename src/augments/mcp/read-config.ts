@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { readAgentFile } from '../../agent/read-agent-file.js';
 import type { Diagnostic, Severity } from '../../agent/types.js';
 import { formatFieldPath, locateField, parseYamlSource, type FieldPath, type YamlSource } from '../../agent/yaml-source.js';

@@ -26,7 +26,7 @@ export async function answerSampling(server: ServerConfig, params: CreateMessage
   if (server.policy.allowSampling !== true) {
     throw new Error(`auggy does not let ${server.name} use the agent's model (set auggy.servers.${server.name}.allowSampling to true in .mcp.json to ask the person)`);
   }
-  if (!seat || !seat.person.present()) throw new Error(`nobody is at the prompt to approve ${server.name}'s use of the agent's model, so it is refused`);
+  if (!seat?.person.present()) throw new Error(`nobody is at the prompt to approve ${server.name}'s use of the agent's model, so it is refused`);
   const prompt = promptOf(params);
   const resume = seat.clock.hold();
   try {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TurnHookContext } from '../../kernel/augment.js';
 import { runQuestionnaire, type AnswerValue, type QuestionnaireResult, type QuestionnaireSpec } from '../questions/index.js';
 import { renderTemplate } from './render-template.js';
-import { ANSWERED, ASK_EVENTS, NO_ANSWER } from './ask-events.js';
+import { ANSWERED, type ASK_EVENTS, NO_ANSWER } from './ask-events.js';
 import type { TransitionRecord } from './workflow-state.js';
 
 

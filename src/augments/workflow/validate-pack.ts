@@ -1,5 +1,5 @@
 import { didYouMean } from '../../agent/suggest.js';
-import type { Diagnostic, Severity } from '../../agent/types.js';
+import type { Diagnostic, } from '../../agent/types.js';
 import { formatFieldPath, locateField, type FieldPath, type YamlSource } from '../../agent/yaml-source.js';
 import { NO_ANSWER } from './ask-events.js';
 import { isTerminalState, noAnswerLoops, unboundedAgentCycles } from './pack-graph.js';

@@ -93,7 +93,7 @@ function turnInput(messages: Message[], maxMessageChars: number): Pick<RunReques
     };
   }
   const last = messages.at(-1);
-  if (!last || last.role !== 'user') {
+  if (last?.role !== 'user') {
     throw new HttpError(400, "messages ends with no user message: end it with the user's message (the turn's input), or with the tool messages answering the last run's frontend tool calls");
   }
   const text = contentToText(last.content);

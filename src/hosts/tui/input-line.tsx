@@ -73,6 +73,7 @@ export function InputLine({ text, cursor, placeholder, maxLines = Number.POSITIV
     <Box flexDirection="column">
       {above > 0 && <Text dimColor>  … {above} more lines above</Text>}
       {lines.slice(first, first + size).map(({ line, start }, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a row of the input is its position; its text changes as the person types.
         <Box key={first + index}>
           <PromptGutter first={first + index === 0} />
           <Box flexGrow={1}>

@@ -31,6 +31,7 @@ export function PrintedTranscript({ items, width, print, onPrinted, alreadyPrint
   const { write } = useStdout();
   const [printedAtOnce] = useState(items.length);
   const [opened, setOpened] = useState(printedAtOnce === 0 || alreadyPrinted);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: printed once per mount, with what was there at the mount.
   useEffect(() => {
     if (opened) {
       onPrinted?.();

@@ -97,6 +97,7 @@ export function useChat(setup: ChatSetup): Chat {
   useReprintOnResize(stdout, reprint);
 
   // A remark about the turn ("canceling…") ends with it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the turn starts or ends, which is what the dependency says.
   useEffect(() => setNotice(undefined), [controls.view.running]);
 
   const questionnaire = useQuestionnaire(tui, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RFC_SUPPORT, lookupTool, packText, rfcCodegen, runTurn, savedState, startWorkflow, stateOrder, transition, transitions, workflowFolder } from './harness.js';
+import { RFC_SUPPORT, packText, rfcCodegen, runTurn, savedState, startWorkflow, stateOrder, transition, transitions, workflowFolder } from './harness.js';
 
 const SUPPORT = packText(RFC_SUPPORT);
 

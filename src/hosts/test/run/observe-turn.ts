@@ -40,7 +40,7 @@ function boardOf(snapshot: Record<string, unknown>): Record<string, ObservedBoar
 function askOf(snapshot: Record<string, unknown>, events: readonly KernelEvent[]): ObservedAsk | undefined {
   if (!('ask' in snapshot)) return undefined;
   const evaluation = events.findLast((event) => event.type === 'CUSTOM' && event.name === EVALUATION_EVENT);
-  if (!evaluation || evaluation.type !== 'CUSTOM') return { judged: false };
+  if (evaluation?.type !== 'CUSTOM') return { judged: false };
   const value = evaluation.value as EvaluationEventValue;
   if (!value.ok) return { judged: false, error: value.error };
   return { judged: true, outcome: value.outcome ?? undefined, reason: value.reason };
