@@ -44,8 +44,11 @@ export type PersonReply = { kind: 'answer'; text: string } | { kind: 'declined' 
 /** A whole questionnaire put to a person who answers it at once, later (serve's AG-UI interrupts). */
 export interface QuestionnaireAsk {
   questionnaireId: string;
-  /** The tool call that waits on the answers: it ends deferred while they are pending. */
-  toolCallId: string;
+  /**
+   * The tool call that waits on the answers: it ends deferred while they are pending. Absent for
+   * a question no call asks (a workflow ask state): the run that answers it resumes with no call.
+   */
+  toolCallId?: string;
   prompt: string;
   /** The fields to answer now; a field asked again carries why its last answer was refused. */
   questions: PresentedQuestion[];

@@ -59,7 +59,9 @@ export interface TurnLoopOptions {
   person?: PersonChannel;
   /**
    * Calls a past run left open on the person (an interrupt now answered): run again first, as a
-   * batch of their own, before any model round; the person channel holds the answers.
+   * batch of their own, before any model round; the person channel holds the answers. Given
+   * empty, the batch is empty and still settled: augments that asked without a call (a workflow
+   * ask state) get the person there, in afterBatch.
    */
   resumeCalls?: RequestedToolCall[];
   prepareRound(): RoundSetup;
@@ -191,7 +193,7 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
   };
 
   emit({ type: 'RUN_STARTED', threadId: options.threadId, runId: options.runId });
-  if (options.resumeCalls && options.resumeCalls.length > 0) {
+  if (options.resumeCalls) {
     const ended = await settle(options.resumeCalls, options.prepareRound().tools);
     if (ended) return ended;
   }

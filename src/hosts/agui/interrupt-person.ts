@@ -45,8 +45,8 @@ const APPROVAL_SCHEMA: Record<string, unknown> = {
 /**
  * The person of an AG-UI 1.0 client: present, and never waited on. A questionnaire is answered
  * from this run's resume entries when one answers it; otherwise it is held open as an interrupt,
- * and the call that asked waits for a later run. Field-by-field questions (a workflow ask state)
- * are answered "away", as for every client today.
+ * and the call (or workflow ask state) that asked waits for a later run. Field-by-field questions
+ * (a host's `ask`) are answered "away".
  */
 export class InterruptPerson implements PersonChannel {
   private readonly held: HeldInterrupt[] = [];
@@ -104,9 +104,10 @@ export class InterruptPerson implements PersonChannel {
     const approval = ask.purpose?.kind === 'approval' ? ask.purpose : undefined;
     const refused = ask.questions.filter((question) => question.error !== undefined).map((question) => `${question.question}: ${question.error}`);
     const message = refused.length > 0 ? `${ask.prompt}\n\nAnswer again: ${refused.join('; ')}` : ask.prompt;
+    const call = ask.toolCallId === undefined ? {} : { toolCallId: ask.toolCallId };
     const interrupt: Interrupt = approval
-      ? { id, reason: 'tool_call', message, toolCallId: ask.toolCallId, responseSchema: APPROVAL_SCHEMA }
-      : { id, reason: 'input_required', message, toolCallId: ask.toolCallId, responseSchema: ask.responseSchema };
+      ? { id, reason: 'tool_call', message, ...call, responseSchema: APPROVAL_SCHEMA }
+      : { id, reason: 'input_required', message, ...call, responseSchema: ask.responseSchema };
     return {
       interrupt: expiresAt === undefined ? interrupt : { ...interrupt, expiresAt },
       kind: 'call',
