@@ -112,10 +112,10 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
   const person = options.person ?? NOBODY;
   const finish = (given: TurnOutcome): TurnResult => {
     // Questions the person channel holds open travel with the outcome, beside request_input's own.
-    const held = given.status === 'input-required' ? (person.openInterrupts?.() ?? []) : [];
-    const interrupts = [...held, ...(given.interrupts ?? [])];
-    // A call that waits on the person is no call for the client to run.
-    const waiting = new Set(held.map((interrupt) => interrupt.toolCallId));
+    const asked = given.interrupts ?? [];
+    const interrupts = given.status === 'input-required' && person.openInterrupts ? person.openInterrupts(asked) : asked;
+    // A call that waits on the person is no call for the client to run (request_input's own call has its result).
+    const waiting = new Set(interrupts.map((interrupt) => interrupt.toolCallId));
     const forClient = given.pendingToolCalls?.filter((id) => !waiting.has(id));
     const outcome: TurnOutcome = { ...given, ...(interrupts.length > 0 ? { interrupts } : {}) };
     if (forClient !== undefined && forClient.length > 0) outcome.pendingToolCalls = forClient;

@@ -77,7 +77,14 @@ export class InterruptPerson implements PersonChannel {
     return { kind: 'pending' };
   }
 
-  openInterrupts(): Interrupt[] {
+  /** request_input's question is held too, answered by the next turn's message; each gets its expiry here, once. */
+  openInterrupts(asked: readonly Interrupt[]): Interrupt[] {
+    const known = new Set(this.held.map((held) => held.interrupt.id));
+    for (const interrupt of asked) {
+      if (known.has(interrupt.id)) continue;
+      const expiresAt = this.expiresAt();
+      this.held.push({ interrupt: expiresAt === undefined ? interrupt : { ...interrupt, expiresAt }, kind: 'reply' });
+    }
     return this.held.map((held) => held.interrupt);
   }
 
