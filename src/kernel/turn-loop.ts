@@ -131,12 +131,16 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     return result;
   };
 
-  const say = (text: string) => {
+  /** Says `text` as the assistant's message on the event stream, without keeping it in the transcript. */
+  const speak = (text: string) => {
     const messageId = newMessageId();
     emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
     emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: text });
     emit({ type: 'TEXT_MESSAGE_END', messageId });
     result.text += (result.text ? '\n\n' : '') + text;
+  };
+  const say = (text: string) => {
+    speak(text);
     keep({ role: 'assistant', content: [{ type: 'text', text }] });
   };
   const maxRounds = options.maxInferenceLoops;
@@ -176,10 +180,12 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     );
     const termination = terminationOf(settled) ?? decision?.terminate;
     // Calls left open (for the client to run, or on the person's answer) end the turn; the next
-    // run's results or answers resume it. A question asked beside them travels as its interrupt,
-    // not as a reply: a reply after the open calls would close them in the transcript.
+    // run's results or answers resume it. A question asked beside them is said on the stream (a
+    // plain chat shows it) and travels as its interrupt, but is not kept as a reply: a reply
+    // after the open calls would close them in the transcript.
     if (deferred.length > 0) {
       const asked = termination?.status === 'input-required' ? termination : undefined;
+      if (asked?.message) speak(asked.message);
       return finish({ status: 'input-required', pendingToolCalls: deferred, ...(asked?.interrupts ? { interrupts: asked.interrupts } : {}) });
     }
     if (termination) {

@@ -192,6 +192,19 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
     expect(results.some((r) => r.includes('The sum of 2 and 3 is 5'))).toBe(true);
   });
 
+  it('request_input beside a questionnaire held open: both are interrupts, and request_input\'s question is still said as assistant text', async () => {
+    const agent = newAgent();
+    const first = await clientRun(agent, { text: 'form and ask Anything else before the deploy?' });
+    expect(first.failure).toBeUndefined();
+    checkRun(first, agent.threadId);
+    const interrupts = interruptsOf(first);
+    expect(interrupts).toEqual([
+      expect.objectContaining({ reason: 'input_required', message: DEPLOY_FORM.prompt }),
+      expect.objectContaining({ reason: 'input_required', message: 'Anything else before the deploy?' }),
+    ]);
+    expect(agent.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toContain('Anything else before the deploy?');
+  });
+
   it('a run that does not answer an open interrupt is refused with RUN_ERROR interrupt_pending naming it; a resume naming nothing open is ignored with a warning', async () => {
     const agent = newAgent();
     const [open] = interruptsOf(await clientRun(agent, { text: 'ask Which one?' }));
