@@ -64,6 +64,12 @@ export interface TurnLoopOptions {
    * ask state) get the person there, in afterBatch.
    */
   resumeCalls?: RequestedToolCall[];
+  /**
+   * The person's message that comes with those answers (request_input's answer, asked beside the
+   * calls): it follows their results, before the model round, kept with `onUserMessage`.
+   */
+  resumeReply?: string;
+  onUserMessage?(text: string): void;
   prepareRound(): RoundSetup;
   afterBatch?(batch: SettledToolCall[], context: TurnHookContext): Promise<BatchDecision | undefined>;
   /** Called with each assistant/tool message as it is final, so the session keeps it. */
@@ -202,6 +208,10 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
   if (options.resumeCalls) {
     const ended = await settle(options.resumeCalls, options.prepareRound().tools);
     if (ended) return ended;
+    if (options.resumeReply !== undefined) {
+      messages.push({ role: 'user', content: options.resumeReply });
+      options.onUserMessage?.(options.resumeReply);
+    }
   }
   for (;;) {
     if (signal.aborted) return finish({ status: 'canceled', message: 'canceled before the model answered' });

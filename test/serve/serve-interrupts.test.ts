@@ -203,6 +203,21 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
       expect.objectContaining({ reason: 'input_required', message: 'Anything else before the deploy?' }),
     ]);
     expect(agent.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toContain('Anything else before the deploy?');
+
+    const [form, question] = interrupts;
+    const done = await clientRun(agent, {
+      resume: [
+        { interruptId: form.id, status: 'resolved', payload: { service: 'api', replicas: 1, env: 'staging' } },
+        { interruptId: question.id, status: 'resolved', payload: 'Nothing else.' },
+      ],
+    });
+    expect(done.failure).toBeUndefined();
+    checkRun(done, agent.threadId);
+    expect(done.finished[0]).toMatchObject({ outcome: 'success', result: { status: 'completed' } });
+    // Both answers reach the model: the form's as its call's result, request_input's as the person's message.
+    const sent = chat.requests.at(-1)?.body.messages ?? [];
+    expect(sent.filter((m) => m.role === 'tool').map((m) => String(m.content))).toContain(JSON.stringify({ status: 'answered', answers: { service: 'api', replicas: 1, env: 'staging' } }));
+    expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'Nothing else.' });
   });
 
   it('a run that does not answer an open interrupt is refused with RUN_ERROR interrupt_pending naming it; a resume naming nothing open is ignored with a warning', async () => {

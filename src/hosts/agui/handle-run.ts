@@ -92,8 +92,9 @@ async function runInput(conversation: Conversation, request: RunRequest, signal:
   if (input.kind === 'message') return conversation.runTurn(input.text, { signal, clientTools: tools, messageId: input.messageId, person });
   if (input.kind === 'tool-results') return conversation.resumeTurn(input.results, { signal, clientTools: tools, person });
   if (!asking || !person) return undefined;
-  if (asking.plan.answers.size > 0) return conversation.resumeAnswered({ signal, clientTools: tools, person, toolCallIds: asking.plan.toolCallIds });
-  if (asking.plan.replyText !== undefined) return conversation.runTurn(asking.plan.replyText, { signal, clientTools: tools, person });
+  const { answers, toolCallIds, replyText } = asking.plan;
+  if (answers.size > 0) return conversation.resumeAnswered({ signal, clientTools: tools, person, toolCallIds, ...(replyText !== undefined ? { reply: replyText } : {}) });
+  if (replyText !== undefined) return conversation.runTurn(replyText, { signal, clientTools: tools, person });
   return undefined;
 }
 
