@@ -35,6 +35,8 @@ export interface TurnOptions {
 export interface AnsweredCallsOptions extends TurnOptions {
   person: PersonChannel;
   toolCallIds: readonly string[];
+  /** request_input's answer, when it was asked beside the calls: the person's message after their results. */
+  reply?: string;
 }
 
 /** A client's result for a call the last turn left open. */
@@ -386,14 +388,14 @@ export class Conversation {
   /**
    * Continues the turn whose calls waited on the person (serve's interrupts), now that `person`
    * holds the answers: those calls run again first, as their own batch, and the turn carries on
-   * as if the person had answered mid-turn. No user message is added.
+   * as if the person had answered mid-turn. No user message is added, but for `reply`.
    */
   async resumeAnswered(options: AnsweredCallsOptions): Promise<TurnResult & { runId: string }> {
     return this.run(options, async () => undefined);
   }
 
   /** `begin` logs what starts the turn; `saved` runs once that is saved, before the model is called. */
-  private async run(options: TurnOptions & { toolCallIds?: readonly string[] }, begin: (runId: string) => Promise<void>, saved?: () => Promise<void>): Promise<TurnResult & { runId: string }> {
+  private async run(options: TurnOptions & { toolCallIds?: readonly string[]; reply?: string }, begin: (runId: string) => Promise<void>, saved?: () => Promise<void>): Promise<TurnResult & { runId: string }> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
     try {
@@ -405,7 +407,7 @@ export class Conversation {
   }
 
   private async runAsWriter(
-    options: TurnOptions & { toolCallIds?: readonly string[] },
+    options: TurnOptions & { toolCallIds?: readonly string[]; reply?: string },
     begin: (runId: string) => Promise<void>,
     saved: (() => Promise<void>) | undefined,
     writer: WriterLease | undefined,
@@ -447,6 +449,12 @@ export class Conversation {
           signal,
           person: options.person,
           ...(options.toolCallIds ? { resumeCalls: this.openCallsNamed(options.toolCallIds) } : {}),
+          ...(options.reply !== undefined ? { resumeReply: options.reply } : {}),
+          // Kept as the person's message, as runTurn keeps one (augments' onUserMessage is for a turn's start, not mid-turn).
+          onUserMessage: (text) => {
+            this.log.entry({ kind: 'user', turnId: runId, text, at: new Date().toISOString() });
+            this.messages.push({ role: 'user', content: text });
+          },
           emit: (event) => {
             this.emit(event);
             // Clients learn the shared state (the board) as the run begins.

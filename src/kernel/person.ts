@@ -44,8 +44,11 @@ export type PersonReply = { kind: 'answer'; text: string } | { kind: 'declined' 
 /** A whole questionnaire put to a person who answers it at once, later (serve's AG-UI interrupts). */
 export interface QuestionnaireAsk {
   questionnaireId: string;
-  /** The tool call that waits on the answers: it ends deferred while they are pending. */
-  toolCallId: string;
+  /**
+   * The tool call that waits on the answers: it ends deferred while they are pending. Absent for
+   * a question no call asks (a workflow ask state): the run that answers it resumes with no call.
+   */
+  toolCallId?: string;
   prompt: string;
   /** The fields to answer now; a field asked again carries why its last answer was refused. */
   questions: PresentedQuestion[];
@@ -73,8 +76,12 @@ export interface PersonChannel {
    * an AG-UI 1.0 client); absent, questions are asked field by field with `ask`.
    */
   askQuestionnaire?(ask: QuestionnaireAsk, signal: AbortSignal): Promise<QuestionnaireReply>;
-  /** The questions this channel left open during the turn, for the turn's outcome. */
-  openInterrupts?(): Interrupt[];
+  /**
+   * The questions open at the turn's end, for its outcome: those this channel left open, then
+   * `asked`, the turn's own (request_input's), as the channel holds them (with when they expire),
+   * so the session log, stream-json and the wire carry one object.
+   */
+  openInterrupts?(asked: readonly Interrupt[]): Interrupt[];
 }
 
 /** The person of hosts where nobody is at a prompt: every question is answered "away", at once. */

@@ -59,9 +59,17 @@ export interface TurnLoopOptions {
   person?: PersonChannel;
   /**
    * Calls a past run left open on the person (an interrupt now answered): run again first, as a
-   * batch of their own, before any model round; the person channel holds the answers.
+   * batch of their own, before any model round; the person channel holds the answers. Given
+   * empty, the batch is empty and still settled: augments that asked without a call (a workflow
+   * ask state) get the person there, in afterBatch.
    */
   resumeCalls?: RequestedToolCall[];
+  /**
+   * The person's message that comes with those answers (request_input's answer, asked beside the
+   * calls): it follows their results, before the model round, kept with `onUserMessage`.
+   */
+  resumeReply?: string;
+  onUserMessage?(text: string): void;
   prepareRound(): RoundSetup;
   afterBatch?(batch: SettledToolCall[], context: TurnHookContext): Promise<BatchDecision | undefined>;
   /** Called with each assistant/tool message as it is final, so the session keeps it. */
@@ -110,10 +118,10 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
   const person = options.person ?? NOBODY;
   const finish = (given: TurnOutcome): TurnResult => {
     // Questions the person channel holds open travel with the outcome, beside request_input's own.
-    const held = given.status === 'input-required' ? (person.openInterrupts?.() ?? []) : [];
-    const interrupts = [...held, ...(given.interrupts ?? [])];
-    // A call that waits on the person is no call for the client to run.
-    const waiting = new Set(held.map((interrupt) => interrupt.toolCallId));
+    const asked = given.interrupts ?? [];
+    const interrupts = given.status === 'input-required' && person.openInterrupts ? person.openInterrupts(asked) : asked;
+    // A call that waits on the person is no call for the client to run (request_input's own call has its result).
+    const waiting = new Set(interrupts.map((interrupt) => interrupt.toolCallId));
     const forClient = given.pendingToolCalls?.filter((id) => !waiting.has(id));
     const outcome: TurnOutcome = { ...given, ...(interrupts.length > 0 ? { interrupts } : {}) };
     if (forClient !== undefined && forClient.length > 0) outcome.pendingToolCalls = forClient;
@@ -129,12 +137,16 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     return result;
   };
 
-  const say = (text: string) => {
+  /** Says `text` as the assistant's message on the event stream, without keeping it in the transcript. */
+  const speak = (text: string) => {
     const messageId = newMessageId();
     emit({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
     emit({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: text });
     emit({ type: 'TEXT_MESSAGE_END', messageId });
     result.text += (result.text ? '\n\n' : '') + text;
+  };
+  const say = (text: string) => {
+    speak(text);
     keep({ role: 'assistant', content: [{ type: 'text', text }] });
   };
   const maxRounds = options.maxInferenceLoops;
@@ -174,10 +186,12 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     );
     const termination = terminationOf(settled) ?? decision?.terminate;
     // Calls left open (for the client to run, or on the person's answer) end the turn; the next
-    // run's results or answers resume it. A question asked beside them travels as its interrupt,
-    // not as a reply: a reply after the open calls would close them in the transcript.
+    // run's results or answers resume it. A question asked beside them is said on the stream (a
+    // plain chat shows it) and travels as its interrupt, but is not kept as a reply: a reply
+    // after the open calls would close them in the transcript.
     if (deferred.length > 0) {
       const asked = termination?.status === 'input-required' ? termination : undefined;
+      if (asked?.message) speak(asked.message);
       return finish({ status: 'input-required', pendingToolCalls: deferred, ...(asked?.interrupts ? { interrupts: asked.interrupts } : {}) });
     }
     if (termination) {
@@ -191,9 +205,13 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
   };
 
   emit({ type: 'RUN_STARTED', threadId: options.threadId, runId: options.runId });
-  if (options.resumeCalls && options.resumeCalls.length > 0) {
+  if (options.resumeCalls) {
     const ended = await settle(options.resumeCalls, options.prepareRound().tools);
     if (ended) return ended;
+    if (options.resumeReply !== undefined) {
+      messages.push({ role: 'user', content: options.resumeReply });
+      options.onUserMessage?.(options.resumeReply);
+    }
   }
   for (;;) {
     if (signal.aborted) return finish({ status: 'canceled', message: 'canceled before the model answered' });

@@ -18,7 +18,8 @@ export const DEPLOY_FORM = {
 /**
  * A model for interrupt tests: `ask <prompt>` calls request_input, `plan a deploy` asks the
  * deploy form, `call <tool> <json>` calls a tool, `both` asks the form and calls get-sum in one
- * batch; after tool results it says what they were.
+ * batch, `form and ask <prompt>` asks the form and calls request_input in one batch; after tool
+ * results it says what they were.
  */
 export function interruptModel(request: ReceivedRequest): ChatReply {
   const last = request.body.messages.at(-1);
@@ -30,6 +31,8 @@ export function interruptModel(request: ReceivedRequest): ChatReply {
   const ask = /^ask (.*)$/.exec(text);
   if (ask) return { toolCalls: [{ name: 'request_input', args: { prompt: ask[1] } }] };
   if (text === 'plan a deploy') return { toolCalls: [{ name: 'ask_user', args: DEPLOY_FORM }] };
+  const formAndAsk = /^form and ask (.*)$/.exec(text);
+  if (formAndAsk) return { toolCalls: [{ name: 'ask_user', args: DEPLOY_FORM }, { name: 'request_input', args: { prompt: formAndAsk[1] } }] };
   if (text === 'both') return { toolCalls: [{ name: 'ask_user', args: DEPLOY_FORM }, { name: 'mcp_everything_get_sum', args: { a: 2, b: 3 } }] };
   const call = /^call (\S+)(?: (.*))?$/.exec(text);
   if (call) return { toolCalls: [{ name: call[1], args: call[2] ? (JSON.parse(call[2]) as Record<string, unknown>) : {} }] };

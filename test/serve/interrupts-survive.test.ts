@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpAgent } from '@ag-ui/client';
@@ -82,6 +82,20 @@ describe('open interrupts live in the session', () => {
     const [beforeLast, last] = record.events.slice(-2);
     expect(last.type).toBe('RUN_FINISHED');
     expect(beforeLast).toMatchObject({ type: 'STATE_SNAPSHOT', snapshot: { theme: 'dark', board: expect.objectContaining({ notes: expect.anything() }) } });
+  });
+
+  it('request_input\'s interrupt carries its expiresAt in the session log\'s RUN_FINISHED, the same object the client got', async () => {
+    const dir = makeAgentFolder({ augments: ['turnControl', 'questions'] });
+    const serve = await serveOn(dir, ['--interrupt-wait', '3600']);
+    const agent = new HttpAgent({ url: `${serve.url}/agent/run` });
+    const [asked] = interruptsOf(await clientRun(agent, { text: 'ask Which region?' }));
+    expect(asked).toMatchObject({ reason: 'input_required', expiresAt: expect.any(String) });
+    const logged = readFileSync(join(dir, '.auggy', 'sessions', agent.threadId, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event?: { type?: string; result?: { interrupts?: unknown[] } } })
+      .flatMap((entry) => (entry.event?.type === 'RUN_FINISHED' ? (entry.event.result?.interrupts ?? []) : []));
+    expect(logged).toEqual([asked]);
   });
 
   it('--interrupt-wait sets expiresAt; an expired question is answered as cancelled and blocks nothing', async () => {

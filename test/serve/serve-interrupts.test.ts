@@ -192,6 +192,34 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
     expect(results.some((r) => r.includes('The sum of 2 and 3 is 5'))).toBe(true);
   });
 
+  it('request_input beside a questionnaire held open: both are interrupts, and request_input\'s question is still said as assistant text', async () => {
+    const agent = newAgent();
+    const first = await clientRun(agent, { text: 'form and ask Anything else before the deploy?' });
+    expect(first.failure).toBeUndefined();
+    checkRun(first, agent.threadId);
+    const interrupts = interruptsOf(first);
+    expect(interrupts).toEqual([
+      expect.objectContaining({ reason: 'input_required', message: DEPLOY_FORM.prompt }),
+      expect.objectContaining({ reason: 'input_required', message: 'Anything else before the deploy?' }),
+    ]);
+    expect(agent.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toContain('Anything else before the deploy?');
+
+    const [form, question] = interrupts;
+    const done = await clientRun(agent, {
+      resume: [
+        { interruptId: form.id, status: 'resolved', payload: { service: 'api', replicas: 1, env: 'staging' } },
+        { interruptId: question.id, status: 'resolved', payload: 'Nothing else.' },
+      ],
+    });
+    expect(done.failure).toBeUndefined();
+    checkRun(done, agent.threadId);
+    expect(done.finished[0]).toMatchObject({ outcome: 'success', result: { status: 'completed' } });
+    // Both answers reach the model: the form's as its call's result, request_input's as the person's message.
+    const sent = chat.requests.at(-1)?.body.messages ?? [];
+    expect(sent.filter((m) => m.role === 'tool').map((m) => String(m.content))).toContain(JSON.stringify({ status: 'answered', answers: { service: 'api', replicas: 1, env: 'staging' } }));
+    expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'Nothing else.' });
+  });
+
   it('a run that does not answer an open interrupt is refused with RUN_ERROR interrupt_pending naming it; a resume naming nothing open is ignored with a warning', async () => {
     const agent = newAgent();
     const [open] = interruptsOf(await clientRun(agent, { text: 'ask Which one?' }));

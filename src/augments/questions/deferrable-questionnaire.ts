@@ -17,7 +17,7 @@ function definedOnly(data: unknown): Record<string, AnswerValue> {
 }
 
 /**
- * A questionnaire asked by a tool call, which can wait for its answers past the run: where the
+ * A questionnaire asked by a tool call (or a workflow ask state), which can wait for its answers past the run: where the
  * person answers the whole questionnaire at once (`askQuestionnaire`), every field is read and
  * checked with the terminal's rules and messages; refused fields are asked again (and only they),
  * within the same bound on re-asks; where nobody answers now it is pending. Elsewhere it is the
@@ -26,7 +26,7 @@ function definedOnly(data: unknown): Record<string, AnswerValue> {
 export async function runDeferrableQuestionnaire(
   spec: QuestionnaireSpec,
   person: PersonChannel,
-  options: QuestionnaireOptions & { id: string; toolCallId: string },
+  options: QuestionnaireOptions & { id: string; toolCallId?: string },
 ): Promise<QuestionnaireResult | PendingQuestionnaire> {
   const askAll = person.askQuestionnaire?.bind(person);
   if (!askAll || !person.present()) return runQuestionnaire(spec, person, options);
@@ -47,7 +47,7 @@ export async function runDeferrableQuestionnaire(
   const put = async (asked: readonly QuestionField[], errors: Record<string, string>, accepted: Record<string, string>, reasks: number) => {
     const questions = asked.map((field) => present(field, fields.indexOf(field), errors[field.name]));
     const reply = await askAll(
-      { questionnaireId, toolCallId: options.toolCallId, prompt: spec.prompt, questions, responseSchema: responseSchema(asked, errors), accepted, reasks, ...(options.purpose ? { purpose: options.purpose } : {}) },
+      { questionnaireId, ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }), prompt: spec.prompt, questions, responseSchema: responseSchema(asked, errors), accepted, reasks, ...(options.purpose ? { purpose: options.purpose } : {}) },
       signal,
     );
     // The questions are said in the run that asks them (a plain chat shows them as text); the

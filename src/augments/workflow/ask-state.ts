@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { TurnHookContext } from '../../kernel/augment.js';
-import { runQuestionnaire, type AnswerValue, type QuestionnaireResult, type QuestionnaireSpec } from '../questions/index.js';
+import { runDeferrableQuestionnaire, type AnswerValue, type QuestionnaireResult, type QuestionnaireSpec } from '../questions/index.js';
 import { renderTemplate } from './render-template.js';
 import { ANSWERED, type ASK_EVENTS, NO_ANSWER } from './ask-events.js';
 import type { TransitionRecord } from './workflow-state.js';
@@ -26,14 +25,18 @@ export function renderedAsk(spec: QuestionnaireSpec, syntax: string, values: Rec
   };
 }
 
+/** The questions are held open for a later run (serve's AG-UI interrupts); the workflow waits in the state. */
+export type AskPending = { event: 'pending' };
+
 /**
  * Runs one ask state's questionnaire with whoever is in reach. Never throws: nobody there, a
- * refused answer and Esc all come back as NoAnswer with the reason.
+ * refused answer and Esc all come back as NoAnswer with the reason. `questionnaireId` is the
+ * same for every asking of one visit, so a later run's answer finds the questions it answers.
  */
-export async function askPerson(spec: QuestionnaireSpec, hook: TurnHookContext, now: () => Date): Promise<AskOutcome> {
-  const questionnaireId = `q_${randomBytes(5).toString('hex')}`;
+export async function askPerson(spec: QuestionnaireSpec, hook: TurnHookContext, now: () => Date, questionnaireId: string): Promise<AskOutcome | AskPending> {
   const started = now().getTime();
-  const result = await runQuestionnaire(spec, hook.person, { signal: hook.signal, emit: hook.emit, id: questionnaireId });
+  const result = await runDeferrableQuestionnaire(spec, hook.person, { signal: hook.signal, emit: hook.emit, id: questionnaireId });
+  if (result.status === 'pending') return { event: 'pending' };
   const personMs = Math.max(0, now().getTime() - started);
   if (result.status === 'answered') return { event: ANSWERED, result, asked: { questionnaireId, status: 'answered' }, personMs };
   return { event: NO_ANSWER, result, asked: { questionnaireId, status: 'no-answer', reason: result.reason }, personMs };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EmitEvent } from '../../kernel/events.js';
 import { systemLineEvent } from '../../kernel/events.js';
 import { NOBODY } from '../../kernel/person.js';
@@ -32,8 +33,14 @@ interface PendingEvent {
   toolCallId: string;
 }
 
-/** Where the ask states ended up: resting in a state a model or the user moves, or stopped. */
-type AsksSettled = { kind: 'rested'; state: StateDef; moves: TransitionRecord[] } | { kind: 'stopped'; message: string; moves: TransitionRecord[] };
+/**
+ * Where the ask states ended up: resting in a state a model or the user moves, stopped, or
+ * waiting in an ask state whose questions a later run answers (serve's AG-UI interrupts).
+ */
+type AsksSettled =
+  | { kind: 'rested'; state: StateDef; moves: TransitionRecord[] }
+  | { kind: 'stopped'; message: string; moves: TransitionRecord[] }
+  | { kind: 'pending'; moves: TransitionRecord[] };
 
 function describeMove(record: TransitionRecord): string {
   const redirect = record.redirected ? `; ${record.redirected.target} reached max_visits (${record.redirected.maxVisits}), so ${record.to} instead` : '';
@@ -164,15 +171,30 @@ export class WorkflowRuntime {
     this.run = { ...this.run, toolCalls: this.run.toolCalls + batch.length };
     const pending = this.pending;
     this.pending = undefined;
+    // Standing in an ask state after a batch means its questions were held open for a later run
+    // (nothing else leaves the workflow there): this is the batch the answering run begins with.
+    if (this.state.ask && this.running()) return this.afterAsks(await this.settleAsks(hook));
     const now = this.now();
     if (!pending || !batch.some((call) => call.toolCallId === pending.toolCallId && !call.isError)) return await this.checkBudget(now);
     const outcome = applyEvent(this.model, this.run, { event: pending.event, context: pending.context, initiator: 'agent', now });
     await this.record(outcome);
     if (outcome.kind === 'refused') return undefined;
     if (outcome.kind === 'stopped') return { terminate: { status: 'budget-exhausted', message: outcome.message } };
-    const settled = await this.settleAsks(hook);
+    return this.afterAsks(await this.settleAsks(hook));
+  }
+
+  /** The turn after the ask states: it waits on the person's answer, stops, or goes on as the state reached says. */
+  private afterAsks(settled: AsksSettled): BatchDecision | undefined {
+    // The question travels as the run's interrupt; it was said as it was asked.
+    if (settled.kind === 'pending') return { terminate: { status: 'input-required' } };
     if (settled.kind === 'stopped') return { terminate: { status: 'budget-exhausted', message: settled.message } };
     return this.afterAgentMove(settled.state);
+  }
+
+  /** One id per visit of an ask state, the same in every run that asks it, unique in the thread. */
+  private questionnaireId(): string {
+    const visit = `${this.run.startedAt}/${this.run.transitions.length}/${this.run.state}`;
+    return `q_wf_${createHash('sha256').update(visit).digest('hex').slice(0, 10)}`;
   }
 
   private running(): boolean {
@@ -199,7 +221,8 @@ export class WorkflowRuntime {
       }
       const values = templateValues(undefined, this.options.variables, this.run.context, answersForTemplates(this.run.answers));
       const spec = renderedAsk(state.ask, this.model.syntax, values);
-      const asked = await askPerson(spec, hook, this.now);
+      const asked = await askPerson(spec, hook, this.now, this.questionnaireId());
+      if (asked.event === 'pending') return { kind: 'pending', moves };
       if ((asked.asked.status === 'no-answer' && asked.asked.reason === 'away') || hook.signal.aborted) unanswerable.add(state.name);
       // The person's time is theirs: it is kept out of max_wall_time_sec before the move is checked.
       this.run = { ...this.run, answers: mergeAnswers(this.run.answers, state.ask, asked.result), personMs: this.run.personMs + asked.personMs };

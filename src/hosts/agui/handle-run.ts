@@ -13,7 +13,7 @@ import type { ThreadRegistry } from './thread-registry.js';
 import { systemLineEvent } from '../../kernel/events.js';
 import type { Interrupt } from '../../kernel/interrupt.js';
 import type { TurnResult } from '../../kernel/turn-loop.js';
-import { readHeld, writeHeld, type HeldInterrupt } from './held-interrupts.js';
+import { readHeld, writeHeld } from './held-interrupts.js';
 import { InterruptPerson } from './interrupt-person.js';
 import { planResume, type ResumePlan } from './resume-plan.js';
 
@@ -70,11 +70,10 @@ function mergedState(request: RunRequest, snapshot: Record<string, unknown>): Re
   return { ...(request.state ?? {}), ...snapshot };
 }
 
-/** A 1.0 client's run: the thread's open questions, what its resume answers, and when new ones expire. */
+/** A 1.0 client's run: the thread's open questions, what its resume answers, and who holds new ones. */
 interface InterruptRun {
   plan: ResumePlan;
   person: InterruptPerson;
-  expiresAt(): string | undefined;
 }
 
 function interruptRun(conversation: Conversation, request: RunRequest, waitMs: number | undefined, log: (line: string) => void): InterruptRun | undefined {
@@ -82,7 +81,7 @@ function interruptRun(conversation: Conversation, request: RunRequest, waitMs: n
   const held = readHeld(conversation.session, (line) => log(`thread ${request.threadId}: ${line}`));
   const plan = planResume(held, request.resume, new Date());
   const expiresAt = () => (waitMs === undefined ? undefined : new Date(Date.now() + waitMs).toISOString());
-  return { plan, person: new InterruptPerson(plan.answers, expiresAt), expiresAt };
+  return { plan, person: new InterruptPerson(plan.answers, expiresAt) };
 }
 
 /** Runs the input the request brings: a message, frontend tool results, or answers to open questions. */
@@ -93,24 +92,18 @@ async function runInput(conversation: Conversation, request: RunRequest, signal:
   if (input.kind === 'message') return conversation.runTurn(input.text, { signal, clientTools: tools, messageId: input.messageId, person });
   if (input.kind === 'tool-results') return conversation.resumeTurn(input.results, { signal, clientTools: tools, person });
   if (!asking || !person) return undefined;
-  if (asking.plan.toolCallIds.length > 0) return conversation.resumeAnswered({ signal, clientTools: tools, person, toolCallIds: asking.plan.toolCallIds });
-  if (asking.plan.replyText !== undefined) return conversation.runTurn(asking.plan.replyText, { signal, clientTools: tools, person });
+  const { answers, toolCallIds, replyText } = asking.plan;
+  if (answers.size > 0) return conversation.resumeAnswered({ signal, clientTools: tools, person, toolCallIds, ...(replyText !== undefined ? { reply: replyText } : {}) });
+  if (replyText !== undefined) return conversation.runTurn(replyText, { signal, clientTools: tools, person });
   return undefined;
 }
 
 /**
- * The questions this run leaves open, saved in the session in place of those it answered, so a
- * restarted server or another replica finds them; request_input's own question is answered by
- * the next turn's message.
+ * The questions this run leaves open (the person channel holds request_input's too), saved in
+ * the session in place of those it answered, so a restarted server or another replica finds them.
  */
-async function holdOpen(conversation: Conversation, asking: InterruptRun, result: TurnResult): Promise<Interrupt[]> {
-  const fromCalls = asking.person.heldRecords();
-  const known = new Set(fromCalls.map((held) => held.interrupt.id));
-  const expiresAt = asking.expiresAt();
-  const replies: HeldInterrupt[] = (result.interrupts ?? [])
-    .filter((interrupt) => !known.has(interrupt.id))
-    .map((interrupt) => ({ interrupt: expiresAt === undefined ? interrupt : { ...interrupt, expiresAt }, kind: 'reply' }));
-  const held = [...fromCalls, ...replies];
+async function holdOpen(conversation: Conversation, asking: InterruptRun): Promise<Interrupt[]> {
+  const held = asking.person.heldRecords();
   await writeHeld(conversation.session, held);
   return held.map((item) => item.interrupt);
 }
@@ -138,7 +131,7 @@ async function streamTurn(conversation: Conversation, request: RunRequest, strea
     if (!result) return { status: 'completed' };
     const outcome: TurnOutcome = { status: result.status, message: result.message, code: result.code, ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}) };
     if (!asking) return outcome;
-    const interrupts = await holdOpen(conversation, asking, result);
+    const interrupts = await holdOpen(conversation, asking);
     if (interrupts.length === 0) return outcome;
     // The board as it stands when the app draws the question (AG-UI's interrupt lifecycle).
     const shared = conversation.sharedState();

@@ -45,8 +45,8 @@ const APPROVAL_SCHEMA: Record<string, unknown> = {
 /**
  * The person of an AG-UI 1.0 client: present, and never waited on. A questionnaire is answered
  * from this run's resume entries when one answers it; otherwise it is held open as an interrupt,
- * and the call that asked waits for a later run. Field-by-field questions (a workflow ask state)
- * are answered "away", as for every client today.
+ * and the call (or workflow ask state) that asked waits for a later run. Field-by-field questions
+ * (a host's `ask`) are answered "away".
  */
 export class InterruptPerson implements PersonChannel {
   private readonly held: HeldInterrupt[] = [];
@@ -77,7 +77,14 @@ export class InterruptPerson implements PersonChannel {
     return { kind: 'pending' };
   }
 
-  openInterrupts(): Interrupt[] {
+  /** request_input's question is held too, answered by the next turn's message; each gets its expiry here, once. */
+  openInterrupts(asked: readonly Interrupt[]): Interrupt[] {
+    const known = new Set(this.held.map((held) => held.interrupt.id));
+    for (const interrupt of asked) {
+      if (known.has(interrupt.id)) continue;
+      const expiresAt = this.expiresAt();
+      this.held.push({ interrupt: expiresAt === undefined ? interrupt : { ...interrupt, expiresAt }, kind: 'reply' });
+    }
     return this.held.map((held) => held.interrupt);
   }
 
@@ -104,9 +111,10 @@ export class InterruptPerson implements PersonChannel {
     const approval = ask.purpose?.kind === 'approval' ? ask.purpose : undefined;
     const refused = ask.questions.filter((question) => question.error !== undefined).map((question) => `${question.question}: ${question.error}`);
     const message = refused.length > 0 ? `${ask.prompt}\n\nAnswer again: ${refused.join('; ')}` : ask.prompt;
+    const call = ask.toolCallId === undefined ? {} : { toolCallId: ask.toolCallId };
     const interrupt: Interrupt = approval
-      ? { id, reason: 'tool_call', message, toolCallId: ask.toolCallId, responseSchema: APPROVAL_SCHEMA }
-      : { id, reason: 'input_required', message, toolCallId: ask.toolCallId, responseSchema: ask.responseSchema };
+      ? { id, reason: 'tool_call', message, ...call, responseSchema: APPROVAL_SCHEMA }
+      : { id, reason: 'input_required', message, ...call, responseSchema: ask.responseSchema };
     return {
       interrupt: expiresAt === undefined ? interrupt : { ...interrupt, expiresAt },
       kind: 'call',

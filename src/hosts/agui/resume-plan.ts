@@ -11,7 +11,11 @@ export interface ResumePlan {
   warnings: string[];
   /** Open questions the run neither answers nor cancels: the run is refused. */
   uncovered: string[];
-  /** The answers of questionnaires and approvals, by questionnaire id: their calls run again. */
+  /**
+   * The answers of questionnaires and approvals, by questionnaire id: the calls that asked run
+   * again (`toolCallIds`); a question no call asked (a workflow ask state) is asked again with
+   * no call, in the empty batch the answering run begins with.
+   */
   answers: Map<string, Answer>;
   toolCallIds: string[];
   /** request_input's answer: the message of the new turn. */
@@ -50,9 +54,10 @@ export function planResume(held: readonly HeldInterrupt[], resume: readonly Resu
     if (expired && entry?.status === 'resolved') plan.warnings.push(`${id} expired at ${item.interrupt.expiresAt}; it was answered as cancelled`);
     const effective: Answer['entry'] = expired ? { status: 'cancelled' } : { status: entry?.status ?? 'cancelled', payload: entry?.payload };
     if (item.kind === 'reply') plan.replyText = replyOf(effective);
-    else if (item.questionnaireId !== undefined && item.interrupt.toolCallId !== undefined) {
+    else if (item.questionnaireId !== undefined) {
       plan.answers.set(item.questionnaireId, { held: item, entry: effective });
-      if (!plan.toolCallIds.includes(item.interrupt.toolCallId)) plan.toolCallIds.push(item.interrupt.toolCallId);
+      const { toolCallId } = item.interrupt;
+      if (toolCallId !== undefined && !plan.toolCallIds.includes(toolCallId)) plan.toolCallIds.push(toolCallId);
     }
   }
   return plan;
