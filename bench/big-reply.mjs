@@ -16,7 +16,17 @@ function writeAgent(dir, baseURL) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'agent.yaml'),
-    ['id: aug1_00000000-0000-4000-8000-000000000010', 'name: big', 'identity: ./identity.md', 'engine:', '  provider: openai-compatible', '  model: big', `  baseURL: ${baseURL}`, 'augments: []', ''].join('\n'),
+    [
+      'id: aug1_00000000-0000-4000-8000-000000000010',
+      'name: big',
+      'identity: ./identity.md',
+      'engine:',
+      '  provider: openai-compatible',
+      '  model: big',
+      `  baseURL: ${baseURL}`,
+      'augments: []',
+      '',
+    ].join('\n'),
   );
   writeFileSync(join(dir, 'identity.md'), 'You answer at length.\n');
 }
@@ -27,7 +37,8 @@ function startReplyServer(reply) {
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: 'big', object: 'chat.completion.chunk', created: 0, model: 'big', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      const chunk = (delta, finish = null) =>
+        `data: ${JSON.stringify({ id: 'big', object: 'chat.completion.chunk', created: 0, model: 'big', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       res.write(chunk({ role: 'assistant', content: '' }));
       for (let at = 0; at < reply.length; at += WORD.length) res.write(chunk({ content: reply.slice(at, at + WORD.length) }));
       res.end(`${chunk({}, 'stop')}data: [DONE]\n\n`);

@@ -80,7 +80,12 @@ if (cpu !== undefined) {
 }
 
 // Host-specific figures live beside their hosts' benches, when present.
-for (const [file, exportName] of [['tui.mjs', 'benchTui'], ['serve.mjs', 'benchServe'], ['big-reply.mjs', 'benchBigReply'], ['store.mjs', 'benchStore']]) {
+for (const [file, exportName] of [
+  ['tui.mjs', 'benchTui'],
+  ['serve.mjs', 'benchServe'],
+  ['big-reply.mjs', 'benchBigReply'],
+  ['store.mjs', 'benchStore'],
+]) {
   const path = join(root, 'bench', file);
   if (!existsSync(path)) continue;
   const module = await import(path);

@@ -117,7 +117,11 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
     const measured = [];
     for (let i = 0; i < MEASURED_BURSTS; i++) measured.push(await burst(url, server.child.pid));
     const peakRss = memory.stop();
-    const median = (pick) => percentile(measured.map(pick).sort((a, b) => a - b), 0.5);
+    const median = (pick) =>
+      percentile(
+        measured.map(pick).sort((a, b) => a - b),
+        0.5,
+      );
     const notCompleted = [first, ...measured].reduce((sum, b) => sum + b.notCompleted, 0);
 
     // Memory over many runs one after another: after warm-up it should stay flat.
@@ -139,11 +143,31 @@ export async function benchServe({ root = resolve(import.meta.dirname, '..'), bi
       row('auggy serve: start to listening', startup, 'ms'),
       row(`auggy serve: first ${CONCURRENT_RUNS} concurrent runs, from cold`, first.runsPerSecond, 'runs/s'),
       row('auggy serve: first burst latency p99', first.p99, 'ms'),
-      row(`auggy serve: ${CONCURRENT_RUNS} concurrent runs (scripted)`, median((b) => b.runsPerSecond), 'runs/s'),
-      row('auggy serve: server CPU per run (burst)', median((b) => b.serverCpuPerRun), 'ms'),
-      row('auggy serve: load client CPU per run (burst)', median((b) => b.clientCpuPerRun), 'ms'),
-      row('auggy serve: run latency p50', median((b) => b.p50), 'ms'),
-      row('auggy serve: run latency p99', median((b) => b.p99), 'ms'),
+      row(
+        `auggy serve: ${CONCURRENT_RUNS} concurrent runs (scripted)`,
+        median((b) => b.runsPerSecond),
+        'runs/s',
+      ),
+      row(
+        'auggy serve: server CPU per run (burst)',
+        median((b) => b.serverCpuPerRun),
+        'ms',
+      ),
+      row(
+        'auggy serve: load client CPU per run (burst)',
+        median((b) => b.clientCpuPerRun),
+        'ms',
+      ),
+      row(
+        'auggy serve: run latency p50',
+        median((b) => b.p50),
+        'ms',
+      ),
+      row(
+        'auggy serve: run latency p99',
+        median((b) => b.p99),
+        'ms',
+      ),
       row(`auggy serve: peak server RSS (${memory.source})`, peakRss / (1024 * 1024), 'MiB'),
       row('auggy serve: runs not completed', notCompleted, `of ${CONCURRENT_RUNS * (WARM_UP_BURSTS + MEASURED_BURSTS)}`),
       row(`auggy serve: ${SEQUENTIAL_RUNS} sequential runs`, (SEQUENTIAL_RUNS / sequentialMs) * 1000, 'runs/s'),

@@ -45,11 +45,23 @@ async function startCluster(bin) {
   const data = join(root, 'data');
   const asRoot = process.getuid?.() === 0;
   const run = (command, args) =>
-    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, command), ...args], { stdio: 'pipe' }) : execFileSync(join(bin, command), args, { stdio: 'pipe' });
-  if (asRoot) chownSync(root, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })));
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, command), ...args], { stdio: 'pipe' })
+      : execFileSync(join(bin, command), args, { stdio: 'pipe' });
+  if (asRoot)
+    chownSync(root, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })));
   run('initdb', ['-D', data, '-U', 'auggy', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
-  run('pg_ctl', ['-D', data, '-l', join(root, 'server.log'), '-w', '-o', `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c max_connections=200`, 'start']);
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-l',
+    join(root, 'server.log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c max_connections=200`,
+    'start',
+  ]);
   run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'auggy', 'bench']);
   return {
     url: `postgres://auggy@127.0.0.1:${port}/bench`,

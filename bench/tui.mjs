@@ -85,7 +85,13 @@ function writeLongSession(agentDir, id, count) {
     lines.push({ kind: 'user', turnId: runId, text: `Question number ${turn}: how is the deploy of service ${turn % 7} going?`, at });
     lines.push(event({ type: 'RUN_STARTED', threadId: id, runId }));
     lines.push(event({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' }));
-    lines.push(event({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: `Answer ${turn}: the build passed, the image is pushed, and the rollout of service ${turn % 7} is at ${turn % 100}%. ` }));
+    lines.push(
+      event({
+        type: 'TEXT_MESSAGE_CONTENT',
+        messageId,
+        delta: `Answer ${turn}: the build passed, the image is pushed, and the rollout of service ${turn % 7} is at ${turn % 100}%. `,
+      }),
+    );
     lines.push(event({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: 'Nothing else needs your attention right now.' }));
     lines.push(event({ type: 'TEXT_MESSAGE_END', messageId }));
     lines.push(event({ type: 'RUN_FINISHED', threadId: id, runId, result: { status: 'completed' } }));
@@ -173,7 +179,15 @@ async function mountChat(tui, workdir, messages, pickItems) {
   const cpuAt = process.cpuUsage();
   const opening = pickItems(conversation);
   const element = tui.React.createElement(tui.app.App, { ...opening, conversation, warnings, history: [], saveHistory: () => {}, resumeHint: (id) => id });
-  const instance = tui.ink.render(element, { stdin, stdout, stderr: stdout, exitOnCtrlC: false, patchConsole: false, maxFps: 1000, onRender: () => onFrame?.() });
+  const instance = tui.ink.render(element, {
+    stdin,
+    stdout,
+    stderr: stdout,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    maxFps: 1000,
+    onRender: () => onFrame?.(),
+  });
   // Drawn once the last opening item has been printed and the input drawn under it.
   const last = String(opening.items.at(-1).text ?? opening.items.at(-1).title).slice(0, 30);
   await Promise.all([drawn, stdout.seen((written) => written.includes(last) && /starting…|Type a message/.test(written.slice(written.lastIndexOf(last))))]);
@@ -223,7 +237,15 @@ async function benchTranscript(root, workdir, keys) {
   // `auggy run --session` on the same session prints only its latest items.
   const resumed = await mountChat(tui, workdir, 2000, (conversation) => tui.runChat.openingItems(conversation));
   resumed.close();
-  return { emptyKeys, longKeys, longItems: long.items - 1, longDraw: long.firstDraw, longDrawCpu: long.firstDrawCpu, resumedDraw: resumed.firstDraw, resumedItems: resumed.items };
+  return {
+    emptyKeys,
+    longKeys,
+    longItems: long.items - 1,
+    longDraw: long.firstDraw,
+    longDrawCpu: long.firstDrawCpu,
+    resumedDraw: resumed.firstDraw,
+    resumedItems: resumed.items,
+  };
 }
 
 export async function benchTui({ root, bin, workdir }) {
@@ -233,7 +255,11 @@ export async function benchTui({ root, bin, workdir }) {
   const t = await benchTranscript(root, workdir, keys);
   rows.push(
     { name: 'auggy run: keystroke render, empty transcript', value: t.emptyKeys.median, unit: `ms median (p95 ${t.emptyKeys.p95.toFixed(2)}, ${keys} keys)` },
-    { name: `auggy run: keystroke render, ${t.longItems.toLocaleString('en-US')} messages`, value: t.longKeys.median, unit: `ms median (p95 ${t.longKeys.p95.toFixed(2)}, ${keys} keys)` },
+    {
+      name: `auggy run: keystroke render, ${t.longItems.toLocaleString('en-US')} messages`,
+      value: t.longKeys.median,
+      unit: `ms median (p95 ${t.longKeys.p95.toFixed(2)}, ${keys} keys)`,
+    },
     { name: `auggy run: printing ${t.longItems.toLocaleString('en-US')} messages at once`, value: t.longDraw, unit: `ms (${t.longDrawCpu.toFixed(0)} ms CPU)` },
     { name: `auggy run --session of 2,000 messages (last ${t.resumedItems - 2} shown)`, value: t.resumedDraw, unit: 'ms' },
   );

@@ -27,7 +27,13 @@ export function checkEngine(input: EngineCheckInput): Diagnostic[] {
   // AUGGY_API_KEY overrides every provider's key at run time, so it satisfies the check too.
   if (keyVariable && !isSet(keyVariable) && !isSet('AUGGY_API_KEY')) {
     const field = engine.apiKeyEnv ? 'engine.apiKeyEnv' : 'engine.provider';
-    diagnostics.push(at('warning', field, `${keyVariable} is not set in the environment or in .env; put ${keyVariable}=<your key> in .env (see .env.example) before auggy run`));
+    diagnostics.push(
+      at(
+        'warning',
+        field,
+        `${keyVariable} is not set in the environment or in .env; put ${keyVariable}=<your key> in .env (see .env.example) before auggy run`,
+      ),
+    );
   }
 
   if (engine.provider === 'scripted') {
@@ -36,7 +42,9 @@ export function checkEngine(input: EngineCheckInput): Diagnostic[] {
     } else {
       const read = readAgentFile(input.agentDir, engine.script);
       if (!read.ok && read.problem === 'missing') {
-        diagnostics.push(at('error', 'engine.script', `${engine.script} does not exist; create the rules file or fix the path (it is relative to the agent folder)`));
+        diagnostics.push(
+          at('error', 'engine.script', `${engine.script} does not exist; create the rules file or fix the path (it is relative to the agent folder)`),
+        );
       } else if (!read.ok) {
         diagnostics.push(at('error', 'engine.script', `${engine.script} ${read.message}`));
       }
@@ -48,7 +56,13 @@ export function checkEngine(input: EngineCheckInput): Diagnostic[] {
   }
 
   if (engine.provider === 'openai-compatible' && !engine.baseURL) {
-    diagnostics.push(at('warning', 'engine', 'openai-compatible has no baseURL, so every run needs --base-url or AUGGY_BASE_URL; add baseURL: http://127.0.0.1:8000/v1 under engine'));
+    diagnostics.push(
+      at(
+        'warning',
+        'engine',
+        'openai-compatible has no baseURL, so every run needs --base-url or AUGGY_BASE_URL; add baseURL: http://127.0.0.1:8000/v1 under engine',
+      ),
+    );
   }
   return diagnostics;
 }

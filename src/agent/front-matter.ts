@@ -14,7 +14,10 @@ export function splitFrontMatter(text: string): FrontMatterSplit | undefined {
   if (end < 0) return undefined;
   return {
     yaml: lines.slice(1, end).join('\n'),
-    body: lines.slice(end + 1).join('\n').replace(/^\n+/, ''),
+    body: lines
+      .slice(end + 1)
+      .join('\n')
+      .replace(/^\n+/, ''),
     lineOffset: 1,
   };
 }

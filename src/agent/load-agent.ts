@@ -44,7 +44,12 @@ function readIdentity(agentDir: string, identity: string, source: YamlSource): {
   if (!read.ok) return { diagnostics: [error(`${identity} ${read.message}`, at)] };
   const text = read.text;
   if (text.trim() === '') {
-    return { text, diagnostics: [{ severity: 'warning', file: AGENT_FILE, ...at, message: `${identity} is empty, so the agent has no instructions; describe its job there` }] };
+    return {
+      text,
+      diagnostics: [
+        { severity: 'warning', file: AGENT_FILE, ...at, message: `${identity} is empty, so the agent has no instructions; describe its job there` },
+      ],
+    };
   }
   return { text, diagnostics: [] };
 }
@@ -54,7 +59,12 @@ function readIdentity(agentDir: string, identity: string, source: YamlSource): {
  * have: those of ignored augments (by id or type), and built-in augments' skills when that augment
  * is not listed.
  */
-function usableSkills(skills: LoadedSkill[], ignored: readonly string[], activeTypes: ReadonlySet<string>, known: AugmentCatalog['known']): { skills: LoadedSkill[]; diagnostics: Diagnostic[] } {
+function usableSkills(
+  skills: LoadedSkill[],
+  ignored: readonly string[],
+  activeTypes: ReadonlySet<string>,
+  known: AugmentCatalog['known'],
+): { skills: LoadedSkill[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const kept = skills.filter((skill) => {
     // The augment's own warning already names the skill, so it is said once.
@@ -114,7 +124,9 @@ export async function loadAgent(dir: string, augmentTypes: readonly AugmentType[
   if (!parsed.source) return { diagnostics: parsed.diagnostics };
   const source = parsed.source;
   if (!isMapping(source.data)) {
-    return { diagnostics: [error('must be a mapping of keys (name:, engine:, augments:, ...); see the agent folder format in the README', { line: 1, column: 1 })] };
+    return {
+      diagnostics: [error('must be a mapping of keys (name:, engine:, augments:, ...); see the agent folder format in the README', { line: 1, column: 1 })],
+    };
   }
   const raw = source.data;
   const diagnostics: Diagnostic[] = [];
@@ -139,7 +151,12 @@ export async function loadAgent(dir: string, augmentTypes: readonly AugmentType[
 
   const allSkills = loadSkills(agentDir);
   diagnostics.push(...allSkills.diagnostics);
-  const skills = usableSkills(allSkills.skills, [...augments.ignored, ...augments.ignoredTypes], new Set(augments.augments.map((augment) => augment.type)), catalog.known);
+  const skills = usableSkills(
+    allSkills.skills,
+    [...augments.ignored, ...augments.ignoredTypes],
+    new Set(augments.augments.map((augment) => augment.type)),
+    catalog.known,
+  );
   diagnostics.push(...skills.diagnostics);
 
   if (!checked.success || identity.text === undefined || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };

@@ -26,14 +26,21 @@ function supportedList(known: AugmentCatalog['known']): string {
 }
 
 /** Reads and checks one `augments/<id>/augment.yaml`. */
-function readAugmentYaml(agentDir: string, id: string, file: string): { type?: string; config: Record<string, unknown>; source?: YamlSource; diagnostics: Diagnostic[] } {
+function readAugmentYaml(
+  agentDir: string,
+  id: string,
+  file: string,
+): { type?: string; config: Record<string, unknown>; source?: YamlSource; diagnostics: Diagnostic[] } {
   const read = readAgentFile(agentDir, file);
   if (!read.ok) return { config: {}, diagnostics: [{ severity: 'error', file, message: read.message }] };
   const parsed = parseYamlSource(read.text, file);
   if (!parsed.source) return { config: {}, diagnostics: parsed.diagnostics };
   const data = parsed.source.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    return { config: {}, diagnostics: [{ severity: 'error', file, line: 1, column: 1, message: `must be a mapping with type: ${id} (and config: only when it has settings)` }] };
+    return {
+      config: {},
+      diagnostics: [{ severity: 'error', file, line: 1, column: 1, message: `must be a mapping with type: ${id} (and config: only when it has settings)` }],
+    };
   }
   // Other releases may write an empty `config:`; that means no settings, not a mistake.
   const raw = data as Record<string, unknown>;
@@ -86,9 +93,11 @@ export async function loadAugments(agentDir: string, entries: readonly AugmentEn
         return { severity, file: agentYaml.file, line: position?.line, column: position?.column, field: formatFieldPath(field), message };
       },
     };
-    const id = isInline(entry) ? entry.name ?? entry.type : entry;
+    const id = isInline(entry) ? (entry.name ?? entry.type) : entry;
     if (!FOLDER_NAME.test(id)) {
-      const what = isInline(entry) ? `name "${id}" is not usable as an augment id; use letters, digits, _ . and -` : `"${id}" is not an augment folder name; list the name of a folder under augments/`;
+      const what = isInline(entry)
+        ? `name "${id}" is not usable as an augment id; use letters, digits, _ . and -`
+        : `"${id}" is not an augment folder name; list the name of a folder under augments/`;
       result.diagnostics.push(place.at('error', what));
       return;
     }
@@ -121,9 +130,14 @@ function ignore(agentDir: string, id: string, type: string, place: Located, resu
   const skillDirs = [...new Set([id, type])].filter((name) => existsSync(join(agentDir, 'skills', name)));
   const skillNote = skillDirs.length > 0 ? `, and so is ${skillDirs.map((name) => `skills/${name}`).join(' and ')}` : '';
   // A near miss (userAks) is a typo far more often than another release's augment.
-  const guess = nearest(type, known.map((entry) => entry.type));
+  const guess = nearest(
+    type,
+    known.map((entry) => entry.type),
+  );
   const hint = guess ? ` (did you mean ${guess}?)` : '';
-  result.diagnostics.push(place.at('warning', `${id}${typeNote} is not supported here, ignored${hint}${skillNote}; this auggy implements ${supportedList(known)}`));
+  result.diagnostics.push(
+    place.at('warning', `${id}${typeNote} is not supported here, ignored${hint}${skillNote}; this auggy implements ${supportedList(known)}`),
+  );
 }
 
 function loadInline(
@@ -151,7 +165,13 @@ function loadInline(
   result.augments.push({ id, type: entry.type, config });
 }
 
-function loadFolder(agentDir: string, item: Extract<ReadEntry, { kind: 'folder' }>, result: AugmentsLoad, types: readonly AugmentType[], known: AugmentCatalog['known']): void {
+function loadFolder(
+  agentDir: string,
+  item: Extract<ReadEntry, { kind: 'folder' }>,
+  result: AugmentsLoad,
+  types: readonly AugmentType[],
+  known: AugmentCatalog['known'],
+): void {
   const { id, place, file, exists, read } = item;
   result.diagnostics.push(...read.diagnostics);
   if (read.type === undefined) return;

@@ -19,7 +19,9 @@ function loadSkill(agentDir: string, id: string): { skill?: LoadedSkill; diagnos
   const file = `skills/${id}/SKILL.md`;
   const path = join(agentDir, file);
   if (!existsSync(path)) {
-    return { diagnostics: [{ severity: 'warning', file: `skills/${id}`, message: `has no SKILL.md, so the skill is left out; add ${file} or remove the folder` }] };
+    return {
+      diagnostics: [{ severity: 'warning', file: `skills/${id}`, message: `has no SKILL.md, so the skill is left out; add ${file} or remove the folder` }],
+    };
   }
   const read = readAgentFile(agentDir, file);
   // Guidance that leads outside the folder, or is not a plain small file, is refused outright.

@@ -23,7 +23,11 @@ function bytesText(bytes: number): string {
 
 function tooLarge(bytes: number, limit: number): FileRead {
   const limitText = limit === MAX_AGENT_FILE_BYTES ? `${bytesText(limit)} (1 MiB)` : bytesText(limit);
-  return { ok: false, problem: 'too-large', message: `is ${bytesText(bytes)}, more than the ${limitText} a file of the agent folder may hold; make it smaller` };
+  return {
+    ok: false,
+    problem: 'too-large',
+    message: `is ${bytesText(bytes)}, more than the ${limitText} a file of the agent folder may hold; make it smaller`,
+  };
 }
 
 /**

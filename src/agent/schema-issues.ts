@@ -9,7 +9,7 @@ type Issue = z.core.$ZodIssue;
 export type FieldExamples = Readonly<Record<string, string>>;
 
 function quote(value: unknown): string {
-  return typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
 }
 
 function kindOf(value: unknown): string {

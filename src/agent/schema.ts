@@ -8,7 +8,10 @@ export const engineSchema = z.looseObject({
   provider: z.enum(PROVIDERS),
   model: z.string().min(1),
   baseURL: z.string().url().optional(),
-  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .optional(),
   script: z.string().min(1).optional(),
   /** The most tokens one reply may have; sent on every call so a model that never stops cannot fill its context. */
   maxTokens: z.number().int().min(1).max(1_000_000).optional(),
@@ -32,7 +35,10 @@ export type InlineAugment = z.infer<typeof inlineAugmentSchema>;
 
 // Unknown keys are kept (looseObject) because folders written by other auggy releases carry more.
 export const agentYamlSchema = z.looseObject({
-  id: z.string().regex(/^aug1_[0-9a-f-]{36}$/, 'must look like aug1_<uuid>').optional(),
+  id: z
+    .string()
+    .regex(/^aug1_[0-9a-f-]{36}$/, 'must look like aug1_<uuid>')
+    .optional(),
   name: z.string().min(1),
   displayName: z.string().min(1).optional(),
   purpose: z.string().optional(),

@@ -52,7 +52,10 @@ export function formatAdminReport(report: AdminReport): string {
   const lines = [`${agent.displayName} (${agent.model})`];
   if (agent.creator) lines.push(`Creator: ${agent.creator}`);
   if (agent.maxTokens !== undefined || agent.maxContextTokens !== undefined) {
-    const parts = [agent.maxTokens !== undefined ? `replies up to ${count(agent.maxTokens)} tokens` : '', agent.maxContextTokens !== undefined ? `context window ${count(agent.maxContextTokens)} tokens` : ''];
+    const parts = [
+      agent.maxTokens !== undefined ? `replies up to ${count(agent.maxTokens)} tokens` : '',
+      agent.maxContextTokens !== undefined ? `context window ${count(agent.maxContextTokens)} tokens` : '',
+    ];
     lines.push(`Engine: ${parts.filter((part) => part !== '').join(', ')}`);
   }
   const skills = systemPrompt.skills.map((skill) => `${skill.id} ${count(skill.characters)}`).join(', ');

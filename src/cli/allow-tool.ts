@@ -12,7 +12,9 @@ const PATTERN = /^[A-Za-z0-9_*?-]+$/;
 export function hostScopeFor(agent: LoadedAgent, patterns: readonly string[] = []): HostScope {
   for (const pattern of patterns) {
     if (!PATTERN.test(pattern)) {
-      throw new UsageError(`--allow-tool ${JSON.stringify(pattern)} is not a tool name or pattern; use letters, digits, _ and - with * or ?, such as mcp_ops_*`);
+      throw new UsageError(
+        `--allow-tool ${JSON.stringify(pattern)} is not a tool name or pattern; use letters, digits, _ and - with * or ?, such as mcp_ops_*`,
+      );
     }
   }
   if (patterns.length > 0 && !agent.augments.some((augment) => augment.type === 'mcp')) {

@@ -6,8 +6,7 @@ const ROOT_OPTIONS = new Set(['-h', '--help', '-v', '--version']);
 
 export type Entry =
   /** Bare `auggy`: the chat when that makes sense here, the help otherwise. */
-  | { kind: 'bare' }
-  | { kind: 'argv'; argv: string[] };
+  { kind: 'bare' } | { kind: 'argv'; argv: string[] };
 
 /**
  * How the first word routes. `auggy -p "msg"` is `auggy run -p "msg"`, as `claude -p` is; bare

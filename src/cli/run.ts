@@ -20,12 +20,14 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .addOption(new Option('-o, --output <format>', 'with --print: how to report the turn').choices(['text', 'json', 'stream-json']).default('text'))
     .addOption(new Option('--output-format <format>', 'the same as --output').choices(['text', 'json', 'stream-json']))
     .option('-s, --session <id>', 'resume this session')
-    .option('-r, --resume [id]', 'resume this session; without an id, pick one from the list of this folder\'s sessions')
+    .option('-r, --resume [id]', "resume this session; without an id, pick one from the list of this folder's sessions")
     .option('-c, --continue', 'resume the most recent session anything was said in')
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
     .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, [])
     .option('--allow-tool <pattern>', 'mcp: let tools matching this run without asking the person, e.g. mcp_ops_* (repeatable)', collect, [])
-    .addOption(numberDefault(new Option('--max-message-chars <n>', 'with --print: refuse a longer message before anything is sent'), DEFAULT_MAX_MESSAGE_CHARS));
+    .addOption(
+      numberDefault(new Option('--max-message-chars <n>', 'with --print: refuse a longer message before anything is sent'), DEFAULT_MAX_MESSAGE_CHARS),
+    );
   addModelOptions(command);
   addStoreOption(command);
   command.addHelpText(

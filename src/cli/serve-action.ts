@@ -108,7 +108,9 @@ function untilStopSignal(): Promise<NodeJS.Signals> {
 export async function serveCommand(dir: string, options: ServeOptionValues): Promise<number> {
   const settings = settingsFrom(options);
   const storeChoice = storeChoiceFrom(options);
-  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, (message) => log(`warning: ${message}`));
+  const target = await loadRunnableAgent(dir, { model: options.model, baseURL: options.baseUrl, timeoutSeconds: options.timeout }, (message) =>
+    log(`warning: ${message}`),
+  );
   // One scope for every thread: each MCP server is started once and shared.
   const host = hostScopeFor(target.agent, options.allowTool);
   target.host = host;

@@ -22,8 +22,11 @@ export function registerServe(program: Command, setExitCode: SetExitCode): void 
     .addOption(numberDefault(new Option('--grace-ms <ms>', 'on SIGTERM, how long in-flight runs may finish before they are canceled'), 5000))
     .option('--cors-origin <origin>', 'let web pages from this origin (or *) call the server; repeatable', collect, [])
     .option('--allowed-host <name>', 'a name besides the bound address and localhost that clients may use in Host; repeatable', collect, [])
-    .option('--interrupt-wait <seconds>', 'how long a question a run leaves open (an AG-UI interrupt) waits for its answer; unset, it waits as long as it takes')
-    .option('--allow-tool <pattern>', 'mcp: let tools matching this run without a person\'s yes, e.g. mcp_ops_* (repeatable)', collect, []);
+    .option(
+      '--interrupt-wait <seconds>',
+      'how long a question a run leaves open (an AG-UI interrupt) waits for its answer; unset, it waits as long as it takes',
+    )
+    .option('--allow-tool <pattern>', "mcp: let tools matching this run without a person's yes, e.g. mcp_ops_* (repeatable)", collect, []);
   addModelOptions(command);
   addStoreOption(command);
   command.addHelpText(

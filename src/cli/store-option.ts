@@ -17,7 +17,8 @@ export interface StoreOptionValues {
  */
 export function storeChoiceFrom(options: StoreOptionValues, env: NodeJS.ProcessEnv = process.env): { url?: string; leaseMs?: number } {
   const url = options.store ?? (env.AUGGY_STORE || undefined);
-  if (url !== undefined && url.trim() === '') throw new UsageError('--store is empty; pass a postgres:// URL or leave it out to keep sessions in the agent folder');
+  if (url !== undefined && url.trim() === '')
+    throw new UsageError('--store is empty; pass a postgres:// URL or leave it out to keep sessions in the agent folder');
   const problem = url === undefined ? undefined : storeUrlProblem(url);
   if (problem) throw new UsageError(problem);
   const rawLease = env.AUGGY_STORE_LEASE_MS;

@@ -73,7 +73,9 @@ export async function testCommand(dir: string, files: string[], options: TestOpt
   }
   const outputPath = prepareOutput(options.output);
 
-  const progress = process.stderr.isTTY ? new ProgressLine({ write: (text) => process.stderr.write(text), columns: () => process.stderr.columns ?? 80 }) : undefined;
+  const progress = process.stderr.isTTY
+    ? new ProgressLine({ write: (text) => process.stderr.write(text), columns: () => process.stderr.columns ?? 80 })
+    : undefined;
   const warned = new Set<string>();
   const warn = (message: string) => {
     if (warned.has(message)) return;
@@ -103,7 +105,15 @@ export async function testCommand(dir: string, files: string[], options: TestOpt
   const interrupts = stopOnSignals(controller);
   let suite: SuiteReport;
   try {
-    suite = await runSuite(target.agent.yaml.name, scenarios, { target, models, signal: controller.signal, warn, repeat: options.repeat, minPassRate: options.minPassRate, listener });
+    suite = await runSuite(target.agent.yaml.name, scenarios, {
+      target,
+      models,
+      signal: controller.signal,
+      warn,
+      repeat: options.repeat,
+      minPassRate: options.minPassRate,
+      listener,
+    });
   } finally {
     interrupts.release();
     progress?.stop();

@@ -3,7 +3,6 @@ import type { SetExitCode } from './set-exit-code.js';
 import { REPORTERS, type TestOptionValues } from './test-options.js';
 import { addModelOptions } from './model-options.js';
 
-
 function parseRepeat(value: string): number {
   const count = Number(value);
   if (!/^\d+$/.test(value.trim()) || count < 1 || count > 1000) throw new InvalidArgumentError(`--repeat takes a whole number from 1 to 1000, not "${value}"`);

@@ -72,11 +72,24 @@ export async function openAgentStore(target: AgentTarget, choice: Omit<StoreChoi
 }
 
 /** The TUI's conversation: each turn takes the session's writer for itself. */
-export async function openConversation(target: AgentTarget, choice: SessionChoice, warn: (message: string) => void, store?: SessionStore): Promise<Conversation> {
+export async function openConversation(
+  target: AgentTarget,
+  choice: SessionChoice,
+  warn: (message: string) => void,
+  store?: SessionStore,
+): Promise<Conversation> {
   const sessions = store ?? folderStore({ dir: target.agent.dir, name: target.agent.yaml.name, id: target.agent.yaml.id });
   try {
     const session = await sessions.open({ sessionId: choice.sessionId, continueLatest: choice.continueLatest });
-    return await Conversation.open({ agent: target.agent, augmentTypes: target.augmentTypes, modelSpec: target.modelSpec, session, warn, store: sessions, host: target.host });
+    return await Conversation.open({
+      agent: target.agent,
+      augmentTypes: target.augmentTypes,
+      modelSpec: target.modelSpec,
+      session,
+      warn,
+      store: sessions,
+      host: target.host,
+    });
   } catch (error) {
     if (error instanceof SessionError) throw new UsageError(error.message);
     throw error;

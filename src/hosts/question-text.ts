@@ -31,7 +31,12 @@ function fieldsOfCall(args: string): { prompt?: string; fields: FieldLine[] } | 
   if (!spec.success) return undefined;
   return {
     prompt: spec.data.prompt,
-    fields: spec.data.fields.map((field) => ({ question: field.question ?? field.name, type: field.type, options: field.options, default: defaultText(field.default) })),
+    fields: spec.data.fields.map((field) => ({
+      question: field.question ?? field.name,
+      type: field.type,
+      options: field.options,
+      default: defaultText(field.default),
+    })),
   };
 }
 

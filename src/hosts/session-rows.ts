@@ -41,7 +41,12 @@ export interface SessionRow {
 
 /** The columns of one session, the first message cut to fit `width`. */
 export function sessionRows(summaries: readonly SessionSummary[], width = 100, now = new Date()): SessionRow[] {
-  const rows = summaries.map((summary) => ({ id: summary.id, when: whenText(summary.updatedAt, now), ending: endingText(summary), message: summary.firstMessage }));
+  const rows = summaries.map((summary) => ({
+    id: summary.id,
+    when: whenText(summary.updatedAt, now),
+    ending: endingText(summary),
+    message: summary.firstMessage,
+  }));
   const fixed = (key: 'id' | 'when' | 'ending') => Math.max(0, ...rows.map((row) => row[key].length));
   const room = Math.max(12, width - fixed('id') - fixed('when') - fixed('ending') - 6);
   return rows.map((row) => ({

@@ -13,7 +13,12 @@ export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, models: M
   return async ({ system, prompt, model, signal }) => {
     let spec = agentSpec;
     try {
-      if (model) spec = resolveModelSpec(agent, { model, baseURL: agentSpec.provider === model.split(':')[0] ? agentSpec.baseURL : undefined, timeoutSeconds: agentSpec.timeoutSeconds }, {});
+      if (model)
+        spec = resolveModelSpec(
+          agent,
+          { model, baseURL: agentSpec.provider === model.split(':')[0] ? agentSpec.baseURL : undefined, timeoutSeconds: agentSpec.timeoutSeconds },
+          {},
+        );
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error), code: 'model_config' };
     }

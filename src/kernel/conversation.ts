@@ -307,10 +307,16 @@ export class Conversation {
 
   /** The open calls among `ids`, as the model made them, to be run again. */
   private openCallsNamed(ids: readonly string[]): RequestedToolCall[] {
-    const wanted = new Set(openToolCalls(this.messages).map((call) => call.toolCallId).filter((id) => ids.includes(id)));
+    const wanted = new Set(
+      openToolCalls(this.messages)
+        .map((call) => call.toolCallId)
+        .filter((id) => ids.includes(id)),
+    );
     return this.messages.flatMap((message) =>
       message.role === 'assistant' && typeof message.content !== 'string'
-        ? message.content.flatMap((part) => (part.type === 'tool-call' && wanted.has(part.toolCallId) ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : []))
+        ? message.content.flatMap((part) =>
+            part.type === 'tool-call' && wanted.has(part.toolCallId) ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : [],
+          )
         : [],
     );
   }
@@ -354,16 +360,20 @@ export class Conversation {
 
   /** Runs one turn for the person's message. Never throws for provider or tool trouble. */
   async runTurn(text: string, options: TurnOptions = {}): Promise<TurnResult & { runId: string }> {
-    return this.run(options, async (runId) => {
-      // A new message while calls wait for the client: those calls will get no result now.
-      const open = openToolCalls(this.messages);
-      if (open.length > 0) this.record(unansweredResults(open, 'The client sent a new message instead of this tool\'s result.'), runId);
-      const messageId = options.messageId;
-      this.log.entry({ kind: 'user', turnId: runId, text, at: new Date().toISOString(), ...(messageId !== undefined ? { messageId } : {}) });
-      this.messages.push({ role: 'user', content: text });
-    }, async () => {
-      for (const augment of this.augmentList) await augment.onUserMessage?.(text);
-    });
+    return this.run(
+      options,
+      async (runId) => {
+        // A new message while calls wait for the client: those calls will get no result now.
+        const open = openToolCalls(this.messages);
+        if (open.length > 0) this.record(unansweredResults(open, "The client sent a new message instead of this tool's result."), runId);
+        const messageId = options.messageId;
+        this.log.entry({ kind: 'user', turnId: runId, text, at: new Date().toISOString(), ...(messageId !== undefined ? { messageId } : {}) });
+        this.messages.push({ role: 'user', content: text });
+      },
+      async () => {
+        for (const augment of this.augmentList) await augment.onUserMessage?.(text);
+      },
+    );
   }
 
   /**
@@ -376,7 +386,11 @@ export class Conversation {
       const given = new Map(results.map((r) => [r.toolCallId, r]));
       const content = open.map((call) => {
         const answer = given.get(call.toolCallId);
-        const output = answer ? (answer.isError ? { type: 'error-text' as const, value: answer.content } : { type: 'text' as const, value: answer.content }) : { type: 'error-text' as const, value: 'The client returned no result for this call.' };
+        const output = answer
+          ? answer.isError
+            ? { type: 'error-text' as const, value: answer.content }
+            : { type: 'text' as const, value: answer.content }
+          : { type: 'error-text' as const, value: 'The client returned no result for this call.' };
         return { type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output };
       });
       // The client holds these results already; they are kept (one entry each, under the client's
@@ -395,7 +409,11 @@ export class Conversation {
   }
 
   /** `begin` logs what starts the turn; `saved` runs once that is saved, before the model is called. */
-  private async run(options: TurnOptions & { toolCallIds?: readonly string[]; reply?: string }, begin: (runId: string) => Promise<void>, saved?: () => Promise<void>): Promise<TurnResult & { runId: string }> {
+  private async run(
+    options: TurnOptions & { toolCallIds?: readonly string[]; reply?: string },
+    begin: (runId: string) => Promise<void>,
+    saved?: () => Promise<void>,
+  ): Promise<TurnResult & { runId: string }> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
     try {
@@ -419,7 +437,9 @@ export class Conversation {
     this.currentTurnId = runId;
     this.completionUsage = { inputTokens: 0, outputTokens: 0 };
     // A writer that loses its hold stops the turn rather than write beside the next one.
-    const signal = writer?.lost ? AbortSignal.any([options.signal ?? new AbortController().signal, writer.lost]) : (options.signal ?? new AbortController().signal);
+    const signal = writer?.lost
+      ? AbortSignal.any([options.signal ?? new AbortController().signal, writer.lost])
+      : (options.signal ?? new AbortController().signal);
     const clientTools = options.clientTools ?? [];
     try {
       await begin(runId);
@@ -429,7 +449,16 @@ export class Conversation {
         const message = `the session could not be saved: ${unsaved}`;
         this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
         this.emit({ type: 'RUN_ERROR', message, code: 'session_error' });
-        return { status: 'failed', message, code: 'session_error', text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'error', runId };
+        return {
+          status: 'failed',
+          message,
+          code: 'session_error',
+          text: '',
+          toolCalls: [],
+          usage: { inputTokens: 0, outputTokens: 0 },
+          finishReason: 'error',
+          runId,
+        };
       }
       await saved?.();
 
@@ -438,7 +467,15 @@ export class Conversation {
       if (!built.ok) {
         this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
         this.emit({ type: 'RUN_ERROR', message: built.error, code: 'model_config' });
-        result = { status: 'failed', message: built.error, code: 'model_config', text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'error' };
+        result = {
+          status: 'failed',
+          message: built.error,
+          code: 'model_config',
+          text: '',
+          toolCalls: [],
+          usage: { inputTokens: 0, outputTokens: 0 },
+          finishReason: 'error',
+        };
       } else {
         result = await runTurnLoop({
           model: built.model,
@@ -515,7 +552,16 @@ export class Conversation {
     const store = this.store ?? folderStore({ dir: this.agent.dir, name: this.agent.yaml.name, id: this.agent.yaml.id });
     await this.session.close().catch(() => undefined);
     const session = await store.open({});
-    const next = await Conversation.open({ agent: this.agent, augmentTypes: this.augmentTypes, modelSpec: this.modelSpec, session, warn: this.warn, models: this.models, store: this.store, host: this.host });
+    const next = await Conversation.open({
+      agent: this.agent,
+      augmentTypes: this.augmentTypes,
+      modelSpec: this.modelSpec,
+      session,
+      warn: this.warn,
+      models: this.models,
+      store: this.store,
+      host: this.host,
+    });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;
   }

@@ -13,7 +13,15 @@ export type TurnStatus = 'completed' | 'input-required' | 'failed' | 'canceled' 
  * The kind of a failed or cut-short turn (serve's RUN_ERROR.code): what went wrong, never where.
  * The model's kinds come from model/describe-error; the rest are the turn's own.
  */
-export type FailureCode = ModelFailureCode | 'empty_reply' | 'budget_exhausted' | 'model_config' | 'session_error' | 'internal_error' | 'interrupt_pending' | 'failed';
+export type FailureCode =
+  | ModelFailureCode
+  | 'empty_reply'
+  | 'budget_exhausted'
+  | 'model_config'
+  | 'session_error'
+  | 'internal_error'
+  | 'interrupt_pending'
+  | 'failed';
 
 export interface TurnOutcome {
   status: TurnStatus;

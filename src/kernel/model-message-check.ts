@@ -37,7 +37,8 @@ function isToolCallPart(part: Record<string, unknown>): boolean {
 }
 
 function isToolResultPart(part: Record<string, unknown>): boolean {
-  if (part.type !== 'tool-result' || typeof part.toolCallId !== 'string' || typeof part.toolName !== 'string' || part.providerOptions !== undefined) return false;
+  if (part.type !== 'tool-result' || typeof part.toolCallId !== 'string' || typeof part.toolName !== 'string' || part.providerOptions !== undefined)
+    return false;
   const output = part.output;
   if (!isPlainObject(output) || output.providerOptions !== undefined) return false;
   if (output.type === 'text' || output.type === 'error-text') return typeof output.value === 'string';

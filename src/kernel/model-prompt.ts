@@ -24,7 +24,9 @@ function checkMessages(messages: readonly ModelMessage[], checked: WeakSet<Model
   messages.forEach((message, index) => {
     if (checked.has(message)) return;
     if (!isSendableMessage(message)) {
-      throw refused(`${whichMessage(message, index)} is not text, a tool call or a tool result, so it cannot be sent; the session's events.jsonl may be damaged`);
+      throw refused(
+        `${whichMessage(message, index)} is not text, a tool call or a tool result, so it cannot be sent; the session's events.jsonl may be damaged`,
+      );
     }
     checked.add(message);
   });
@@ -44,14 +46,18 @@ function converted(message: ModelMessage): LanguageModelV3Message | undefined {
       const content: AssistantPart[] = [];
       for (const part of message.content) {
         if (part.type === 'text' && part.text !== '') content.push({ type: 'text', text: part.text });
-        else if (part.type === 'tool-call') content.push({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, providerExecuted: part.providerExecuted });
+        else if (part.type === 'tool-call')
+          content.push({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, providerExecuted: part.providerExecuted });
       }
       return { role: 'assistant', content };
     }
     case 'tool': {
       const content: ToolResultPart[] = [];
       for (const part of message.content) {
-        if (part.type === 'tool-result' && (part.output.type === 'text' || part.output.type === 'error-text' || part.output.type === 'json' || part.output.type === 'error-json')) {
+        if (
+          part.type === 'tool-result' &&
+          (part.output.type === 'text' || part.output.type === 'error-text' || part.output.type === 'json' || part.output.type === 'error-json')
+        ) {
           content.push({ type: 'tool-result', toolCallId: part.toolCallId, toolName: part.toolName, output: part.output });
         }
       }
@@ -70,7 +76,9 @@ function checkToolResults(prompt: LanguageModelV3Prompt): void {
   const open = new Set<string>();
   const complain = () => {
     const ids = [...open].join(', ');
-    return refused(`tool call${open.size > 1 ? 's' : ''} ${ids} ${open.size > 1 ? 'have' : 'has'} no result in the conversation; every tool call needs its result before the model is called again`);
+    return refused(
+      `tool call${open.size > 1 ? 's' : ''} ${ids} ${open.size > 1 ? 'have' : 'has'} no result in the conversation; every tool call needs its result before the model is called again`,
+    );
   };
   for (const message of prompt) {
     if (message.role === 'assistant') {

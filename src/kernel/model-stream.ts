@@ -1,4 +1,11 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3FinishReason, LanguageModelV3FunctionTool, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3FinishReason,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from '@ai-sdk/provider';
 import type { ModelMessage } from '@ai-sdk/provider-utils';
 import { withRetries } from '../model/call-retries.js';
 import { toLanguageModelPrompt } from './model-prompt.js';
@@ -91,9 +98,15 @@ function parseToolInput(text: string): unknown {
  * tools carry JSON Schemas only, so JSON is all there is to check here; each tool's zod schema
  * checks the rest when it runs.
  */
-function parsedToolCall(part: Extract<LanguageModelV3StreamPart, { type: 'tool-call' }>, offered: ReadonlySet<string>): Extract<ModelStreamPart, { type: 'tool-call' }> {
+function parsedToolCall(
+  part: Extract<LanguageModelV3StreamPart, { type: 'tool-call' }>,
+  offered: ReadonlySet<string>,
+): Extract<ModelStreamPart, { type: 'tool-call' }> {
   const { toolCallId, toolName, input } = part;
-  if (input.trim() === '') return offered.has(toolName) ? { type: 'tool-call', toolCallId, toolName, input: {} } : { type: 'tool-call', toolCallId, toolName, input: {}, invalidReason: `no tool named "${toolName}" was offered` };
+  if (input.trim() === '')
+    return offered.has(toolName)
+      ? { type: 'tool-call', toolCallId, toolName, input: {} }
+      : { type: 'tool-call', toolCallId, toolName, input: {}, invalidReason: `no tool named "${toolName}" was offered` };
   let parsed: unknown;
   try {
     parsed = parseToolInput(input);
@@ -111,7 +124,7 @@ function usageOf(usage: LanguageModelV3Usage): ModelUsage {
 
 /** What the provider is sent: the prompt, the tools (left to the model to choose), the output limit. */
 function callOptions(call: ModelCall): LanguageModelV3CallOptions {
-  const messages: readonly ModelMessage[] = call.prompt !== undefined ? [{ role: 'user', content: call.prompt }] : call.messages ?? [];
+  const messages: readonly ModelMessage[] = call.prompt !== undefined ? [{ role: 'user', content: call.prompt }] : (call.messages ?? []);
   const tools = call.tools !== undefined && call.tools.length > 0 ? [...call.tools] : undefined;
   return {
     prompt: toLanguageModelPrompt(call.system, messages, checkedMessages),
@@ -194,5 +207,10 @@ export async function* streamModel(call: ModelCall): AsyncGenerator<ModelStreamP
   }
   // A stream that ends without the provider's finish still ends its step (as `error` after an
   // error part, `other` otherwise); the provider's own finish, when it came, has the say.
-  yield finish ?? { type: 'finish-step', finishReason: sawError ? 'error' : 'other', rawFinishReason: undefined, usage: { inputTokens: undefined, outputTokens: undefined } };
+  yield finish ?? {
+    type: 'finish-step',
+    finishReason: sawError ? 'error' : 'other',
+    rawFinishReason: undefined,
+    usage: { inputTokens: undefined, outputTokens: undefined },
+  };
 }

@@ -43,7 +43,14 @@ export async function runToolBatch(
     calls.map(async (call) => {
       const result = await runOne(call, tools, signal, emit, person);
       // A deferred call has no result yet: whoever runs it sends one with the next run.
-      if (!result.deferred) emit({ type: 'TOOL_CALL_RESULT', messageId: newMessageId(), toolCallId: call.toolCallId, content: result.content, isError: result.isError || undefined });
+      if (!result.deferred)
+        emit({
+          type: 'TOOL_CALL_RESULT',
+          messageId: newMessageId(),
+          toolCallId: call.toolCallId,
+          content: result.content,
+          isError: result.isError || undefined,
+        });
       return { call, result };
     }),
   );

@@ -93,12 +93,14 @@ function assistantMessage(step: StepOutcome): ModelMessage | undefined {
 function toolMessage(settled: SettledCall[]): ModelMessage {
   return {
     role: 'tool',
-    content: settled.filter(({ result }) => !result.deferred).map(({ call, result }) => ({
-      type: 'tool-result' as const,
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      output: result.isError ? { type: 'error-text' as const, value: result.content } : { type: 'text' as const, value: result.content },
-    })),
+    content: settled
+      .filter(({ result }) => !result.deferred)
+      .map(({ call, result }) => ({
+        type: 'tool-result' as const,
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: result.isError ? { type: 'error-text' as const, value: result.content } : { type: 'text' as const, value: result.content },
+      })),
   };
 }
 
@@ -157,7 +159,15 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
   const close = async (closing: ClosingRound): Promise<TurnResult> => {
     if (result.text === '' && rounds < maxRounds && !signal.aborted) {
       rounds++;
-      const step = await runModelStep({ model: options.model, system: options.prepareRound().system, messages, tools: [], signal, emit, maxRetries: options.maxRetries ?? 2 });
+      const step = await runModelStep({
+        model: options.model,
+        system: options.prepareRound().system,
+        messages,
+        tools: [],
+        signal,
+        emit,
+        maxRetries: options.maxRetries ?? 2,
+      });
       result.usage.inputTokens += step.usage.inputTokens;
       result.usage.outputTokens += step.usage.outputTokens;
       if (step.text) {
@@ -181,7 +191,15 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
       if (toolResult.record) options.onRecord?.(call.toolName, { toolCallId: call.toolCallId, ...toolResult.record });
     }
     const decision = await options.afterBatch?.(
-      settled.filter(({ result: r }) => !r.deferred).map(({ call, result: r }) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, content: r.content, isError: r.isError === true })),
+      settled
+        .filter(({ result: r }) => !r.deferred)
+        .map(({ call, result: r }) => ({
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          input: call.input,
+          content: r.content,
+          isError: r.isError === true,
+        })),
       { person, signal, emit },
     );
     const termination = terminationOf(settled) ?? decision?.terminate;

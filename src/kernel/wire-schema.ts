@@ -95,7 +95,9 @@ type Resolve = (ref: string) => JsonSchema | undefined;
 
 /** `{type: T}` alternatives fold into one `type: [..]`, which every server reads; others stay anyOf. */
 function foldAlternatives(options: JsonSchema[]): JsonSchema {
-  const simple = options.every((option) => typeof option.type === 'string' && Object.keys(option).every((key) => key === 'type' || key === 'items' || key === 'description'));
+  const simple = options.every(
+    (option) => typeof option.type === 'string' && Object.keys(option).every((key) => key === 'type' || key === 'items' || key === 'description'),
+  );
   const types = options.map((option) => option.type as string);
   const arrays = options.filter((option) => option.type === 'array');
   if (!simple || new Set(types).size !== types.length || arrays.length > 1) return { anyOf: options };
@@ -134,7 +136,11 @@ function portable(schema: unknown, resolve: Resolve, seen: readonly string[]): J
   }
   const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
   if (alternatives) Object.assign(out, foldAlternatives(alternatives.map((option) => portable(option, resolve, seen))));
-  if (Array.isArray(schema.allOf)) mergeAll(out, schema.allOf.filter((part) => isObject(part) && hasStructure(part)).map((part) => portable(part, resolve, seen)));
+  if (Array.isArray(schema.allOf))
+    mergeAll(
+      out,
+      schema.allOf.filter((part) => isObject(part) && hasStructure(part)).map((part) => portable(part, resolve, seen)),
+    );
   return withDescription(out, withLimits(schema.description, describeLimits(schema)));
 }
 

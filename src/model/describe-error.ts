@@ -49,7 +49,7 @@ function causeCode(error: unknown): string | undefined {
 
 function where(spec: ModelSpec, url?: string): string {
   try {
-    return url ? new URL(url).origin : spec.baseURL ?? spec.provider;
+    return url ? new URL(url).origin : (spec.baseURL ?? spec.provider);
   } catch {
     return spec.baseURL ?? spec.provider;
   }
@@ -99,20 +99,35 @@ function describeApiCallError(error: APICallError, spec: ModelSpec, attempts: nu
   // The request was accepted, then the response broke off: the stream was cut midway.
   if (status !== undefined && status >= 200 && status < 300) return cutOff(spec, context);
   if (status === 401 || status === 403) {
-    return { code: 'provider_auth', message: `${where(spec, error.url)} refused the credentials for ${model} (HTTP ${status}); check ${spec.apiKeyVariable ?? 'the API key'}` };
+    return {
+      code: 'provider_auth',
+      message: `${where(spec, error.url)} refused the credentials for ${model} (HTTP ${status}); check ${spec.apiKeyVariable ?? 'the API key'}`,
+    };
   }
   if (status === 404) {
-    return { code: 'provider_rejected', message: `${where(spec, error.url)} does not know model ${spec.model} or the endpoint (HTTP 404); check --model, engine.model and the base URL` };
+    return {
+      code: 'provider_rejected',
+      message: `${where(spec, error.url)} does not know model ${spec.model} or the endpoint (HTTP 404); check --model, engine.model and the base URL`,
+    };
   }
   if (status === 429) return { code: 'provider_rate_limited', message: `${model} is rate limited (HTTP 429)${tries}; wait a moment and try again` };
-  const said = serverMessage(error.responseBody) ?? (error.message && !/^(Internal Server Error|Bad Request)$/i.test(error.message) ? firstLine(error.message) : undefined);
+  const said =
+    serverMessage(error.responseBody) ??
+    (error.message && !/^(Internal Server Error|Bad Request)$/i.test(error.message) ? firstLine(error.message) : undefined);
   if (status !== undefined && status >= 500) {
     const quote = said ? `: "${said}"` : '; try again later';
     return { code: 'provider_error', message: `${where(spec, error.url)} had a server error (HTTP ${status})${tries}${quote}` };
   }
-  if (status !== undefined) return { code: 'provider_rejected', message: `${where(spec, error.url)} rejected the request (HTTP ${status}): ${said ?? 'no reason given'}` };
+  if (status !== undefined)
+    return { code: 'provider_rejected', message: `${where(spec, error.url)} rejected the request (HTTP ${status}): ${said ?? 'no reason given'}` };
   const code = causeCode(error);
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT' || /fetch failed|connect/i.test(error.message)) {
+  if (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'EAI_AGAIN' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    /fetch failed|connect/i.test(error.message)
+  ) {
     return unreachable(spec, error.url, tries);
   }
   return { code: 'provider_error', message: `the call to ${model} failed${tries}: ${firstLine(error.message)}` };

@@ -91,16 +91,17 @@ export function resolveModelSpec(agent: LoadedAgent, overrides: ModelOverrides, 
   const sameProvider = chosen.provider === agent.engine.provider;
   // The output limit and the timeout are the agent's own, whichever provider serves it.
   const { maxTokens, timeoutSeconds } = agent.engine;
-  const engine: EngineConfig = sameProvider ? { ...agent.engine, model: chosen.model } : { provider: chosen.provider, model: chosen.model, maxTokens, timeoutSeconds };
+  const engine: EngineConfig = sameProvider
+    ? { ...agent.engine, model: chosen.model }
+    : { provider: chosen.provider, model: chosen.model, maxTokens, timeoutSeconds };
   const baseURL = engine.provider === 'scripted' ? undefined : checkBaseURL(chooseBaseURL(overrides, engine, env));
   if (engine.provider === 'openai-compatible' && !baseURL) {
     throw new ModelSpecError('the openai-compatible provider needs a base URL: set engine.baseURL in agent.yaml or pass --base-url');
   }
   const apiKeyVariable = providerKeyVariable(engine);
   const apiKey = env.AUGGY_API_KEY || (apiKeyVariable ? env[apiKeyVariable] : undefined);
-  const scriptPath = engine.provider === 'scripted' && engine.script
-    ? (isAbsolute(engine.script) ? engine.script : resolve(agent.dir, engine.script))
-    : undefined;
+  const scriptPath =
+    engine.provider === 'scripted' && engine.script ? (isAbsolute(engine.script) ? engine.script : resolve(agent.dir, engine.script)) : undefined;
   if (engine.provider === 'scripted' && !scriptPath) {
     throw new ModelSpecError('the scripted provider needs engine.script (a rules file) in agent.yaml');
   }

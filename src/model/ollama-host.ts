@@ -5,7 +5,10 @@
  * all work, as they do for the `ollama` command.
  */
 export function ollamaHostURL(value: string | undefined): string {
-  const raw = (value ?? '').trim().replace(/^["']+|["']+$/g, '').trim();
+  const raw = (value ?? '')
+    .trim()
+    .replace(/^["']+|["']+$/g, '')
+    .trim();
   const schemeAt = raw.indexOf('://');
   const scheme = schemeAt < 0 ? 'http' : raw.slice(0, schemeAt);
   const defaultPort = schemeAt < 0 ? '11434' : scheme === 'https' ? '443' : '80';

@@ -198,7 +198,9 @@ export class FolderSession implements SessionHandle {
       if (size !== this.knownSize && !(await endsWhole(this.log, size))) {
         const moved = await setAsideCutLine(this.log, this.eventsFile, size);
         size -= moved;
-        notices.push(`${EVENTS_FILE} of session ${this.id} ended in a cut-off line (${moved} bytes, left by a crash or a full disk); it was moved to ${EVENTS_FILE}.broken`);
+        notices.push(
+          `${EVENTS_FILE} of session ${this.id} ended in a cut-off line (${moved} bytes, left by a crash or a full disk); it was moved to ${EVENTS_FILE}.broken`,
+        );
       }
     } catch (error) {
       await this.closeLog();

@@ -58,7 +58,8 @@ function locateSession(options: OpenSessionOptions): { found: string; id: string
   // Checked before anything is listed or created: a linked .auggy/sessions is refused outright.
   ensureRealFolders(options.agentDir, ['.auggy', 'sessions'], { create: false });
   // A chat opened and quit leaves a session with nothing in it: nothing to continue there.
-  if (id === undefined && options.continueLatest) id = listSessions(options.agentDir).find((candidate) => sessionHasMessage(join(root, candidate, EVENTS_FILE)));
+  if (id === undefined && options.continueLatest)
+    id = listSessions(options.agentDir).find((candidate) => sessionHasMessage(join(root, candidate, EVENTS_FILE)));
   if (id !== undefined) {
     const dir = ensureRealFolders(options.agentDir, ['.auggy', 'sessions', id], { create: false });
     if (existsSync(dir)) refuseLinksIn(dir, `.auggy/sessions/${id}`);

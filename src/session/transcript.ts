@@ -74,7 +74,11 @@ export function transcriptFromEntries(entries: SessionEntry[]): ModelMessage[] {
 export function unansweredResults(calls: readonly ToolCallPart[], why: string): ModelMessage {
   return {
     role: 'tool',
-    content: calls.map((call) => ({ type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'error-text' as const, value: why } })),
+    content: calls.map((call) => ({
+      type: 'tool-result' as const,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: { type: 'error-text' as const, value: why },
+    })),
   };
 }
-

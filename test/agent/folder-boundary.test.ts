@@ -37,7 +37,9 @@ async function errorLines(dir: string): Promise<string[]> {
 describe('paths the folder names stay inside it', () => {
   it('identity: ../secret.md is an error at the identity field, and its text is never loaded', async () => {
     const { dir } = folderBesideSecret({ 'agent.yaml': AGENT_YAML.replace('./identity.md', '../secret.md') });
-    expect(await errorLines(dir)).toEqual(['agent.yaml:2:1 error identity: ../secret.md is outside the agent folder; auggy reads only files inside the folder, so move the file in']);
+    expect(await errorLines(dir)).toEqual([
+      'agent.yaml:2:1 error identity: ../secret.md is outside the agent folder; auggy reads only files inside the folder, so move the file in',
+    ]);
   });
 
   it('an absolute identity path outside, and an identity.md that is a link out of the folder, are errors too', async () => {
@@ -48,7 +50,9 @@ describe('paths the folder names stay inside it', () => {
     const linked = folderBesideSecret();
     execFileSync('rm', [join(linked.dir, 'identity.md')]);
     symlinkSync(linked.secret, join(linked.dir, 'identity.md'));
-    expect(await errorLines(linked.dir)).toEqual([expect.stringMatching(/identity: \.\/identity\.md is outside the agent folder \(it leads to \S+secret\.md\)/)]);
+    expect(await errorLines(linked.dir)).toEqual([
+      expect.stringMatching(/identity: \.\/identity\.md is outside the agent folder \(it leads to \S+secret\.md\)/),
+    ]);
   });
 
   it('a link that stays inside the folder is fine', async () => {
@@ -67,8 +71,12 @@ describe('paths the folder names stay inside it', () => {
   });
 
   it('engine.script and a workflow pack outside the folder are errors', async () => {
-    const scripted = folderBesideSecret({ 'agent.yaml': AGENT_YAML.replace('provider: openai\n  model: gpt-5.4-mini', 'provider: scripted\n  model: demo\n  script: ../secret.md') });
-    expect(await errorLines(scripted.dir)).toEqual([expect.stringMatching(/^agent\.yaml:6:3 error engine\.script: \.\.\/secret\.md is outside the agent folder/)]);
+    const scripted = folderBesideSecret({
+      'agent.yaml': AGENT_YAML.replace('provider: openai\n  model: gpt-5.4-mini', 'provider: scripted\n  model: demo\n  script: ../secret.md'),
+    });
+    expect(await errorLines(scripted.dir)).toEqual([
+      expect.stringMatching(/^agent\.yaml:6:3 error engine\.script: \.\.\/secret\.md is outside the agent folder/),
+    ]);
 
     const pack = folderBesideSecret({
       'agent.yaml': `${AGENT_YAML}  - workflow\n`,
@@ -89,7 +97,11 @@ describe('files the loader reads are small regular files', () => {
 
   it('an agent.yaml over 1 MiB is refused without being parsed', async () => {
     const { dir } = folderBesideSecret({ 'agent.yaml': `${AGENT_YAML}# ${'x'.repeat(MAX_AGENT_FILE_BYTES)}\n` });
-    expect(await errorLines(dir)).toEqual([expect.stringMatching(/^agent\.yaml error is 1,048,\d{3} bytes, more than the 1,048,576 bytes \(1 MiB\) a file of the agent folder may hold; make it smaller$/)]);
+    expect(await errorLines(dir)).toEqual([
+      expect.stringMatching(
+        /^agent\.yaml error is 1,048,\d{3} bytes, more than the 1,048,576 bytes \(1 MiB\) a file of the agent folder may hold; make it smaller$/,
+      ),
+    ]);
   });
 
   it('a .env that leads to /dev/zero is reported, never read', async () => {
@@ -100,8 +112,18 @@ describe('files the loader reads are small regular files', () => {
   });
 
   it('a YAML alias bomb is refused with one sentence', async () => {
-    const bomb = ['name: bomb', 'a: &a [x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]', 'e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]', ''].join('\n');
+    const bomb = [
+      'name: bomb',
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
+      'e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]',
+      '',
+    ].join('\n');
     const { dir } = folderBesideSecret({ 'agent.yaml': bomb });
-    expect(await errorLines(dir)).toEqual(['agent.yaml:1:1 error repeats YAML aliases (*name) so often that reading it would exhaust memory (an alias bomb), so it is refused; write the values out']);
+    expect(await errorLines(dir)).toEqual([
+      'agent.yaml:1:1 error repeats YAML aliases (*name) so often that reading it would exhaust memory (an alias bomb), so it is refused; write the values out',
+    ]);
   });
 });

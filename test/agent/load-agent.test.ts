@@ -61,9 +61,7 @@ describe('loadAgent on a valid folder', () => {
     expect(agent.displayName).toBe('Deployer');
     expect(agent.engine).toEqual({ provider: 'openai', model: 'gpt-5.4-mini' });
     expect(agent.identity).toBe('# Deployer\n\nYou deploy services.\n');
-    expect(agent.skills).toEqual([
-      expect.objectContaining({ id: 'turnControl', name: 'turnControl', file: 'skills/turnControl/SKILL.md' }),
-    ]);
+    expect(agent.skills).toEqual([expect.objectContaining({ id: 'turnControl', name: 'turnControl', file: 'skills/turnControl/SKILL.md' })]);
     expect(agent.skills[0].body).toMatch(/^# Asking with request_input/);
     expect(agent.augments).toEqual([{ id: 'turnControl', type: 'turnControl', config: {}, file: 'augments/turnControl/augment.yaml' }]);
     expect(agent.env).toEqual({});
@@ -235,7 +233,9 @@ describe('loadAgent errors point at the file, line and column', () => {
     );
     const bad = VALID_YAML.replace('  - turnControl\n', '  - type: turnControl\n    options:\n      requestInputDescription: ""\n');
     const refused = await loadAgent(agentFolder({ 'agent.yaml': bad }), BUILTIN_AUGMENTS, { processEnv: withKey });
-    expect(errors(refused.diagnostics)).toEqual([expect.objectContaining({ file: 'agent.yaml', line: 15, field: 'augments[0].options.requestInputDescription' })]);
+    expect(errors(refused.diagnostics)).toEqual([
+      expect.objectContaining({ file: 'agent.yaml', line: 15, field: 'augments[0].options.requestInputDescription' }),
+    ]);
   });
 
   it('keeps checking the rest of the folder when agent.yaml has schema errors', async () => {
@@ -264,7 +264,10 @@ describe('loadAgent warnings', () => {
   });
 
   it('takes the key variable from engine.apiKeyEnv, and accepts AUGGY_API_KEY for any provider', async () => {
-    const yaml = VALID_YAML.replace('provider: openai\n  model: gpt-5.4-mini', 'provider: openai-compatible\n  model: m\n  baseURL: http://127.0.0.1:8000/v1\n  apiKeyEnv: LOCAL_KEY');
+    const yaml = VALID_YAML.replace(
+      'provider: openai\n  model: gpt-5.4-mini',
+      'provider: openai-compatible\n  model: m\n  baseURL: http://127.0.0.1:8000/v1\n  apiKeyEnv: LOCAL_KEY',
+    );
     const dir = agentFolder({ 'agent.yaml': yaml });
     expect(warnings((await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} })).diagnostics)).toEqual([
       expect.objectContaining({ field: 'engine.apiKeyEnv', line: 11, message: expect.stringMatching(/^LOCAL_KEY is not set/) }),
@@ -284,14 +287,20 @@ describe('loadAgent warnings', () => {
     const dir = agentFolder({ 'agent.yaml': VALID_YAML.replace('provider: openai\n', 'provider: openai-compatible\n') });
     const result = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
     expect(result.agent).toBeDefined();
-    expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', line: 7, field: 'engine', message: expect.stringMatching(/--base-url/) })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', line: 7, field: 'engine', message: expect.stringMatching(/--base-url/) }),
+    ]);
   });
 
   it('treats an empty augment.yaml as an error, unlike a missing one', async () => {
     const empty = await loadAgent(agentFolder({ 'augments/turnControl/augment.yaml': '' }), BUILTIN_AUGMENTS, { processEnv: withKey });
     expect(empty.agent).toBeUndefined();
     expect(errors(empty.diagnostics)).toEqual([
-      expect.objectContaining({ file: 'augments/turnControl/augment.yaml', line: 1, message: expect.stringMatching(/^must be a mapping with type: turnControl/) }),
+      expect.objectContaining({
+        file: 'augments/turnControl/augment.yaml',
+        line: 1,
+        message: expect.stringMatching(/^must be a mapping with type: turnControl/),
+      }),
     ]);
   });
 

@@ -8,7 +8,16 @@ import { loadAgent } from '../../src/agent/load-agent.js';
 
 const root = resolve(import.meta.dirname, '../..');
 /** Agent folders of every shape the repository keeps: the examples, real auggy folders, PromptKit packs. */
-const FOLDERS = ['examples/demo', 'examples/support', 'test/fixtures/auggy/modularity', 'test/fixtures/auggy/concierge', 'test/fixtures/auggy/security', 'test/fixtures/promptkit/guarded', 'test/fixtures/promptkit/hitl', 'test/fixtures/promptkit/spin'];
+const FOLDERS = [
+  'examples/demo',
+  'examples/support',
+  'test/fixtures/auggy/modularity',
+  'test/fixtures/auggy/concierge',
+  'test/fixtures/auggy/security',
+  'test/fixtures/promptkit/guarded',
+  'test/fixtures/promptkit/hitl',
+  'test/fixtures/promptkit/spin',
+];
 
 /** The demo with a typo of a type, a type no auggy has and a skill of an augment it does not list. */
 function demoWithFindings(): string {

@@ -29,7 +29,9 @@ function filesOutsideSessions(dir: string): string[] {
 /** The compiled modules Node keeps under `dir` (one folder per Node version and V8 flags). */
 function cachedModules(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
 }
 
 describe('the compile cache', () => {

@@ -118,7 +118,9 @@ Your purpose: Deploy services.
 `);
     expect(read(dir, 'augments/turnControl/augment.yaml')).toBe('type: turnControl\n');
     expect(read(dir, 'skills/turnControl/SKILL.md')).toBe(SKILL_TEMPLATE);
-    expect(read(dir, '.env.example')).toBe('# Provider keys for this agent. Copy this file to .env and fill it in; .env is never committed.\nOPENAI_API_KEY=\n');
+    expect(read(dir, '.env.example')).toBe(
+      '# Provider keys for this agent. Copy this file to .env and fill it in; .env is never committed.\nOPENAI_API_KEY=\n',
+    );
     expect(read(dir, '.gitignore')).toBe('# Provider keys stay on this machine.\n.env\n# Run state: sessions, transcripts, boards.\n.auggy/\n');
     expect(run.out).toBe(`Created Deployer in deployer/ (openai, gpt-5.4-mini):
   agent.yaml, identity.md, skills/turnControl, augments/turnControl, tests/example.scenario.yaml, .env.example, .gitignore
@@ -176,12 +178,24 @@ Next steps:
   });
 
   it('writes the flags it is given: model, base URL, display name and a purpose that needs YAML quoting', async () => {
-    const run = await create('local', { provider: 'ollama', model: 'qwen2.5:7b', baseUrl: 'http://gpu-box:11434/v1', displayName: 'Local Helper', purpose: 'Deploy: fast, "safely"' });
+    const run = await create('local', {
+      provider: 'ollama',
+      model: 'qwen2.5:7b',
+      baseUrl: 'http://gpu-box:11434/v1',
+      displayName: 'Local Helper',
+      purpose: 'Deploy: fast, "safely"',
+    });
     const dir = join(run.parent, 'local');
     const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
     expect(loaded.diagnostics).toEqual([]);
     expect(loaded.agent?.yaml).toMatchObject({ displayName: 'Local Helper', purpose: 'Deploy: fast, "safely"' });
-    expect(loaded.agent?.engine).toEqual({ provider: 'ollama', model: 'qwen2.5:7b', baseURL: 'http://gpu-box:11434/v1', maxTokens: 4096, maxContextTokens: 200000 });
+    expect(loaded.agent?.engine).toEqual({
+      provider: 'ollama',
+      model: 'qwen2.5:7b',
+      baseURL: 'http://gpu-box:11434/v1',
+      maxTokens: 4096,
+      maxContextTokens: 200000,
+    });
     expect(read(dir, 'identity.md')).toContain('Your purpose: Deploy: fast, "safely"');
     expect(run.out).toContain('ollama pull qwen2.5:7b');
   });
@@ -367,7 +381,11 @@ describe('auggy create refuses with exit 2 and touches nothing', () => {
   });
 
   it('for an unknown --augment id, with the nearest suggestion and the list', async () => {
-    await expectRefusal('agent', { augment: ['turnContrl'] }, /--augment "turnContrl" is not a built-in augment; did you mean turnControl\? \(available: turnControl/);
+    await expectRefusal(
+      'agent',
+      { augment: ['turnContrl'] },
+      /--augment "turnContrl" is not a built-in augment; did you mean turnControl\? \(available: turnControl/,
+    );
   });
 
   it('for a --base-url that is not an http(s) URL, or one given to the scripted provider', async () => {

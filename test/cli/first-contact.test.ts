@@ -74,7 +74,10 @@ describe('every -p form', () => {
 
   it('outside any agent folder, auggy -p "msg" says why in one sentence and exits 2', async () => {
     const cwd = tempDir('auggy-nowhere-');
-    for (const args of [['-p', 'hello'], ['run', '--print', 'hello']]) {
+    for (const args of [
+      ['-p', 'hello'],
+      ['run', '--print', 'hello'],
+    ]) {
       const result = await auggyIn(cwd, args);
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toMatch(/^auggy: .* has no agent\.yaml, and "hello" was read as the message because no folder has that name; /);
@@ -162,7 +165,14 @@ describe('sessions and --resume without a terminal', () => {
     expect((await auggyIn(dir, ['-p', 'deploy the api'])).exitCode).toBe(3);
     // A chat opened and quit leaves a session with nothing said in it.
     mkdirSync(join(dir, '.auggy', 'sessions', '20991231-000000-aaaaaa'), { recursive: true });
-    await execa('sh', ['-c', `printf '%s\\n' '{"kind":"header","version":1,"sessionId":"20991231-000000-aaaaaa","agentName":"demo","createdAt":"2099-12-31T00:00:00.000Z"}' > .auggy/sessions/20991231-000000-aaaaaa/events.jsonl`], { cwd: dir });
+    await execa(
+      'sh',
+      [
+        '-c',
+        `printf '%s\\n' '{"kind":"header","version":1,"sessionId":"20991231-000000-aaaaaa","agentName":"demo","createdAt":"2099-12-31T00:00:00.000Z"}' > .auggy/sessions/20991231-000000-aaaaaa/events.jsonl`,
+      ],
+      { cwd: dir },
+    );
     return dir;
   }
 
@@ -176,7 +186,12 @@ describe('sessions and --resume without a terminal', () => {
     expect(rows[1]).toMatch(/just now\s+completed\s+hello$/);
     expect(listed.stdout).toContain('resume one with: ');
 
-    const json = JSON.parse((await auggyIn(dirname(dir), ['sessions', 'demo', '--json'])).stdout) as { id: string; ended: string; firstMessage: string; question?: string }[];
+    const json = JSON.parse((await auggyIn(dirname(dir), ['sessions', 'demo', '--json'])).stdout) as {
+      id: string;
+      ended: string;
+      firstMessage: string;
+      question?: string;
+    }[];
     expect(json.map((s) => [s.ended, s.firstMessage])).toEqual([
       ['input-required', 'deploy the api'],
       ['completed', 'hello'],
@@ -209,7 +224,12 @@ describe('sessions and --resume without a terminal', () => {
 describe('a closed stdout', () => {
   it('ends auggy quietly, with no EPIPE and no stack trace', async () => {
     const dir = copyExample();
-    const child = execa('node', [AUGGY_BIN, '-p', 'plan a release', '--output', 'stream-json'], { cwd: dir, reject: false, env: CLEAN_ENV, buffer: { stdout: false } });
+    const child = execa('node', [AUGGY_BIN, '-p', 'plan a release', '--output', 'stream-json'], {
+      cwd: dir,
+      reject: false,
+      env: CLEAN_ENV,
+      buffer: { stdout: false },
+    });
     // The reader goes away at once, as `| head -c 1` does.
     child.stdout?.destroy();
     const result = await child;
@@ -219,7 +239,11 @@ describe('a closed stdout', () => {
 
   it('ends auggy quietly under a shell pipe into head', async () => {
     const dir = copyExample();
-    const result = await execa('sh', ['-c', `node ${AUGGY_BIN} -p "plan a release" --output stream-json | head -c 20 >/dev/null`], { cwd: dir, reject: false, env: CLEAN_ENV });
+    const result = await execa('sh', ['-c', `node ${AUGGY_BIN} -p "plan a release" --output stream-json | head -c 20 >/dev/null`], {
+      cwd: dir,
+      reject: false,
+      env: CLEAN_ENV,
+    });
     expect(result.stderr).not.toContain('EPIPE');
     expect(result.exitCode).toBe(0);
   });

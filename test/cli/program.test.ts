@@ -69,7 +69,19 @@ describe('the auggy binary', () => {
 
   it('create with flags writes the scripted engine, and validate --json reports nothing for it', async () => {
     const cwd = tempDir('auggy-bin-');
-    const result = await auggy(['create', 'offline', '--provider', 'scripted', '--display-name', 'Offline', '--purpose', 'Demo things.', '--yes', '--dir', cwd]);
+    const result = await auggy([
+      'create',
+      'offline',
+      '--provider',
+      'scripted',
+      '--display-name',
+      'Offline',
+      '--purpose',
+      'Demo things.',
+      '--yes',
+      '--dir',
+      cwd,
+    ]);
     expect(result.exitCode).toBe(0);
     expect(readFileSync(join(cwd, 'offline', 'agent.yaml'), 'utf8')).toContain('  provider: scripted\n  model: demo\n  script: ./script.yaml\n');
     const checked = await auggy(['validate', join(cwd, 'offline'), '--json']);
@@ -114,7 +126,15 @@ describe('the auggy binary', () => {
 
   it('run, serve, test, validate, admin, mcp list and sessions say a missing folder does not exist, with exit 2', async () => {
     const missing = join(tempDir('auggy-bin-'), 'nonexist');
-    for (const args of [['run', missing, '-p', 'hi'], ['serve', missing], ['test', missing], ['validate', missing], ['admin', missing], ['mcp', 'list', missing], ['sessions', missing]]) {
+    for (const args of [
+      ['run', missing, '-p', 'hi'],
+      ['serve', missing],
+      ['test', missing],
+      ['validate', missing],
+      ['admin', missing],
+      ['mcp', 'list', missing],
+      ['sessions', missing],
+    ]) {
       const result = await auggy(args);
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toBe(`auggy: ${missing} does not exist; pass an agent folder, or create one with: auggy create <name>`);

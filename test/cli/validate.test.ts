@@ -49,7 +49,9 @@ describe('auggy validate', () => {
     const dir = folder({ 'agent.yaml': AGENT_YAML.replace('provider: ollama', 'provider: olama').replace('model: llama3.2', 'model: ""') });
     const { code, out } = await validate(dir);
     expect(code).toBe(1);
-    expect(out).toContain('agent.yaml:3:3 error engine.provider: "olama" is not one of anthropic, openai, openrouter, ollama, openai-compatible, scripted; did you mean ollama?\n');
+    expect(out).toContain(
+      'agent.yaml:3:3 error engine.provider: "olama" is not one of anthropic, openai, openrouter, ollama, openai-compatible, scripted; did you mean ollama?\n',
+    );
     expect(out).toContain('agent.yaml:4:3 error engine.model: must not be empty\n');
     expect(out).toMatch(/agent: 2 errors, 1 warning\n$/);
   });

@@ -36,7 +36,9 @@ describe('nothing under .auggy is written through a link', () => {
     const requests = chat.requests.length;
     const result = await auggyPrint(dir, chat.url, 'hello');
     expect(result.exitCode).toBe(2);
-    expect(oneLine(result.stderr)).toMatch(/^auggy: \.auggy\/sessions is a symbolic link \(to \S+\); auggy writes nothing under \.auggy through a link, so replace it with a real folder$/);
+    expect(oneLine(result.stderr)).toMatch(
+      /^auggy: \.auggy\/sessions is a symbolic link \(to \S+\); auggy writes nothing under \.auggy through a link, so replace it with a real folder$/,
+    );
     expect(readdirSync(elsewhere)).toEqual([]);
     expect(chat.requests.length).toBe(requests);
   });
@@ -51,7 +53,9 @@ describe('nothing under .auggy is written through a link', () => {
     symlinkSync(target, events);
     const result = await auggyPrint(dir, chat.url, 'hello again', '--session', sessionId);
     expect(result.exitCode).toBe(2);
-    expect(oneLine(result.stderr)).toMatch(new RegExp(`^auggy: \\.auggy/sessions/${sessionId}/events\\.jsonl is a symbolic link .*replace it with a real file$`));
+    expect(oneLine(result.stderr)).toMatch(
+      new RegExp(`^auggy: \\.auggy/sessions/${sessionId}/events\\.jsonl is a symbolic link .*replace it with a real file$`),
+    );
     expect(readFileSync(target, 'utf8')).toBe('my notes\n');
     // --continue passes over it (no message can be read there) and writes nothing through the link.
     const continued = await auggyPrint(dir, chat.url, 'hello again', '--continue', '--output', 'json');
@@ -96,9 +100,15 @@ describe('the agent folder is a boundary for what is loaded', () => {
     expect(run.stderr).toMatch(/agent\.yaml error is 2,097,\d{3} bytes, more than the 1,048,576 bytes \(1 MiB\)/);
   });
 
-  it('a YAML alias bomb: exit 2 with one sentence, not the parser\'s raw message', async () => {
+  it("a YAML alias bomb: exit 2 with one sentence, not the parser's raw message", async () => {
     const dir = makeAgentFolder();
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]', ''].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
+      '',
+    ].join('\n');
     writeFileSync(join(dir, 'agent.yaml'), `${readFileSync(join(dir, 'agent.yaml'), 'utf8')}${bomb}`);
     const run = await auggyPrint(dir, chat.url, 'hello');
     expect(run.exitCode).toBe(2);

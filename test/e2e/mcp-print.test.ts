@@ -87,7 +87,12 @@ describe('auggy run --print with MCP servers', () => {
     chat = await startChatServer(callingModel);
     const { dir, files } = mcpAgentFolder();
     const path = join(files, 'hello.txt');
-    const write = await print(dir, `call mcp_files_write_file {"path":${JSON.stringify(path)},"content":"written by auggy"}`, '--allow-tool', 'mcp_files_write_file');
+    const write = await print(
+      dir,
+      `call mcp_files_write_file {"path":${JSON.stringify(path)},"content":"written by auggy"}`,
+      '--allow-tool',
+      'mcp_files_write_file',
+    );
     expect(write.exitCode).toBe(0);
     expect(readFileSync(path, 'utf8')).toBe('written by auggy');
     await print(dir, `call mcp_files_read_text_file {"path":${JSON.stringify(path)}}`);

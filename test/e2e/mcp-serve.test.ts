@@ -12,7 +12,10 @@ afterEach(() => scope.stop());
 /** The processes `pid` started that are still running (for serve: its MCP servers). */
 async function childrenOf(pid: number): Promise<number[]> {
   const { stdout } = await execa('ps', ['-o', 'pid=', '--ppid', String(pid)], { reject: false });
-  return String(stdout).split('\n').map((line) => Number(line.trim())).filter((child) => child > 0);
+  return String(stdout)
+    .split('\n')
+    .map((line) => Number(line.trim()))
+    .filter((child) => child > 0);
 }
 
 async function run(url: string, threadId: string, text: string) {

@@ -44,7 +44,14 @@ function runError(lines: SessionLine[]) {
   return lines.find((line) => line.event?.type === 'RUN_ERROR')?.event;
 }
 
-function printed(stdout: string): { status: string; finishReason: string; code?: string; text: string; message?: string; usage: { inputTokens: number; outputTokens: number } } {
+function printed(stdout: string): {
+  status: string;
+  finishReason: string;
+  code?: string;
+  text: string;
+  message?: string;
+  usage: { inputTokens: number; outputTokens: number };
+} {
   return JSON.parse(stdout);
 }
 
@@ -54,7 +61,9 @@ describe('a model server that fails, told in one true sentence', () => {
     const dir = agentFor(chat.url);
     const result = await auggy(['run', dir, '--print', 'hello']);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr.trim()).toBe('auggy: turn failed: no response from openai-compatible:test for 1 s; the server may be busy; raise engine.timeoutSeconds');
+    expect(result.stderr.trim()).toBe(
+      'auggy: turn failed: no response from openai-compatible:test for 1 s; the server may be busy; raise engine.timeoutSeconds',
+    );
     // No retry: a silent server is told at once, not after two more silences.
     expect(chat.requests).toHaveLength(1);
     expect(runError(readSession(dir))).toMatchObject({ code: 'provider_timeout' });
@@ -65,10 +74,15 @@ describe('a model server that fails, told in one true sentence', () => {
     const dir = agentFor(chat.url, '  timeoutSeconds: 3600\n');
     const result = await auggy(['run', dir, '--print', 'hello', '--timeout', '1', '--output', 'json']);
     expect(result.exitCode).toBe(1);
-    expect(printed(result.stdout)).toMatchObject({ status: 'failed', code: 'provider_timeout', finishReason: 'error', message: expect.stringMatching(/for 1 s;/) });
+    expect(printed(result.stdout)).toMatchObject({
+      status: 'failed',
+      code: 'provider_timeout',
+      finishReason: 'error',
+      message: expect.stringMatching(/for 1 s;/),
+    });
   });
 
-  it('a timeout beyond fetch\'s own 300 s bound still reaches the server and answers', async () => {
+  it("a timeout beyond fetch's own 300 s bound still reaches the server and answers", async () => {
     // At 290 s and above the calls go through a dispatcher without Node's own 300 s limits.
     const chat = await serverWith([{ text: 'Patient answer.' }]);
     const result = await auggy(['run', agentFor(chat.url), '--print', 'hello', '--timeout', '900']);
@@ -102,7 +116,10 @@ describe('a model server that fails, told in one true sentence', () => {
   });
 
   it('finish_reason length completes, says the reply was cut at the output limit, and --output json tells it', async () => {
-    const chat = await serverWith([{ text: 'A long answer that', finishReason: 'length' }, { text: 'Again cut', finishReason: 'length' }]);
+    const chat = await serverWith([
+      { text: 'A long answer that', finishReason: 'length' },
+      { text: 'Again cut', finishReason: 'length' },
+    ]);
     const dir = agentFor(chat.url, '  maxTokens: 64\n');
     const json = await auggy(['run', dir, '--print', 'hello', '--output', 'json']);
     expect(json.exitCode).toBe(0);
@@ -131,13 +148,18 @@ describe('a model server that fails, told in one true sentence', () => {
     const dir = agentFor(chat.url);
     const result = await auggy(['run', dir, '--print', 'hello']);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr.trim()).toMatch(/^auggy: turn failed: http:\/\/127\.0\.0\.1:\d+ had a server error \(HTTP 500\) after 3 attempts: "tools param requires --jinja flag"$/);
+    expect(result.stderr.trim()).toMatch(
+      /^auggy: turn failed: http:\/\/127\.0\.0\.1:\d+ had a server error \(HTTP 500\) after 3 attempts: "tools param requires --jinja flag"$/,
+    );
     expect(runError(readSession(dir))).toMatchObject({ code: 'provider_error' });
   });
 
   it('a 400 in the shape of vLLM or Ollama quotes the message, at most 200 characters of it', async () => {
     const long = `This model's maximum context length is 4096 tokens. ${'x'.repeat(300)}`;
-    const chat = await serverWith([{ status: 400, errorShape: 'vllm', errorMessage: long }, { status: 404, errorShape: 'ollama', errorMessage: 'model "nope" not found, try pulling it first' }]);
+    const chat = await serverWith([
+      { status: 400, errorShape: 'vllm', errorMessage: long },
+      { status: 404, errorShape: 'ollama', errorMessage: 'model "nope" not found, try pulling it first' },
+    ]);
     const dir = agentFor(chat.url);
     const vllm = await auggy(['run', dir, '--print', 'hello']);
     expect(vllm.exitCode).toBe(1);

@@ -6,7 +6,7 @@ import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggyPrint } from '../helpers/auggy-cli.js';
 import { startChatServer, type ChatServer, type ReceivedRequest } from '../helpers/chat-server.js';
 import { postRun, readEvents, runInput } from '../helpers/agui-events.js';
-import { ServeScope, } from '../helpers/serve-process.js';
+import { ServeScope } from '../helpers/serve-process.js';
 import { loggedMessages, transcriptProblems } from '../helpers/transcript-check.js';
 
 let chat: ChatServer | undefined;
@@ -73,7 +73,9 @@ describe('one writer per session across processes', () => {
     const after = await auggyPrint(dir, chat.url, 'after', '--session', sessionId);
     expect(after.exitCode).toBe(0);
     expect(transcriptProblems(eventsFile(dir, sessionId))).toEqual([]);
-    const users = loggedMessages(eventsFile(dir, sessionId)).filter((m) => m.role === 'user').map((m) => m.text);
+    const users = loggedMessages(eventsFile(dir, sessionId))
+      .filter((m) => m.role === 'user')
+      .map((m) => m.text);
     expect(users).toEqual(['hello', 'slow one', 'after']);
     expect(existsSync(join(dir, '.auggy', 'sessions', sessionId, 'writer.lock'))).toBe(false);
   });
@@ -92,7 +94,10 @@ describe('one writer per session across processes', () => {
     const next = await auggyPrint(dir, chat.url, 'quick one', '--session', sessionId);
     expect(next.exitCode).toBe(0);
     expect(next.stdout).toBe('Quick answer to quick one.');
-    const warnings = next.stderr.trim().split('\n').filter((line) => line !== '');
+    const warnings = next.stderr
+      .trim()
+      .split('\n')
+      .filter((line) => line !== '');
     expect(warnings).toEqual([`auggy: warning: session ${sessionId} was locked by auggy pid ${killed.pid}, which is no longer running; it was taken over`]);
     expect(existsSync(lockFile)).toBe(false);
     expect(transcriptProblems(eventsFile(dir, sessionId))).toEqual([]);
@@ -115,7 +120,10 @@ describe('one writer per session across processes', () => {
     // The server's kept conversation learns the --print turn before its next run.
     const next = await readEvents(await postRun(serve.url, runInput(threadId, 'and now')));
     expect(next.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: { status: 'completed' } });
-    const sent = model.requests.at(-1)?.body.messages.filter((m) => m.role === 'user').map((m) => m.content);
+    const sent = model.requests
+      .at(-1)
+      ?.body.messages.filter((m) => m.role === 'user')
+      .map((m) => m.content);
     expect(sent).toEqual(['hello', 'slow one', 'and now']);
     expect(transcriptProblems(eventsFile(dir, threadId))).toEqual([]);
   });

@@ -23,7 +23,10 @@ function onlySession(dir: string): string {
 async function stalledTurn(firstWordSeen: RegExp, ...rest: string[]) {
   server = await startChatServer([{ text: 'Thinking about a long answer', hold: true }]);
   const dir = makeAgentFolder();
-  const child = execa('node', [AUGGY_BIN, 'run', dir, '--print', '--model', 'openai-compatible:test', '--base-url', server.url, 'hello', ...rest], { reject: false, env });
+  const child = execa('node', [AUGGY_BIN, 'run', dir, '--print', '--model', 'openai-compatible:test', '--base-url', server.url, 'hello', ...rest], {
+    reject: false,
+    env,
+  });
   let seen = '';
   await new Promise<void>((resolve) => {
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -53,7 +56,10 @@ describe('SIGTERM during auggy run --print', () => {
     child.kill('SIGTERM');
     const result = await child;
     expect(result.exitCode).toBe(143);
-    const lines = String(result.stdout).trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    const lines = String(result.stdout)
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
     expect(lines.at(-1)).toMatchObject({ type: 'RESULT', status: 'canceled', text: 'Thinking ' });
     expect(result.stderr).toMatch(/^auggy: stopped by SIGTERM/);
   });

@@ -24,7 +24,10 @@ function printArgs(dir: string, url: string, ...rest: string[]): string[] {
 function sessionLines(dir: string): unknown[] {
   const root = join(dir, '.auggy', 'sessions');
   const [id] = readdirSync(root);
-  return readFileSync(join(root, id, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
+  return readFileSync(join(root, id, 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as unknown);
 }
 
 describe('auggy run --print against a Chat Completions server', () => {
@@ -59,14 +62,23 @@ describe('auggy run --print against a Chat Completions server', () => {
     expect(JSON.stringify(sessionLines(dir))).toContain('two targets');
   });
 
-  it('stream-json and the session log carry request_input\'s question as the same interrupt object serve sends', async () => {
+  it("stream-json and the session log carry request_input's question as the same interrupt object serve sends", async () => {
     const prompt = 'Which region?';
     server = await startChatServer([{ toolCalls: [{ name: 'request_input', args: { prompt }, id: 'call_region' }] }]);
     const dir = makeAgentFolder();
     const result = await auggy(printArgs(dir, server.url, 'deploy', '--output', 'stream-json'));
     expect(result.exitCode).toBe(3);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    const interrupt = { id: 'int_call_region', reason: 'input_required', message: prompt, toolCallId: 'call_region', responseSchema: { type: 'string', title: prompt } };
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const interrupt = {
+      id: 'int_call_region',
+      reason: 'input_required',
+      message: prompt,
+      toolCallId: 'call_region',
+      responseSchema: { type: 'string', title: prompt },
+    };
     expect(lines.find((line) => line.type === 'RUN_FINISHED')).toMatchObject({ result: { status: 'input-required', interrupts: [interrupt] } });
     expect(lines.at(-1)).toMatchObject({ type: 'RESULT', interrupts: [interrupt] });
     const logged = sessionLines(dir).find((line) => (line as { event?: { type?: string } }).event?.type === 'RUN_FINISHED');
@@ -147,7 +159,10 @@ describe('auggy run --print against a Chat Completions server', () => {
     server = await startChatServer([{ text: 'Streamed.' }]);
     const result = await auggy(printArgs(makeAgentFolder(), server.url, 'hello', '--output', 'stream-json'));
     expect(result.exitCode).toBe(0);
-    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
     expect(events[0].type).toBe('RUN_STARTED');
     expect(events.map((e) => e.type)).toContain('TEXT_MESSAGE_CONTENT');
     expect(events.at(-2)?.type).toBe('RUN_FINISHED');

@@ -48,11 +48,16 @@ describe('what a serve run leaves in its session folder', () => {
     writeFileSync(join(folder, 'user_ask.json', 'in-the-way'), 'x');
     const blocked = await readEvents(await postRun(serve.url, runInput('thread-blocked', 'deploy the api')));
     expect(blocked.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: { status: 'input-required' } });
-    expect(await serve.waitForStderr(/user_ask\.json could not be written/)).toMatch(/thread thread-blocked: userAsk: the ask was not saved: .*user_ask\.json could not be written/);
+    expect(await serve.waitForStderr(/user_ask\.json could not be written/)).toMatch(
+      /thread thread-blocked: userAsk: the ask was not saved: .*user_ask\.json could not be written/,
+    );
     expect(readdirSync(folder).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     // Once the way is clear the ask is saved again.
     rmSync(join(folder, 'user_ask.json'), { recursive: true });
-    expect((await readEvents(await postRun(serve.url, runInput('thread-blocked', 'west')))).at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: { status: 'completed' } });
+    expect((await readEvents(await postRun(serve.url, runInput('thread-blocked', 'west')))).at(-1)).toMatchObject({
+      type: 'RUN_FINISHED',
+      result: { status: 'completed' },
+    });
     expect(readJson(join(folder, 'user_ask.json'))).toMatchObject({ text: 'Deploy api-west to production.' });
   });
 
@@ -68,7 +73,10 @@ describe('what a serve run leaves in its session folder', () => {
 
     // Every line already written is whole; the dead server's lock is still there.
     const folder = sessionDir(dir, 'thread-killed');
-    const lines = readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string });
+    const lines = readFileSync(join(folder, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string });
     expect(lines.slice(0, 2).map((line) => line.kind)).toEqual(['header', 'user']);
     expect(readdirSync(folder)).toContain('writer.lock');
 

@@ -27,7 +27,10 @@ function sessionId(dir: string): string {
 
 /** Every line of the log parsed; throws on a line that is not JSON. */
 function logLines(dir: string): LogLine[] {
-  return readFileSync(sessionFile(dir) ?? '', 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LogLine);
+  return readFileSync(sessionFile(dir) ?? '', 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as LogLine);
 }
 
 async function until(check: () => boolean): Promise<void> {

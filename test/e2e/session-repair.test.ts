@@ -34,10 +34,15 @@ describe('a session whose last line was cut by a crash', () => {
     expect([second.exitCode, third.exitCode]).toEqual([0, 0]);
     expect(third.stdout).toBe('Answer to three.');
 
-    const sent = chat.requests.at(-1)?.body.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}: ${String(m.content)}`);
+    const sent = chat.requests
+      .at(-1)
+      ?.body.messages.filter((m) => m.role !== 'system')
+      .map((m) => `${m.role}: ${String(m.content)}`);
     expect(sent).toEqual(['user: one', 'assistant: Answer to one.', 'user: two', 'assistant: Answer to two.', 'user: three']);
     const warnings = `${second.stderr}${third.stderr}`.split('\n').filter((line) => line !== '');
-    expect(warnings).toEqual([expect.stringMatching(/^auggy: warning: events\.jsonl of session \S+ ended in a cut-off line \(\d+ bytes, .*\); it was moved to events\.jsonl\.broken$/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^auggy: warning: events\.jsonl of session \S+ ended in a cut-off line \(\d+ bytes, .*\); it was moved to events\.jsonl\.broken$/),
+    ]);
     expect(readFileSync(`${events}.broken`, 'utf8')).toBe(`${cut}\n`);
     expect(transcriptProblems(events)).toEqual([]);
     // Every line of the log is whole JSON again.

@@ -71,7 +71,13 @@ function sse(res: ServerResponse, data: unknown): void {
 }
 
 function chunk(delta: Record<string, unknown>, finishReason: string | null = null) {
-  return { id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback', choices: [{ index: 0, delta, finish_reason: finishReason }] };
+  return {
+    id: 'chatcmpl-loopback',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'loopback',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
 }
 
 const USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
@@ -111,7 +117,7 @@ export async function startChatServer(replies: ReplySource): Promise<ChatServer>
     const request: ReceivedRequest = { path: req.url ?? '', headers: req.headers, body: JSON.parse(raw || '{}') as ReceivedRequest['body'] };
     const index = requests.length;
     requests.push(request);
-    const reply = typeof replies === 'function' ? replies(request, index) : replies[index] ?? { text: 'no more replies scripted' };
+    const reply = typeof replies === 'function' ? replies(request, index) : (replies[index] ?? { text: 'no more replies scripted' });
     if (reply.status && reply.status !== 200) {
       const { type, body } = errorBody(reply);
       res.writeHead(reply.status, { 'content-type': type, ...(reply.errorHeaders ?? { 'retry-after-ms': '10' }) });

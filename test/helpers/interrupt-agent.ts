@@ -32,8 +32,20 @@ export function interruptModel(request: ReceivedRequest): ChatReply {
   if (ask) return { toolCalls: [{ name: 'request_input', args: { prompt: ask[1] } }] };
   if (text === 'plan a deploy') return { toolCalls: [{ name: 'ask_user', args: DEPLOY_FORM }] };
   const formAndAsk = /^form and ask (.*)$/.exec(text);
-  if (formAndAsk) return { toolCalls: [{ name: 'ask_user', args: DEPLOY_FORM }, { name: 'request_input', args: { prompt: formAndAsk[1] } }] };
-  if (text === 'both') return { toolCalls: [{ name: 'ask_user', args: DEPLOY_FORM }, { name: 'mcp_everything_get_sum', args: { a: 2, b: 3 } }] };
+  if (formAndAsk)
+    return {
+      toolCalls: [
+        { name: 'ask_user', args: DEPLOY_FORM },
+        { name: 'request_input', args: { prompt: formAndAsk[1] } },
+      ],
+    };
+  if (text === 'both')
+    return {
+      toolCalls: [
+        { name: 'ask_user', args: DEPLOY_FORM },
+        { name: 'mcp_everything_get_sum', args: { a: 2, b: 3 } },
+      ],
+    };
   const call = /^call (\S+)(?: (.*))?$/.exec(text);
   if (call) return { toolCalls: [{ name: call[1], args: call[2] ? (JSON.parse(call[2]) as Record<string, unknown>) : {} }] };
   return { text: `You said: ${text}` };

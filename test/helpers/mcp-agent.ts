@@ -5,7 +5,11 @@ import { everythingStdio, filesystemStdio } from './mcp-servers.js';
 import { tempDir } from './temp-dir.js';
 
 /** An agent folder with the mcp augment: server-everything (through a recording tap) and filesystem. */
-export function mcpAgentFolder(options: { policy?: Record<string, unknown>; augments?: string[]; files?: Record<string, string> } = {}): { dir: string; tap: string; files: string } {
+export function mcpAgentFolder(options: { policy?: Record<string, unknown>; augments?: string[]; files?: Record<string, string> } = {}): {
+  dir: string;
+  tap: string;
+  files: string;
+} {
   const files = tempDir('auggy-files-');
   const tap = join(tempDir('auggy-tap-'), 'everything.log');
   const dir = makeAgentFolder({

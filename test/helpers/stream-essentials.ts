@@ -25,10 +25,22 @@ export function streamEssentials(part: Record<string, unknown>): Record<string, 
     case 'tool-input-delta':
       return { type: part.type, id: part.id, delta: part.delta };
     case 'tool-call':
-      return { type: part.type, toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: part.invalid === true || part.invalidReason !== undefined };
+      return {
+        type: part.type,
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: part.input,
+        invalid: part.invalid === true || part.invalidReason !== undefined,
+      };
     case 'finish-step': {
       const spent = part.usage as { inputTokens?: number; outputTokens?: number };
-      return { type: part.type, finishReason: part.finishReason, rawFinishReason: part.rawFinishReason, inputTokens: spent.inputTokens, outputTokens: spent.outputTokens };
+      return {
+        type: part.type,
+        finishReason: part.finishReason,
+        rawFinishReason: part.rawFinishReason,
+        inputTokens: spent.inputTokens,
+        outputTokens: spent.outputTokens,
+      };
     }
     case 'error':
       return { type: part.type, error: errorText(part.error) };

@@ -70,16 +70,22 @@ export async function openTerminal(options: TerminalOptions): Promise<Terminal> 
   writeFileSync(config, 'set -g status off\nset -g history-limit 5000\n');
   const tmux = (...args: string[]) => execa('tmux', ['-L', socket, '-f', config, ...args], { env: { TMUX: '' } });
   const target = 'auggy';
-  const env = Object.entries({ TERM: 'xterm-256color', ...options.env }).flatMap(([name, value]) =>
-    value === undefined ? [] : ['-e', `${name}=${value}`],
-  );
-  const unset = Object.entries(options.env ?? {}).filter(([, value]) => value === undefined).map(([name]) => name);
+  const env = Object.entries({ TERM: 'xterm-256color', ...options.env }).flatMap(([name, value]) => (value === undefined ? [] : ['-e', `${name}=${value}`]));
+  const unset = Object.entries(options.env ?? {})
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name);
   const program = [...(unset.length > 0 ? ['env', ...unset.flatMap((name) => ['-u', name])] : []), ...options.command].map(quote).join(' ');
   // The shell stays after the program, to write its exit status where capture-pane reads it.
   const command = `${program}; printf '\\n${EXIT_MARK}%s]\\n' "$?"; exec sleep 86400`;
   await tmux(
-    'new-session', '-d', '-s', target,
-    '-x', String(options.width ?? 100), '-y', String(options.height ?? 30),
+    'new-session',
+    '-d',
+    '-s',
+    target,
+    '-x',
+    String(options.width ?? 100),
+    '-y',
+    String(options.height ?? 30),
     ...(options.cwd ? ['-c', options.cwd] : []),
     ...env,
     command,
@@ -106,8 +112,7 @@ export async function openTerminal(options: TerminalOptions): Promise<Terminal> 
     },
     screen,
     waitForScreen,
-    waitForText: (text, wait) =>
-      waitForScreen((s) => (typeof text === 'string' ? s.includes(text) : text.test(s)), JSON.stringify(String(text)), wait),
+    waitForText: (text, wait) => waitForScreen((s) => (typeof text === 'string' ? s.includes(text) : text.test(s)), JSON.stringify(String(text)), wait),
     waitForExit: async (wait = {}) => {
       const shown = await waitForScreen((s) => s.includes(EXIT_MARK), 'the program exiting', wait);
       return Number(shown.slice(shown.indexOf(EXIT_MARK) + EXIT_MARK.length).split(']')[0]);

@@ -17,8 +17,16 @@ export function loggedMessages(eventsFile: string): LoggedMessage[] {
   const shown = new Map<string, string>();
   for (const line of readFileSync(eventsFile, 'utf8').split('\n')) {
     if (line.trim() === '') continue;
-    const entry = JSON.parse(line) as { kind: string; turnId?: string; text?: string; textFrom?: string[]; event?: { type: string; messageId?: string; delta?: string }; message?: { role: string; content: string | Part[] } };
-    if (entry.kind === 'event' && entry.event?.type === 'TEXT_MESSAGE_CONTENT' && entry.event.messageId) shown.set(entry.event.messageId, (shown.get(entry.event.messageId) ?? '') + (entry.event.delta ?? ''));
+    const entry = JSON.parse(line) as {
+      kind: string;
+      turnId?: string;
+      text?: string;
+      textFrom?: string[];
+      event?: { type: string; messageId?: string; delta?: string };
+      message?: { role: string; content: string | Part[] };
+    };
+    if (entry.kind === 'event' && entry.event?.type === 'TEXT_MESSAGE_CONTENT' && entry.event.messageId)
+      shown.set(entry.event.messageId, (shown.get(entry.event.messageId) ?? '') + (entry.event.delta ?? ''));
     if (entry.kind === 'user') messages.push({ turnId: entry.turnId ?? '', role: 'user', callIds: [], resultIds: [], text: entry.text ?? '' });
     if (entry.kind !== 'message' || !entry.message) continue;
     const logged = (entry.textFrom ?? []).map((id) => shown.get(id) ?? '').join('');

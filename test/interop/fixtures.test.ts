@@ -32,12 +32,15 @@ const systemOf = (server: ChatServer, index = 0) => String(server.requests[index
 const toolsOf = (server: ChatServer, index = 0) => (server.requests[index].body.tools ?? []).map((t) => t.function.name);
 
 describe('real auggy folders load, validate and run a turn', () => {
-  it.each(['auggy/concierge', 'auggy/modularity', 'auggy/security', 'promptkit/hitl', 'promptkit/guarded', 'promptkit/spin'])('%s validates with exit 0', async (path) => {
-    const checked = await auggy(['validate', fixture(path)]);
-    expect(checked.exitCode, String(checked.stdout)).toBe(0);
-    const loaded = await loadAgent(fixture(path), BUILTIN_AUGMENTS, { processEnv: {} });
-    expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  });
+  it.each(['auggy/concierge', 'auggy/modularity', 'auggy/security', 'promptkit/hitl', 'promptkit/guarded', 'promptkit/spin'])(
+    '%s validates with exit 0',
+    async (path) => {
+      const checked = await auggy(['validate', fixture(path)]);
+      expect(checked.exitCode, String(checked.stdout)).toBe(0);
+      const loaded = await loadAgent(fixture(path), BUILTIN_AUGMENTS, { processEnv: {} });
+      expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    },
+  );
 
   it('concierge (augments by folder name): unsupported ones are one warning each, their skills and the tool-less skill are not sent', async () => {
     const { run, chat: server } = await turn('auggy/concierge', [{ text: 'Welcome to the harbour.' }]);
@@ -70,7 +73,9 @@ describe('real auggy folders load, validate and run a turn', () => {
     expect(shown.exitCode).toBe(0);
     expect(String(shown.stdout)).toMatch(/System prompt: [\d,]+ characters before augment blocks \(identity \d+; skills: turnControl [\d,]+\)/);
     expect(String(shown.stdout)).toContain('Creator: Harbour team');
-    const json = JSON.parse(String((await auggy(['admin', fixture('auggy/concierge'), '--json'])).stdout)) as { systemPrompt: { characters: number; skills: { id: string }[] } };
+    const json = JSON.parse(String((await auggy(['admin', fixture('auggy/concierge'), '--json'])).stdout)) as {
+      systemPrompt: { characters: number; skills: { id: string }[] };
+    };
     expect(json.systemPrompt.characters).toBeGreaterThan(100);
     expect(json.systemPrompt.skills.map((s) => s.id)).toEqual(['turnControl']);
   });
@@ -78,9 +83,16 @@ describe('real auggy folders load, validate and run a turn', () => {
 
 describe('PromptKit packs run as their authors meant', () => {
   it('hitl: the PromptKit-shaped transition (context a string) moves the state, and the terminal state speaks', async () => {
-    const { run, out, chat: server } = await turn(
+    const {
+      run,
+      out,
+      chat: server,
+    } = await turn(
       'promptkit/hitl',
-      [{ toolCalls: [{ name: 'workflow__transition', args: { event: 'Approved', context: 'Refunded order 7 in full' } }] }, { text: 'Your refund for order 7 is on its way.' }],
+      [
+        { toolCalls: [{ name: 'workflow__transition', args: { event: 'Approved', context: 'Refunded order 7 in full' } }] },
+        { text: 'Your refund for order 7 is on its way.' },
+      ],
       'please refund order 7',
     );
     expect(run.exitCode).toBe(0);
@@ -94,14 +106,26 @@ describe('PromptKit packs run as their authors meant', () => {
   });
 
   it('guarded: a version 1 state with no on_event is terminal', async () => {
-    const { run, out } = await turn('promptkit/guarded', [{ text: 'Got it.', toolCalls: [{ name: 'workflow__transition', args: { event: 'Collected', context: 'order 12' } }] }, { text: 'never' }]);
+    const { run, out } = await turn('promptkit/guarded', [
+      { text: 'Got it.', toolCalls: [{ name: 'workflow__transition', args: { event: 'Collected', context: 'order 12' } }] },
+      { text: 'never' },
+    ]);
     expect(run.exitCode).toBe(0);
     expect(out).toMatchObject({ status: 'completed', text: 'Got it.', workflow: { state: 'wrap', complete: true } });
   });
 
-  it('spin: an all-agent cycle with no max_visits and no budget ends budget-exhausted at the turn\'s bound', async () => {
-    const loop = (i: number): ChatReply => ({ toolCalls: [{ name: 'workflow__transition', args: { event: i % 2 === 0 ? 'Checked' : 'Thought', context: `round ${i}` } }] });
-    const { run, out, chat: server } = await turn('promptkit/spin', Array.from({ length: 40 }, (_, i) => loop(i)));
+  it("spin: an all-agent cycle with no max_visits and no budget ends budget-exhausted at the turn's bound", async () => {
+    const loop = (i: number): ChatReply => ({
+      toolCalls: [{ name: 'workflow__transition', args: { event: i % 2 === 0 ? 'Checked' : 'Thought', context: `round ${i}` } }],
+    });
+    const {
+      run,
+      out,
+      chat: server,
+    } = await turn(
+      'promptkit/spin',
+      Array.from({ length: 40 }, (_, i) => loop(i)),
+    );
     expect(run.exitCode).toBe(1);
     expect(server.requests).toHaveLength(5);
     expect(out).toMatchObject({ status: 'budget-exhausted', message: expect.stringMatching(/5 inference rounds \(settings\.maxInferenceLoops\)/) });

@@ -6,13 +6,32 @@ const kernelShapes: unknown[] = [
   { role: 'user', content: 'hello' },
   { role: 'user', content: [{ type: 'text', text: 'hello' }] },
   { role: 'assistant', content: 'Hello!' },
-  { role: 'assistant', content: [{ type: 'text', text: 'A few details first.' }, { type: 'tool-call', toolCallId: 'c1', toolName: 'ask_user', input: { prompt: 'p', fields: [{ name: 'a' }] } }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'A few details first.' },
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'ask_user', input: { prompt: 'p', fields: [{ name: 'a' }] } },
+    ],
+  },
   { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'board_write', input: {} }] },
   { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'x', input: 'not an object', providerExecuted: false }] },
   { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'board_write', output: { type: 'text', value: 'ok' } }] },
-  { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'board_write', output: { type: 'json', value: { ok: true, line: { name: 'progress', at: null, n: 3.5, list: [1, 'a', null, { deep: [true] }] } } } }] },
+  {
+    role: 'tool',
+    content: [
+      {
+        type: 'tool-result',
+        toolCallId: 'c1',
+        toolName: 'board_write',
+        output: { type: 'json', value: { ok: true, line: { name: 'progress', at: null, n: 3.5, list: [1, 'a', null, { deep: [true] }] } } },
+      },
+    ],
+  },
   { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 't', output: { type: 'error-text', value: 'refused' } }] },
-  { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 't', output: { type: 'error-json', value: { reason: 'no', missing: undefined } } }] },
+  {
+    role: 'tool',
+    content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 't', output: { type: 'error-json', value: { reason: 'no', missing: undefined } } }],
+  },
   { role: 'tool', content: [] },
 ];
 
@@ -44,14 +63,22 @@ const oddOrInvalid: unknown[] = [
 function randomValue(random: () => number, depth: number): unknown {
   const pick = Math.floor(random() * (depth > 3 ? 6 : 9));
   switch (pick) {
-    case 0: return null;
-    case 1: return 'text';
-    case 2: return random() < 0.1 ? Number.NaN : random() * 100;
-    case 3: return random() < 0.5;
-    case 4: return undefined;
-    case 5: return random() < 0.2 ? new Date(0) : 7;
-    case 6: return Array.from({ length: Math.floor(random() * 3) }, () => randomValue(random, depth + 1));
-    default: return Object.fromEntries(Array.from({ length: Math.floor(random() * 3) }, (_, i) => [`k${i}`, randomValue(random, depth + 1)]));
+    case 0:
+      return null;
+    case 1:
+      return 'text';
+    case 2:
+      return random() < 0.1 ? Number.NaN : random() * 100;
+    case 3:
+      return random() < 0.5;
+    case 4:
+      return undefined;
+    case 5:
+      return random() < 0.2 ? new Date(0) : 7;
+    case 6:
+      return Array.from({ length: Math.floor(random() * 3) }, () => randomValue(random, depth + 1));
+    default:
+      return Object.fromEntries(Array.from({ length: Math.floor(random() * 3) }, (_, i) => [`k${i}`, randomValue(random, depth + 1)]));
   }
 }
 
@@ -69,13 +96,16 @@ describe('the check that a message is one the kernel sends', () => {
 
   it('never accepts a message the AI SDK schema refuses, over 3,000 random tool results and calls', () => {
     let seed = 17;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     let accepted = 0;
     for (let i = 0; i < 3000; i++) {
       const value = randomValue(random, 0);
       const message =
         i % 2 === 0
-          ? { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: random() < 0.5 ? 'json' : 'error-json', value } }] }
+          ? {
+              role: 'tool',
+              content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: random() < 0.5 ? 'json' : 'error-json', value } }],
+            }
           : { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: value }] };
       if (!isSendableMessage(message as ModelMessage)) continue;
       accepted++;

@@ -48,7 +48,10 @@ const conversation: ModelMessage[] = [
     ],
   },
   { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'board_write', output: { type: 'text', value: 'set' } }] },
-  { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'board_write', output: { type: 'error-text', value: 'The arguments were not valid JSON.' } }] },
+  {
+    role: 'tool',
+    content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'board_write', output: { type: 'error-text', value: 'The arguments were not valid JSON.' } }],
+  },
   { role: 'user', content: 'And the second?' },
 ];
 
@@ -58,7 +61,15 @@ interface Seen {
 }
 
 async function throughStreamText(model: LanguageModelV3, requests: { body: unknown }[]): Promise<Seen> {
-  const result = streamText({ model, system: 'You keep the board.', messages: conversation, tools: sdkTools, maxRetries: 0, maxOutputTokens: 500, onError: () => undefined });
+  const result = streamText({
+    model,
+    system: 'You keep the board.',
+    messages: conversation,
+    tools: sdkTools,
+    maxRetries: 0,
+    maxOutputTokens: 500,
+    onError: () => undefined,
+  });
   const parts: Record<string, unknown>[] = [];
   for await (const part of result.fullStream) {
     const kept = streamEssentials(part as unknown as Record<string, unknown>);
@@ -69,7 +80,15 @@ async function throughStreamText(model: LanguageModelV3, requests: { body: unkno
 
 async function throughStreamModel(model: LanguageModelV3, requests: { body: unknown }[]): Promise<Seen> {
   const parts: Record<string, unknown>[] = [];
-  const stream = streamModel({ model, system: 'You keep the board.', messages: conversation, tools, signal: new AbortController().signal, maxRetries: 0, maxOutputTokens: 500 });
+  const stream = streamModel({
+    model,
+    system: 'You keep the board.',
+    messages: conversation,
+    tools,
+    signal: new AbortController().signal,
+    maxRetries: 0,
+    maxOutputTokens: 500,
+  });
   for await (const part of stream) {
     const kept = streamEssentials(part as unknown as Record<string, unknown>);
     if (kept) parts.push(kept);
@@ -92,7 +111,19 @@ const CHAT_REPLIES: Record<string, ChatReply> = {
 
 /** Anthropic's Messages stream: text, a good tool call, one whose input is not JSON. */
 const ANTHROPIC_FRAMES = [
-  { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } },
+  {
+    type: 'message_start',
+    message: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 12, output_tokens: 1 },
+    },
+  },
   { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
   { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Writing it. ' } },
   { type: 'content_block_stop', index: 0 },
@@ -130,7 +161,13 @@ describe('streamModel over the providers’ real streams', () => {
   it('anthropic: sends the request streamText sends and reads the parts it reads', async () => {
     const anthropic = await startAnthropicServer(ANTHROPIC_FRAMES);
     servers.push(anthropic);
-    const model = await modelFor({ provider: 'anthropic', model: 'claude-test', baseURL: anthropic.url, apiKey: 'sk-test', apiKeyVariable: 'ANTHROPIC_API_KEY' });
+    const model = await modelFor({
+      provider: 'anthropic',
+      model: 'claude-test',
+      baseURL: anthropic.url,
+      apiKey: 'sk-test',
+      apiKeyVariable: 'ANTHROPIC_API_KEY',
+    });
     const viaSdk = await throughStreamText(model, anthropic.requests);
     const viaKernel = await throughStreamModel(model, anthropic.requests);
     expect(anthropic.requests).toHaveLength(2);
@@ -165,7 +202,9 @@ describe('streamModel over the providers’ real streams', () => {
     for await (const part of streamModel({ model, system: 's', prompt: 'write', tools, signal: new AbortController().signal, maxRetries: 0 })) {
       if (part.type === 'tool-call') calls.push(part);
     }
-    expect(calls).toEqual([{ type: 'tool-call', toolCallId: 'call_1', toolName: 'board_write', input: '{"line": ', invalidReason: expect.stringMatching(/JSON/) }]);
+    expect(calls).toEqual([
+      { type: 'tool-call', toolCallId: 'call_1', toolName: 'board_write', input: '{"line": ', invalidReason: expect.stringMatching(/JSON/) },
+    ]);
   });
 
   it('stops reading once the call is aborted, says so, and lets the server go', async () => {
@@ -193,14 +232,24 @@ describe('streamModel retries what the provider marks retryable', () => {
     const waits: number[] = [];
     const parts: ModelStreamPart[] = [];
     const retryWait = async (ms: number) => void waits.push(ms);
-    for await (const part of streamModel({ model, system: 's', prompt: 'hello', signal: new AbortController().signal, maxRetries: 2, retryWait })) parts.push(part);
+    for await (const part of streamModel({ model, system: 's', prompt: 'hello', signal: new AbortController().signal, maxRetries: 2, retryWait }))
+      parts.push(part);
     expect(waits).toEqual([250, 3000]);
     expect(chat.requests).toHaveLength(3);
-    expect(parts.filter((part) => part.type === 'text-delta').map((part) => part.text).join('')).toBe('Third time.');
+    expect(
+      parts
+        .filter((part) => part.type === 'text-delta')
+        .map((part) => part.text)
+        .join(''),
+    ).toBe('Third time.');
   });
 
   it('backs off 2 s, then 4 s, without a retry-after, and after the last try says how many there were', async () => {
-    const chat = await chatServer([{ status: 500, errorHeaders: {} }, { status: 500, errorHeaders: {} }, { status: 500, errorHeaders: {}, errorMessage: 'still down' }]);
+    const chat = await chatServer([
+      { status: 500, errorHeaders: {} },
+      { status: 500, errorHeaders: {} },
+      { status: 500, errorHeaders: {}, errorMessage: 'still down' },
+    ]);
     const spec = CHAT_PROVIDERS['openai-compatible'](chat.url);
     const model = await modelFor(spec);
     const waits: number[] = [];
@@ -208,7 +257,10 @@ describe('streamModel retries what the provider marks retryable', () => {
     const run = async () => {
       for await (const part of streamModel({ model, system: 's', prompt: 'hello', signal: new AbortController().signal, maxRetries: 2, retryWait })) void part;
     };
-    const error: unknown = await run().then(() => undefined, (thrown: unknown) => thrown);
+    const error: unknown = await run().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(ModelRetriesError);
     expect((error as ModelRetriesError).errors).toHaveLength(3);
     expect(waits).toEqual([2000, 4000]);
@@ -219,7 +271,15 @@ describe('streamModel retries what the provider marks retryable', () => {
     const chat = await chatServer([{ status: 400, errorMessage: 'bad tools' }, { text: 'never asked' }]);
     const model = await modelFor(CHAT_PROVIDERS['openai-compatible'](chat.url));
     const run = async () => {
-      for await (const part of streamModel({ model, system: 's', prompt: 'hello', signal: new AbortController().signal, maxRetries: 2, retryWait: async () => undefined })) void part;
+      for await (const part of streamModel({
+        model,
+        system: 's',
+        prompt: 'hello',
+        signal: new AbortController().signal,
+        maxRetries: 2,
+        retryWait: async () => undefined,
+      }))
+        void part;
     };
     await expect(run()).rejects.toMatchObject({ statusCode: 400 });
     expect(chat.requests).toHaveLength(1);

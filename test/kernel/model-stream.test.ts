@@ -103,18 +103,31 @@ describe('streamModel reads a LanguageModelV3 the way streamText does, without i
 
   it('tells why an invalid tool call is invalid, in words the model can act on', async () => {
     const parts = await throughStreamModel(STREAMS['text, then tool calls: a good one, one not JSON, one to no such tool, one with empty input'], hello);
-    const stream = streamModel({ model: modelStreaming([
-      { type: 'tool-call', toolCallId: 'c2', toolName: 'board_write', input: '{"line":' },
-      { type: 'tool-call', toolCallId: 'c3', toolName: 'deploy', input: '{"to":"prod"}' },
-      { type: 'tool-call', toolCallId: 'c5', toolName: 'board_write', input: '{"__proto__":{"admin":true}}' },
-      { type: 'finish', usage, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
-    ]).model, system: 's', messages: hello, tools, signal: new AbortController().signal, maxRetries: 0 });
+    const stream = streamModel({
+      model: modelStreaming([
+        { type: 'tool-call', toolCallId: 'c2', toolName: 'board_write', input: '{"line":' },
+        { type: 'tool-call', toolCallId: 'c3', toolName: 'deploy', input: '{"to":"prod"}' },
+        { type: 'tool-call', toolCallId: 'c5', toolName: 'board_write', input: '{"__proto__":{"admin":true}}' },
+        { type: 'finish', usage, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
+      ]).model,
+      system: 's',
+      messages: hello,
+      tools,
+      signal: new AbortController().signal,
+      maxRetries: 0,
+    });
     const calls: ModelStreamPart[] = [];
     for await (const part of stream) if (part.type === 'tool-call') calls.push(part);
     expect(calls).toEqual([
       { type: 'tool-call', toolCallId: 'c2', toolName: 'board_write', input: '{"line":', invalidReason: expect.stringMatching(/JSON/) },
       { type: 'tool-call', toolCallId: 'c3', toolName: 'deploy', input: { to: 'prod' }, invalidReason: 'no tool named "deploy" was offered' },
-      { type: 'tool-call', toolCallId: 'c5', toolName: 'board_write', input: '{"__proto__":{"admin":true}}', invalidReason: 'the input names an object prototype' },
+      {
+        type: 'tool-call',
+        toolCallId: 'c5',
+        toolName: 'board_write',
+        input: '{"__proto__":{"admin":true}}',
+        invalidReason: 'the input names an object prototype',
+      },
     ]);
     expect(parts.filter((part) => part.type === 'tool-call').map((part) => part.invalid)).toEqual([false, true, true, false]);
   });
@@ -123,19 +136,50 @@ describe('streamModel reads a LanguageModelV3 the way streamText does, without i
     // As the kernel keeps them: one tool message per result, an empty text part beside a call.
     const messages: ModelMessage[] = [
       { role: 'user', content: 'hello' },
-      { role: 'assistant', content: [{ type: 'text', text: '' }, { type: 'tool-call', toolCallId: 'c1', toolName: 'board_write', input: { line: 'a' } }, { type: 'tool-call', toolCallId: 'c2', toolName: 'board_write', input: '{"line":' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: '' },
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'board_write', input: { line: 'a' } },
+          { type: 'tool-call', toolCallId: 'c2', toolName: 'board_write', input: '{"line":' },
+        ],
+      },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'board_write', output: { type: 'text', value: 'set' } }] },
       { role: 'tool', content: [] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'board_write', output: { type: 'error-json', value: { reason: 'not JSON' } } }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'board_write', output: { type: 'error-json', value: { reason: 'not JSON' } } }],
+      },
       { role: 'assistant', content: 'Set.' },
-      { role: 'user', content: [{ type: 'text', text: 'and ' }, { type: 'text', text: '' }, { type: 'text', text: 'then?' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'and ' },
+          { type: 'text', text: '' },
+          { type: 'text', text: 'then?' },
+        ],
+      },
     ];
     const finish: LanguageModelV3StreamPart[] = [{ type: 'finish', usage, finishReason: { unified: 'stop', raw: 'stop' } }];
     const viaSdk = modelStreaming(finish);
     await streamText({ model: viaSdk.model, system: 'You help.', messages, tools: sdkTools, maxRetries: 0, maxOutputTokens: 321 }).consumeStream();
     const viaKernel = modelStreaming(finish);
-    for await (const part of streamModel({ model: viaKernel.model, system: 'You help.', messages, tools, signal: new AbortController().signal, maxRetries: 0, maxOutputTokens: 321 })) void part;
-    const sent = (options: LanguageModelV3CallOptions) => ({ prompt: options.prompt, tools: options.tools, toolChoice: options.toolChoice, maxOutputTokens: options.maxOutputTokens });
+    for await (const part of streamModel({
+      model: viaKernel.model,
+      system: 'You help.',
+      messages,
+      tools,
+      signal: new AbortController().signal,
+      maxRetries: 0,
+      maxOutputTokens: 321,
+    }))
+      void part;
+    const sent = (options: LanguageModelV3CallOptions) => ({
+      prompt: options.prompt,
+      tools: options.tools,
+      toolChoice: options.toolChoice,
+      maxOutputTokens: options.maxOutputTokens,
+    });
     expect(sent(viaKernel.calls[0])).toEqual(sent(viaSdk.calls[0]));
     expect(viaKernel.calls[0].maxOutputTokens).toBe(321);
     expect(viaKernel.calls[0].prompt.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
@@ -146,7 +190,15 @@ describe('streamModel reads a LanguageModelV3 the way streamText does, without i
     const viaSdk = modelStreaming(finish);
     await streamText({ model: viaSdk.model, system: 'Judge.', prompt: 'the transcript', maxRetries: 0 }).consumeStream();
     const viaKernel = modelStreaming(finish);
-    for await (const part of streamModel({ model: viaKernel.model, system: 'Judge.', prompt: 'the transcript', tools: [], signal: new AbortController().signal, maxRetries: 0 })) void part;
+    for await (const part of streamModel({
+      model: viaKernel.model,
+      system: 'Judge.',
+      prompt: 'the transcript',
+      tools: [],
+      signal: new AbortController().signal,
+      maxRetries: 0,
+    }))
+      void part;
     const sent = (options: LanguageModelV3CallOptions) => ({ prompt: options.prompt, tools: options.tools, toolChoice: options.toolChoice });
     expect(sent(viaKernel.calls[0])).toEqual(sent(viaSdk.calls[0]));
     expect(viaKernel.calls[0].tools).toBeUndefined();
@@ -158,13 +210,18 @@ describe('streamModel reads a LanguageModelV3 the way streamText does, without i
       doStream: async () => {
         attempts++;
         if (attempts === 1) throw new APICallError({ message: 'busy', url: 'http://127.0.0.1/v1', requestBodyValues: {}, statusCode: 503, isRetryable: true });
-        return { stream: new ReadableStream<LanguageModelV3StreamPart>({ start: (c) => (c.enqueue({ type: 'finish', usage, finishReason: { unified: 'stop', raw: 'stop' } }), c.close()) }) };
+        return {
+          stream: new ReadableStream<LanguageModelV3StreamPart>({
+            start: (c) => (c.enqueue({ type: 'finish', usage, finishReason: { unified: 'stop', raw: 'stop' } }), c.close()),
+          }),
+        };
       },
     });
     const parts: ModelStreamPart[] = [];
     const waits: number[] = [];
     const retryWait = async (ms: number) => void waits.push(ms);
-    for await (const part of streamModel({ model, system: 's', messages: hello, signal: new AbortController().signal, maxRetries: 2, retryWait })) parts.push(part);
+    for await (const part of streamModel({ model, system: 's', messages: hello, signal: new AbortController().signal, maxRetries: 2, retryWait }))
+      parts.push(part);
     expect(attempts).toBe(2);
     expect(waits).toEqual([2000]);
     expect(parts.at(-1)).toMatchObject({ type: 'finish-step', finishReason: 'stop' });
@@ -176,7 +233,9 @@ describe('streamModel reads a LanguageModelV3 the way streamText does, without i
     const run = async () => {
       for await (const part of streamModel({ model, system: 's', messages: bad, signal: new AbortController().signal, maxRetries: 0 })) void part;
     };
-    await expect(run()).rejects.toThrow("message 1 (a user message) is not text, a tool call or a tool result, so it cannot be sent; the session's events.jsonl may be damaged");
+    await expect(run()).rejects.toThrow(
+      "message 1 (a user message) is not text, a tool call or a tool result, so it cannot be sent; the session's events.jsonl may be damaged",
+    );
     expect(calls).toHaveLength(0);
   });
 

@@ -58,7 +58,14 @@ describe('the turn loop', () => {
   it('request_input ends the turn after sibling tools settle, with no second inference', async () => {
     const log: string[] = [];
     const { result, events, model, kept, records } = await run(
-      [{ toolCalls: [{ name: 'request_input', args: { prompt: 'Which region?', reason: 'two regions' } }, { name: 'lookup', args: { key: 'regions' } }] }],
+      [
+        {
+          toolCalls: [
+            { name: 'request_input', args: { prompt: 'Which region?', reason: 'two regions' } },
+            { name: 'lookup', args: { key: 'regions' } },
+          ],
+        },
+      ],
       [requestInput, slowTool(log)],
     );
     expect(model.doStreamCalls).toHaveLength(1);
@@ -114,7 +121,15 @@ describe('the turn loop', () => {
 
   it('answers a call to an unknown tool or with unparseable JSON with a tool error', async () => {
     const { result } = await run(
-      [{ toolCalls: [{ name: 'nonexistent', args: {} }, { name: 'lookup', args: '{not json' }] }, { text: 'ok' }],
+      [
+        {
+          toolCalls: [
+            { name: 'nonexistent', args: {} },
+            { name: 'lookup', args: '{not json' },
+          ],
+        },
+        { text: 'ok' },
+      ],
       [slowTool([])],
     );
     expect(result.status).toBe('completed');
@@ -142,13 +157,17 @@ describe('the turn loop', () => {
 
   it('a closing batch decision after text ends at once; with no text anywhere the fallback is the reply', async () => {
     const close = { outcome: { status: 'completed' as const }, fallback: 'All done.' };
-    const said = await run([{ text: 'Moving on.', toolCalls: [{ name: 'lookup', args: { key: 'x' } }] }, { text: 'never' }], [slowTool([])], { afterBatch: async () => ({ close }) });
+    const said = await run([{ text: 'Moving on.', toolCalls: [{ name: 'lookup', args: { key: 'x' } }] }, { text: 'never' }], [slowTool([])], {
+      afterBatch: async () => ({ close }),
+    });
     expect(said.model.doStreamCalls).toHaveLength(1);
     expect(said.result.text).toBe('Moving on.');
     const silent = await run([{ toolCalls: [{ name: 'lookup', args: { key: 'x' } }] }, {}], [slowTool([])], { afterBatch: async () => ({ close }) });
     expect(silent.model.doStreamCalls).toHaveLength(2);
     expect(silent.result.text).toBe('All done.');
-    expect(silent.events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => (e.type === 'TEXT_MESSAGE_CONTENT' ? e.delta : ''))).toEqual(['All done.']);
+    expect(silent.events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => (e.type === 'TEXT_MESSAGE_CONTENT' ? e.delta : ''))).toEqual([
+      'All done.',
+    ]);
   });
 
   it('cancels on abort and keeps the partial text', async () => {

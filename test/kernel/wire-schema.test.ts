@@ -36,7 +36,13 @@ async function builtInTools(): Promise<KernelTool[]> {
     const { agent } = await loadAgent(copyExample(example), BUILTIN_AUGMENTS);
     if (!agent) throw new Error(`examples/${example} did not load`);
     const session = await openSession({ agentDir: agent.dir, agentName: agent.yaml.name, agentId: agent.yaml.id });
-    const conversation = await Conversation.open({ augmentTypes: BUILTIN_AUGMENTS, agent, modelSpec: resolveModelSpec(agent, {}), session, warn: () => undefined });
+    const conversation = await Conversation.open({
+      augmentTypes: BUILTIN_AUGMENTS,
+      agent,
+      modelSpec: resolveModelSpec(agent, {}),
+      session,
+      warn: () => undefined,
+    });
     tools.push(...conversation.augments.flatMap((augment) => augment.tools?.() ?? []));
   }
   return tools;
@@ -69,7 +75,12 @@ describe('the wire schema a provider sees for a tool', () => {
   });
 
   const everyConstraint = z.object({
-    name: z.string().min(2).max(40).regex(/^[a-z]+$/).describe('A name.'),
+    name: z
+      .string()
+      .min(2)
+      .max(40)
+      .regex(/^[a-z]+$/)
+      .describe('A name.'),
     exact: z.string().length(3),
     email: z.email(),
     link: z.url(),
@@ -136,7 +147,10 @@ describe('the wire schema a provider sees for a tool', () => {
     expect(await tool.run(good, ctx)).toEqual({ content: 'ran' });
     for (const bad of [{ name: 'A' }, { exact: 'abcd' }, { email: 'nope' }, { count: 11 }, { ratio: 0.3 }, { tags: [] }, { when: 'yesterday' }]) {
       const result = await tool.run({ ...good, ...bad }, ctx);
-      expect(result).toMatchObject({ isError: true, content: expect.stringMatching(/^Invalid arguments for strict: .*Call it again with corrected arguments\.$/s) });
+      expect(result).toMatchObject({
+        isError: true,
+        content: expect.stringMatching(/^Invalid arguments for strict: .*Call it again with corrected arguments\.$/s),
+      });
     }
   });
 

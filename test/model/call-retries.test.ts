@@ -42,7 +42,9 @@ describe('retrying a model call', () => {
     for (const error of [new DOMException('aborted', 'AbortError'), new ProviderTimeoutError(1)]) {
       let attempts = 0;
       const waits: number[] = [];
-      await expect(withRetries(async () => (attempts++, Promise.reject(error)), { maxRetries: 2, signal, wait: async (ms) => void waits.push(ms) })).rejects.toBe(error);
+      await expect(
+        withRetries(async () => (attempts++, Promise.reject(error)), { maxRetries: 2, signal, wait: async (ms) => void waits.push(ms) }),
+      ).rejects.toBe(error);
       expect(attempts).toBe(1);
       expect(waits).toEqual([]);
     }
@@ -51,7 +53,9 @@ describe('retrying a model call', () => {
   it('stops at a refusal another try cannot mend, holding every error so far', async () => {
     const errors = [refusal(503), refusal(400)];
     let attempts = 0;
-    const thrown: unknown = await withRetries(async () => Promise.reject(errors[attempts++]), { maxRetries: 2, signal, wait: async () => undefined }).catch((error: unknown) => error);
+    const thrown: unknown = await withRetries(async () => Promise.reject(errors[attempts++]), { maxRetries: 2, signal, wait: async () => undefined }).catch(
+      (error: unknown) => error,
+    );
     expect(thrown).toBeInstanceOf(ModelRetriesError);
     expect((thrown as ModelRetriesError).errors).toEqual(errors);
     expect((thrown as ModelRetriesError).lastError).toBe(errors[1]);

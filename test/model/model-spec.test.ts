@@ -44,7 +44,11 @@ describe('engine.baseURL that fetch could not use', () => {
     const dir = makeAgentFolder({ engine: 'engine:\n  provider: openai-compatible\n  model: m\n  baseURL: localhost:8000/v1\n' });
     const { diagnostics } = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: {} });
     expect(diagnostics).toContainEqual(
-      expect.objectContaining({ severity: 'error', field: 'engine.baseURL', message: '"localhost:8000/v1" is not an http(s) URL; write it like http://127.0.0.1:8000/v1' }),
+      expect.objectContaining({
+        severity: 'error',
+        field: 'engine.baseURL',
+        message: '"localhost:8000/v1" is not an http(s) URL; write it like http://127.0.0.1:8000/v1',
+      }),
     );
   });
 });

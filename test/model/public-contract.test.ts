@@ -19,8 +19,10 @@ function specifiers(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) found.push(node.arguments[0].text);
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+      found.push(node.moduleSpecifier.text);
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0]))
+      found.push(node.arguments[0].text);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -34,7 +36,11 @@ interface PackageJson {
 
 describe('model calls rest on the providers’ public contract', () => {
   it('no source file imports the AI SDK itself (ai, ai/internal): the providers’ @ai-sdk packages are the contract', () => {
-    const offending = sourceFiles(SRC).flatMap((file) => specifiers(file).filter((s) => s === 'ai' || s.startsWith('ai/')).map((s) => `${relative(ROOT, file)}: ${s}`));
+    const offending = sourceFiles(SRC).flatMap((file) =>
+      specifiers(file)
+        .filter((s) => s === 'ai' || s.startsWith('ai/'))
+        .map((s) => `${relative(ROOT, file)}: ${s}`),
+    );
     expect(offending).toEqual([]);
   });
 

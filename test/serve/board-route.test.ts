@@ -26,20 +26,28 @@ describe('POST /agent/board with sessions in the agent folder', () => {
     agent.addMessage({ id: randomUUID(), role: 'user', content: 'work through the queue' });
     let sawDelta: () => void = () => undefined;
     const deltaSeen = new Promise<void>((resolve) => (sawDelta = resolve));
-    const run = agent.runAgent({ runId: `run-${randomUUID()}` }, {
-      onEvent: ({ event }: { event: BaseEvent }) => {
-        if (event.type === 'STATE_DELTA' && JSON.stringify(event).includes('review the docs')) sawDelta();
+    const run = agent.runAgent(
+      { runId: `run-${randomUUID()}` },
+      {
+        onEvent: ({ event }: { event: BaseEvent }) => {
+          if (event.type === 'STATE_DELTA' && JSON.stringify(event).includes('review the docs')) sawDelta();
+        },
       },
-    });
+    );
     await chat.held();
     if (via === 'POST /agent/board') {
       const response = await postBoard(serve.url, { threadId, lines: { queue: 'review the docs' } });
       expect(response.status).toBe(200);
     } else {
-      const response = await postRun(serve.url, runInput(threadId, 'and this', { state: { board: { queue: { text: 'review the docs' }, progress: { text: 'not mine' } } } }));
+      const response = await postRun(
+        serve.url,
+        runInput(threadId, 'and this', { state: { board: { queue: { text: 'review the docs' }, progress: { text: 'not mine' } } } }),
+      );
       expect(response.status).toBe(409);
       const { error } = (await response.json()) as { error: string };
-      expect(error).toMatch(/the state it carried was applied, and the run in flight sees it at its next round \(board: not written from the client's state: .*progress/);
+      expect(error).toMatch(
+        /the state it carried was applied, and the run in flight sees it at its next round \(board: not written from the client's state: .*progress/,
+      );
     }
     await deltaSeen;
     chat.release();

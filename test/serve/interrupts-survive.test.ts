@@ -32,7 +32,10 @@ async function serveOn(dir: string, args: string[] = []): Promise<ServeProcess> 
 const FORM_ANSWER = { service: 'api', replicas: 2, env: 'staging' };
 
 function lastToolResult(): unknown {
-  const sent = chat.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool').at(-1);
+  const sent = chat.requests
+    .at(-1)
+    ?.body.messages.filter((m) => m.role === 'tool')
+    .at(-1);
   return JSON.parse(String(sent?.content));
 }
 
@@ -72,7 +75,7 @@ describe('open interrupts live in the session', () => {
     expect(lastToolResult()).toEqual({ status: 'answered', answers: FORM_ANSWER });
   });
 
-  it('the board\'s STATE_SNAPSHOT comes just before the interrupt, with the client\'s own keys kept', async () => {
+  it("the board's STATE_SNAPSHOT comes just before the interrupt, with the client's own keys kept", async () => {
     const dir = makeAgentFolder({ augments: ['turnControl', 'questions', 'board'], files: { 'augments/board/augment.yaml': THREE_LINES } });
     const serve = await serveOn(dir);
     const agent = new HttpAgent({ url: `${serve.url}/agent/run`, initialState: { theme: 'dark' } });
@@ -84,7 +87,7 @@ describe('open interrupts live in the session', () => {
     expect(beforeLast).toMatchObject({ type: 'STATE_SNAPSHOT', snapshot: { theme: 'dark', board: expect.objectContaining({ notes: expect.anything() }) } });
   });
 
-  it('request_input\'s interrupt carries its expiresAt in the session log\'s RUN_FINISHED, the same object the client got', async () => {
+  it("request_input's interrupt carries its expiresAt in the session log's RUN_FINISHED, the same object the client got", async () => {
     const dir = makeAgentFolder({ augments: ['turnControl', 'questions'] });
     const serve = await serveOn(dir, ['--interrupt-wait', '3600']);
     const agent = new HttpAgent({ url: `${serve.url}/agent/run` });
@@ -120,7 +123,17 @@ describe('open interrupts live in the session', () => {
     // A client that resolves it anyway is told it expired, and it counts as cancelled.
     const [again] = interruptsOf(await clientRun(agent, { text: 'plan a deploy' }));
     while (Date.now() <= Date.parse(again.expiresAt ?? '') + 50) await new Promise((resolve) => setTimeout(resolve, 100));
-    const body = { threadId: agent.threadId, runId: 'run-late', messages: [], tools: [], context: [], state: {}, forwardedProps: {}, protocolVersion: '1.0.0', resume: [{ interruptId: again.id, status: 'resolved', payload: FORM_ANSWER }] };
+    const body = {
+      threadId: agent.threadId,
+      runId: 'run-late',
+      messages: [],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+      protocolVersion: '1.0.0',
+      resume: [{ interruptId: again.id, status: 'resolved', payload: FORM_ANSWER }],
+    };
     const response = await fetch(`${serve.url}/agent/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const text = await response.text();
     expect(text).toContain(`${again.id} expired at`);

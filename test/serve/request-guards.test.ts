@@ -39,7 +39,7 @@ describe('request guards', () => {
     expect(status(() => checkHost(request({ host: 'evil.example:8787' }), wildcard))).toBe(403);
   });
 
-  it('Origin: none, the server\'s own, or a listed one (in any spelling of it) passes; * lets every origin in', () => {
+  it("Origin: none, the server's own, or a listed one (in any spelling of it) passes; * lets every origin in", () => {
     const listed: RequestGuards = { ...loopback, corsOrigins: normalOrigins(['http://LOCALHOST:5173/']) };
     expect(checkOrigin(request({ host: '127.0.0.1:8787' }), listed)).toBeUndefined();
     expect(checkOrigin(request({ host: '127.0.0.1:8787', origin: 'http://127.0.0.1:8787' }), listed)).toBeUndefined();
@@ -63,7 +63,9 @@ describe('auggy serve refuses guard flags it cannot honour', () => {
   it('a --cors-origin that is not an origin, or an --allowed-host with a scheme or port: exit 2', async () => {
     const origin = await serveRefusal([copyExample('demo'), '--port', '0', '--cors-origin', 'localhost:3000/app']);
     expect(origin.exitCode).toBe(2);
-    expect(origin.stderr.trim()).toBe('auggy: --cors-origin localhost:3000/app is not an origin; pass scheme, host and port only, such as http://localhost:3000 (or * for any)');
+    expect(origin.stderr.trim()).toBe(
+      'auggy: --cors-origin localhost:3000/app is not an origin; pass scheme, host and port only, such as http://localhost:3000 (or * for any)',
+    );
     const host = await serveRefusal([copyExample('demo'), '--port', '0', '--allowed-host', 'agents.example.com:8080']);
     expect(host.exitCode).toBe(2);
     expect(host.stderr).toMatch(/--allowed-host agents\.example\.com:8080 is not a host name/);

@@ -20,7 +20,14 @@ describe('parseRunInput', () => {
       messages: [
         { id: 'a', role: 'user', content: 'first' },
         { id: 'b', role: 'assistant', content: 'Which region?' },
-        { id: 'c', role: 'user', content: [{ type: 'text', text: 'eu-' }, { type: 'text', text: 'west' }] },
+        {
+          id: 'c',
+          role: 'user',
+          content: [
+            { type: 'text', text: 'eu-' },
+            { type: 'text', text: 'west' },
+          ],
+        },
       ],
       state: { board: { goal: 'ship' } },
     });
@@ -41,15 +48,25 @@ describe('parseRunInput', () => {
   it('a client that sends protocolVersion gets interrupts, and a resume makes the messages history', () => {
     const input = runInput('t-1', 'hi', { protocolVersion: '1.0.0', resume: [{ interruptId: 'int_1', status: 'resolved', payload: 'eu-west' }] });
     const parsed = parseRunInput(input, 1000);
-    expect(parsed).toMatchObject({ interrupts: true, input: { kind: 'resume' }, history: input.messages, resume: [{ interruptId: 'int_1', status: 'resolved', payload: 'eu-west' }] });
-    expect(parseRunInput(runInput('t-1', 'hi', { protocolVersion: '1.0.0' }), 1000)).toMatchObject({ interrupts: true, input: { kind: 'message', text: 'hi' } });
+    expect(parsed).toMatchObject({
+      interrupts: true,
+      input: { kind: 'resume' },
+      history: input.messages,
+      resume: [{ interruptId: 'int_1', status: 'resolved', payload: 'eu-west' }],
+    });
+    expect(parseRunInput(runInput('t-1', 'hi', { protocolVersion: '1.0.0' }), 1000)).toMatchObject({
+      interrupts: true,
+      input: { kind: 'message', text: 'hi' },
+    });
   });
 
   it('names the field that is wrong', () => {
     expect(refusal({ runId: 'r', messages: [] })).toEqual({ status: 400, message: expect.stringMatching(/threadId is missing/) });
     expect(refusal({ ...runInput('t', 'x'), messages: 'hi' }).message).toMatch(/messages: expected array/);
     expect(refusal({ ...runInput('t', 'x'), messages: [{ id: 'm', role: 'user' }] }).message).toMatch(/messages\[0\]\.content is missing/);
-    expect(refusal({ ...runInput('t', 'x'), messages: [{ id: 'm', role: 'user', content: 5 }] }).message).toMatch(/messages\[0\]\.content: expected string or expected array/);
+    expect(refusal({ ...runInput('t', 'x'), messages: [{ id: 'm', role: 'user', content: 5 }] }).message).toMatch(
+      /messages\[0\]\.content: expected string or expected array/,
+    );
     expect(refusal('hello').message).toMatch(/not an AG-UI RunAgentInput/);
   });
 
@@ -62,7 +79,7 @@ describe('parseRunInput', () => {
 });
 
 describe('parseRunInput with frontend tools', () => {
-  it('messages ending in tool messages are the results of the last run\'s frontend tool calls', () => {
+  it("messages ending in tool messages are the results of the last run's frontend tool calls", () => {
     const input = runInput('t-1', 'x', {
       messages: [
         { id: 'u', role: 'user', content: 'order it' },
@@ -78,7 +95,16 @@ describe('parseRunInput with frontend tools', () => {
   });
 
   it('messages that end with an assistant message are refused', () => {
-    expect(refusal(runInput('t', 'x', { messages: [{ id: 'u', role: 'user', content: 'hi' }, { id: 'a', role: 'assistant', content: 'hello' }] })).message).toMatch(/ends with no user message/);
+    expect(
+      refusal(
+        runInput('t', 'x', {
+          messages: [
+            { id: 'u', role: 'user', content: 'hi' },
+            { id: 'a', role: 'assistant', content: 'hello' },
+          ],
+        }),
+      ).message,
+    ).toMatch(/ends with no user message/);
   });
 });
 

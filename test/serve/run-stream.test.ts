@@ -88,7 +88,11 @@ describe('RunStream keeps the AG-UI sequence whatever the kernel sends', () => {
     await stream.finish({ status: 'canceled', message: 'the client disconnected' });
     const events = validateEach(res.events());
     checkRunSequence(events, ids);
-    expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: { status: 'canceled', message: 'the client disconnected' }, outcome: { type: 'cancelled' } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'RUN_FINISHED',
+      result: { status: 'canceled', message: 'the client disconnected' },
+      outcome: { type: 'cancelled' },
+    });
   });
 
   it('a failed turn is one RUN_ERROR; nothing is sent after the terminal event', async () => {
@@ -138,6 +142,13 @@ describe('RunStream keeps the AG-UI sequence whatever the kernel sends', () => {
     await stream.finish({ status: 'completed' });
     const events = validateEach(res.events());
     checkRunSequence(events, ids);
-    expect(events.map((e) => e.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+    expect(events.map((e) => e.type)).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
   });
 });

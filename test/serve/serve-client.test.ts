@@ -92,7 +92,9 @@ describe('auggy serve with the @ag-ui/client HttpAgent', () => {
     const [finished] = record.finished;
     // A run that stopped to ask is not a success (AG-UI 1.0): the client reads an interrupt.
     expect(finished.outcome).toBe('interrupt');
-    expect(finished.outcome === 'interrupt' ? finished.interrupts : undefined).toEqual([expect.objectContaining({ reason: 'input_required', message: prompt })]);
+    expect(finished.outcome === 'interrupt' ? finished.interrupts : undefined).toEqual([
+      expect.objectContaining({ reason: 'input_required', message: prompt }),
+    ]);
     expect(finished.event).toMatchObject({ result: { status: 'input-required', message: prompt } });
     const types = record.events.map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT']));
@@ -108,7 +110,10 @@ describe('auggy serve with the @ag-ui/client HttpAgent', () => {
     const agent = new HttpAgent({ url: `${serve.url}/agent/run` });
     const first = await clientRun(agent, 'deploy');
     checkRun(first, agent);
-    const second = await clientResume(agent, agent.pendingInterrupts.map((interrupt) => ({ interruptId: interrupt.id, status: 'resolved' as const, payload: 'eu-west' })));
+    const second = await clientResume(
+      agent,
+      agent.pendingInterrupts.map((interrupt) => ({ interruptId: interrupt.id, status: 'resolved' as const, payload: 'eu-west' })),
+    );
     expect(second.failure).toBeUndefined();
     checkRun(second, agent);
     expect(second.finished[0]).toMatchObject({ result: { status: 'completed' } });

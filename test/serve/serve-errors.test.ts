@@ -44,7 +44,10 @@ describe('serve tells a web client the kind of failure, never the internals', ()
   it('a silent model server: provider_timeout, saying how long and which setting', async () => {
     const { serve, chat } = await serveWith([{ silent: true }]);
     const error = clientError(await run(serve), chat.url);
-    expect(error).toMatchObject({ code: 'provider_timeout', message: 'no response from openai-compatible:test for 1 s; the server may be busy; raise engine.timeoutSeconds' });
+    expect(error).toMatchObject({
+      code: 'provider_timeout',
+      message: 'no response from openai-compatible:test for 1 s; the server may be busy; raise engine.timeoutSeconds',
+    });
   });
 
   it("a 500 with llama-server's message: provider_error for the client, the message in the operator's log", async () => {
@@ -53,7 +56,9 @@ describe('serve tells a web client the kind of failure, never the internals', ()
     const error = clientError(await run(serve), chat.url);
     expect(error.code).toBe('provider_error');
     expect(error.message).not.toContain('jinja');
-    expect(await serve.waitForStderr(/run \S+ failed: /)).toMatch(/127\.0\.0\.1:\d+ had a server error \(HTTP 500\) after 3 attempts: "tools param requires --jinja flag"/);
+    expect(await serve.waitForStderr(/run \S+ failed: /)).toMatch(
+      /127\.0\.0\.1:\d+ had a server error \(HTTP 500\) after 3 attempts: "tools param requires --jinja flag"/,
+    );
   });
 
   it('refused credentials: provider_auth, and the key is nowhere in what the client sees', async () => {
@@ -87,10 +92,17 @@ describe('serve tells a web client the kind of failure, never the internals', ()
     expect(events.at(-1)?.type).toBe('RUN_FINISHED');
     const custom = events.filter((event) => event.type === 'CUSTOM') as Array<BaseEvent & { name: string; value: Record<string, unknown> }>;
     const evaluation = custom.find((event) => event.name === 'userAsk.evaluation');
-    expect(evaluation?.value).toMatchObject({ ok: false, outcome: null, code: 'provider_error', error: 'the model provider had an error; try again later, or ask the operator to look at the server log' });
+    expect(evaluation?.value).toMatchObject({
+      ok: false,
+      outcome: null,
+      code: 'provider_error',
+      error: 'the model provider had an error; try again later, or ask the operator to look at the server log',
+    });
     expect(evaluation?.value).not.toHaveProperty('clientError');
     const line = custom.find((event) => event.name === 'auggy.system' && String(event.value.text).startsWith('user ask not evaluated'));
-    expect(line?.value).toEqual({ text: 'user ask not evaluated: the evaluator call failed: the model provider had an error; try again later, or ask the operator to look at the server log (the ask stays as it was)' });
+    expect(line?.value).toEqual({
+      text: 'user ask not evaluated: the evaluator call failed: the model provider had an error; try again later, or ask the operator to look at the server log (the ask stays as it was)',
+    });
     const said = JSON.stringify(events);
     expect(said).not.toContain(new URL(chat.url).host);
     expect(said).not.toContain('exploded');
@@ -98,15 +110,13 @@ describe('serve tells a web client the kind of failure, never the internals', ()
   });
 
   it('a cut stream, an empty reply and a spent budget each have their own code', async () => {
-    const { serve, chat } = await serveWith(
-      [
-        { text: 'Half of a reply', dropAfterChunks: 3 },
-        {},
-        { toolCalls: [{ name: 'no_such_tool', args: {} }] },
-      ],
-      { maxInferenceLoops: 1 },
-    );
-    expect(clientError(await run(serve), chat.url)).toMatchObject({ code: 'stream_cut', message: expect.stringMatching(/^the reply from openai-compatible:test was cut off after \d+ characters/) });
+    const { serve, chat } = await serveWith([{ text: 'Half of a reply', dropAfterChunks: 3 }, {}, { toolCalls: [{ name: 'no_such_tool', args: {} }] }], {
+      maxInferenceLoops: 1,
+    });
+    expect(clientError(await run(serve), chat.url)).toMatchObject({
+      code: 'stream_cut',
+      message: expect.stringMatching(/^the reply from openai-compatible:test was cut off after \d+ characters/),
+    });
     expect(clientError(await run(serve), chat.url)).toMatchObject({ code: 'empty_reply', message: 'the model returned an empty reply' });
     expect(clientError(await run(serve), chat.url)).toMatchObject({ code: 'budget_exhausted', message: expect.stringMatching(/settings\.maxInferenceLoops/) });
   });

@@ -17,7 +17,16 @@ let agentDir: string;
 beforeAll(async () => {
   chat = await startChatServer(() => ({ text: 'Fine.' }));
   agentDir = copyExample('demo');
-  serve = await startServe(agentDir, ['--model', 'openai-compatible:test', '--base-url', chat.url, '--cors-origin', APP_ORIGIN, '--allowed-host', 'agents.internal']);
+  serve = await startServe(agentDir, [
+    '--model',
+    'openai-compatible:test',
+    '--base-url',
+    chat.url,
+    '--cors-origin',
+    APP_ORIGIN,
+    '--allowed-host',
+    'agents.internal',
+  ]);
 });
 
 afterAll(async () => {
@@ -63,7 +72,7 @@ describe('auggy serve cannot be driven by a web page the user happens to open', 
     await readEvents(json);
   });
 
-  it('a foreign Origin is 403 on every route; the server\'s own origin passes', async () => {
+  it("a foreign Origin is 403 on every route; the server's own origin passes", async () => {
     const evil = { origin: 'https://evil.example' };
     const requests = chat.requests.length;
     expect(await refusal(await postRun(serve.url, runInput('t-origin', 'hi'), { headers: evil }), 403)).toBe(
@@ -81,7 +90,9 @@ describe('auggy serve cannot be driven by a web page the user happens to open', 
     const port = new URL(serve.url).port;
     const rebound = await withHost(`evil.example:${port}`, '/admin');
     expect(rebound.status).toBe(403);
-    expect(JSON.parse(rebound.body)).toEqual({ error: `Host "evil.example:${port}" is not this server; call it by its address or localhost, or start it with --allowed-host <name>` });
+    expect(JSON.parse(rebound.body)).toEqual({
+      error: `Host "evil.example:${port}" is not this server; call it by its address or localhost, or start it with --allowed-host <name>`,
+    });
     expect((await withHost(`attacker.localhost.evil.example:${port}`, '/agent/run')).status).toBe(403);
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `agents.internal:${port}`, 'AGENTS.internal']) {
       expect((await withHost(host, '/health')).status).toBe(200);
@@ -98,7 +109,10 @@ describe('auggy serve cannot be driven by a web page the user happens to open', 
     expect(preflight.headers.get('access-control-allow-methods')).toMatch(/POST/);
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/content-type/);
     expect(preflight.headers.get('vary')).toMatch(/Origin/);
-    const foreign = await fetch(`${serve.url}/agent/run`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6666', 'access-control-request-method': 'POST' } });
+    const foreign = await fetch(`${serve.url}/agent/run`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:6666', 'access-control-request-method': 'POST' },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -135,8 +149,9 @@ describe('auggy serve during the SIGTERM grace period', () => {
   afterEach(() => scope.stop());
 
   it('a new run gets 503 with Retry-After while the one in flight finishes; then exit 0', async () => {
-    const { serve: draining, chat: model } = await scope.start(copyExample('demo'), (request) =>
-      String(request.body.messages.at(-1)?.content).includes('hold') ? { text: 'Slow answer.', hold: true } : { text: 'Quick.' },
+    const { serve: draining, chat: model } = await scope.start(
+      copyExample('demo'),
+      (request) => (String(request.body.messages.at(-1)?.content).includes('hold') ? { text: 'Slow answer.', hold: true } : { text: 'Quick.' }),
       ['--grace-ms', '600000'],
     );
     const heldInput = runInput('t-held', 'hold on');

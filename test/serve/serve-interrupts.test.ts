@@ -93,7 +93,9 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
     });
     const requestsBefore = chat.requests.length;
 
-    const refused = await clientRun(agent, { resume: [{ interruptId: asked.id, status: 'resolved', payload: { service: 'api', replicas: 'three', env: 'production' } }] });
+    const refused = await clientRun(agent, {
+      resume: [{ interruptId: asked.id, status: 'resolved', payload: { service: 'api', replicas: 'three', env: 'production' } }],
+    });
     checkRun(refused, agent.threadId);
     const [again] = interruptsOf(refused);
     expect(again.id).not.toBe(asked.id);
@@ -107,7 +109,10 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
     expect(done.failure).toBeUndefined();
     checkRun(done, agent.threadId);
     expect(done.finished[0]).toMatchObject({ outcome: 'success', result: { status: 'completed' } });
-    const sent = chat.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool').at(-1);
+    const sent = chat.requests
+      .at(-1)
+      ?.body.messages.filter((m) => m.role === 'tool')
+      .at(-1);
     expect(JSON.parse(String(sent?.content))).toEqual({ status: 'answered', answers: { service: 'api', replicas: 3, env: 'production' } });
     expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: expect.stringContaining('"answered"') });
   });
@@ -117,7 +122,10 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
     const [asked] = interruptsOf(await clientRun(agent, { text: 'plan a deploy' }));
     const done = await clientRun(agent, { resume: [{ interruptId: asked.id, status: 'cancelled' }] });
     checkRun(done, agent.threadId);
-    const sent = chat.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool').at(-1);
+    const sent = chat.requests
+      .at(-1)
+      ?.body.messages.filter((m) => m.role === 'tool')
+      .at(-1);
     expect(JSON.parse(String(sent?.content))).toEqual({ status: 'no-answer', reason: 'declined' });
   });
 
@@ -126,7 +134,11 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
     const first = await clientRun(agent, { text: 'call mcp_everything_get_sum {"a":1,"b":2}' });
     checkRun(first, agent.threadId);
     const [approval] = interruptsOf(first);
-    expect(approval).toMatchObject({ reason: 'tool_call', toolCallId: expect.any(String), message: expect.stringMatching(/everything wants to run get-sum[\s\S]*"a": 1/) });
+    expect(approval).toMatchObject({
+      reason: 'tool_call',
+      toolCallId: expect.any(String),
+      message: expect.stringMatching(/everything wants to run get-sum[\s\S]*"a": 1/),
+    });
     expect(approval.responseSchema).toMatchObject({ properties: { approved: { type: 'boolean' }, always: { type: 'boolean' } }, required: ['approved'] });
     expect(customNamed(first.events, 'mcp.approval')).toEqual([]);
 
@@ -153,18 +165,27 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
     expect(customNamed(fourth.events, 'mcp.approval')).toEqual([expect.objectContaining({ decision: 'approved', by: 'session' })]);
   });
 
-  it('an MCP server\'s form is an interrupt of its fields; the answer calls the server\'s tool again, whose form gets it', async () => {
+  it("an MCP server's form is an interrupt of its fields; the answer calls the server's tool again, whose form gets it", async () => {
     const agent = newAgent();
     const first = await clientRun(agent, { text: 'call mcp_everything_trigger_elicitation_request' });
     checkRun(first, agent.threadId);
     const [form] = interruptsOf(first);
     expect(form).toMatchObject({ reason: 'input_required', toolCallId: expect.any(String) });
-    expect(form.responseSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['name']), properties: { name: { type: 'string' }, check: { type: 'boolean' } } });
+    expect(form.responseSchema).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['name']),
+      properties: { name: { type: 'string' }, check: { type: 'boolean' } },
+    });
     const done = await clientRun(agent, { resume: [{ interruptId: form.id, status: 'resolved', payload: { name: 'Ada Lovelace', check: true } }] });
     expect(done.failure).toBeUndefined();
     checkRun(done, agent.threadId);
     expect(done.finished[0]).toMatchObject({ outcome: 'success', result: { status: 'completed' } });
-    const result = chat.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)).at(-1) ?? '';
+    const result =
+      chat.requests
+        .at(-1)
+        ?.body.messages.filter((m) => m.role === 'tool')
+        .map((m) => String(m.content))
+        .at(-1) ?? '';
     expect(result).toContain('- Name: Ada Lovelace');
     expect(result).toContain('- Agreed to terms: true');
   });
@@ -187,12 +208,16 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
     expect(done.failure).toBeUndefined();
     checkRun(done, agent.threadId);
     expect(done.finished[0]).toMatchObject({ outcome: 'success', result: { status: 'completed' } });
-    const results = chat.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)) ?? [];
+    const results =
+      chat.requests
+        .at(-1)
+        ?.body.messages.filter((m) => m.role === 'tool')
+        .map((m) => String(m.content)) ?? [];
     expect(results).toContain(JSON.stringify({ status: 'answered', answers: { service: 'web', replicas: 2, env: 'staging' } }));
     expect(results.some((r) => r.includes('The sum of 2 and 3 is 5'))).toBe(true);
   });
 
-  it('request_input beside a questionnaire held open: both are interrupts, and request_input\'s question is still said as assistant text', async () => {
+  it("request_input beside a questionnaire held open: both are interrupts, and request_input's question is still said as assistant text", async () => {
     const agent = newAgent();
     const first = await clientRun(agent, { text: 'form and ask Anything else before the deploy?' });
     expect(first.failure).toBeUndefined();
@@ -216,7 +241,9 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
     expect(done.finished[0]).toMatchObject({ outcome: 'success', result: { status: 'completed' } });
     // Both answers reach the model: the form's as its call's result, request_input's as the person's message.
     const sent = chat.requests.at(-1)?.body.messages ?? [];
-    expect(sent.filter((m) => m.role === 'tool').map((m) => String(m.content))).toContain(JSON.stringify({ status: 'answered', answers: { service: 'api', replicas: 1, env: 'staging' } }));
+    expect(sent.filter((m) => m.role === 'tool').map((m) => String(m.content))).toContain(
+      JSON.stringify({ status: 'answered', answers: { service: 'api', replicas: 1, env: 'staging' } }),
+    );
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'Nothing else.' });
   });
 
@@ -224,26 +251,42 @@ describe('serve speaks AG-UI interrupts to a 1.0 client', () => {
     const agent = newAgent();
     const [open] = interruptsOf(await clientRun(agent, { text: 'ask Which one?' }));
     // HttpAgent refuses on its side; another client (or one that forgot) is refused by the server.
-    const body = { threadId: agent.threadId, runId: 'run-x', messages: [{ id: 'u-x', role: 'user', content: 'something else' }], tools: [], context: [], state: {}, forwardedProps: {}, protocolVersion: '1.0.0' };
+    const body = {
+      threadId: agent.threadId,
+      runId: 'run-x',
+      messages: [{ id: 'u-x', role: 'user', content: 'something else' }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+      protocolVersion: '1.0.0',
+    };
     const response = await fetch(`${serve.url}/agent/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const text = await response.text();
     expect(text).toContain('"code":"interrupt_pending"');
     expect(text).toContain(open.id);
     expect(text).not.toContain('RUN_FINISHED');
 
-    const answered = await clientRun(agent, { resume: [{ interruptId: open.id, status: 'resolved', payload: 'that one' }, { interruptId: 'int_nothing', status: 'resolved', payload: 'x' }] });
+    const answered = await clientRun(agent, {
+      resume: [
+        { interruptId: open.id, status: 'resolved', payload: 'that one' },
+        { interruptId: 'int_nothing', status: 'resolved', payload: 'x' },
+      ],
+    });
     checkRun(answered, agent.threadId);
     expect(customNamed(answered.events, 'auggy.system')).toEqual([{ text: expect.stringMatching(/resume names int_nothing, which is no open question/) }]);
     expect(agent.messages.at(-1)).toMatchObject({ content: 'You said: that one' });
     // Answered once is answered: naming it again is only a warning.
     const twice = await clientRun(agent, { resume: [{ interruptId: open.id, status: 'resolved', payload: 'again' }] });
     checkRun(twice, agent.threadId);
-    expect(customNamed(twice.events, 'auggy.system')).toEqual([{ text: expect.stringMatching(new RegExp(`resume names ${open.id}, which is no open question`)) }]);
+    expect(customNamed(twice.events, 'auggy.system')).toEqual([
+      { text: expect.stringMatching(new RegExp(`resume names ${open.id}, which is no open question`)) },
+    ]);
     expect(twice.finished[0]).toMatchObject({ outcome: 'success' });
   });
 });
 
-describe('a client from before interrupts (@ag-ui/client 0.0.59, no protocolVersion) sees today\'s wire', () => {
+describe("a client from before interrupts (@ag-ui/client 0.0.59, no protocolVersion) sees today's wire", () => {
   it('request_input: RUN_FINISHED result input-required and no outcome; the next message answers it', async () => {
     const agent = new LegacyHttpAgent({ url: `${serve.url}/agent/run` });
     const first = await legacyRun(agent, 'ask Which region?');

@@ -22,7 +22,8 @@ async function serveHolding(args: string[] = []): Promise<{ chat: ChatServer; se
   const dir = copyExample('demo');
   const started = await scope.start(
     dir,
-    (request) => (/hold/.test(lastUserText(request)) ? { text: 'Slow answer, word by word.', hold: true } : { text: `Quick answer to ${lastUserText(request)}.` }),
+    (request) =>
+      /hold/.test(lastUserText(request)) ? { text: 'Slow answer, word by word.', hold: true } : { text: `Quick answer to ${lastUserText(request)}.` },
     args,
   );
   return { ...started, dir };

@@ -65,7 +65,7 @@ const CONFIRM: Tool = {
 };
 
 describe('auggy serve as a web app uses it (@ag-ui/client)', () => {
-  it('keeps the client\'s own state: the snapshot is its state with the board merged in under its key', async () => {
+  it("keeps the client's own state: the snapshot is its state with the board merged in under its key", async () => {
     const { serve } = await serveAgent([
       { toolCalls: [{ name: 'board_write', args: { line: 'progress', text: 'halfway' } }] },
       { text: 'Working on it.' },
@@ -126,8 +126,8 @@ describe('auggy serve as a web app uses it (@ag-ui/client)', () => {
     await expect(agent.runAgent({ runId: 'r1' })).rejects.toThrow(/HTTP 400.*answers no call/);
   });
 
-  it('a history the session does not hold is adopted as the thread\'s transcript, once', async () => {
-    const { serve, chat, } = await serveAgent([{ text: 'Your order ships Monday.' }, { text: 'You are welcome.' }]);
+  it("a history the session does not hold is adopted as the thread's transcript, once", async () => {
+    const { serve, chat } = await serveAgent([{ text: 'Your order ships Monday.' }, { text: 'You are welcome.' }]);
     const history: Message[] = [
       { id: 'h1', role: 'user', content: 'Where is order 42?' },
       { id: 'h2', role: 'assistant', content: 'It is packed and waiting for pickup.' },

@@ -61,7 +61,9 @@ beforeAll(async () => {
 afterAll(() => scope.stop());
 
 function transitionsOf(events: readonly BaseEvent[]): unknown[] {
-  return events.flatMap((event) => (event.type === 'CUSTOM' && 'name' in event && event.name === 'workflow.transition' && 'value' in event ? [event.value] : []));
+  return events.flatMap((event) =>
+    event.type === 'CUSTOM' && 'name' in event && event.name === 'workflow.transition' && 'value' in event ? [event.value] : [],
+  );
 }
 
 describe('a workflow ask state under serve, for a 1.0 client', () => {
@@ -84,7 +86,12 @@ describe('a workflow ask state under serve, for a 1.0 client', () => {
       additionalProperties: false,
     });
     // The questions are said in the run that asks them, so a plain chat shows them too.
-    expect(agent.messages.filter((m) => m.role === 'assistant').map((m) => String(m.content)).join('\n')).toContain('Which environment?');
+    expect(
+      agent.messages
+        .filter((m) => m.role === 'assistant')
+        .map((m) => String(m.content))
+        .join('\n'),
+    ).toContain('Which environment?');
     // Nobody answered it "away": the workflow waits in the person's state.
     expect(transitionsOf(first.events)).toEqual([expect.objectContaining({ from: 'intake', to: 'details' })]);
     const requestsBefore = chat.requests.length;
@@ -115,7 +122,12 @@ describe('a workflow ask state under serve, for a 1.0 client', () => {
     expect(done.failure).toBeUndefined();
     checkRun(done, agent.threadId);
     expect(transitionsOf(done.events)).toEqual([
-      expect.objectContaining({ from: 'details', to: 'fallback', event: 'NoAnswer', asked: expect.objectContaining({ status: 'no-answer', reason: 'declined' }) }),
+      expect.objectContaining({
+        from: 'details',
+        to: 'fallback',
+        event: 'NoAnswer',
+        asked: expect.objectContaining({ status: 'no-answer', reason: 'declined' }),
+      }),
     ]);
     expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Nobody answered, so I will hold the deploy.' });
   });
@@ -130,6 +142,11 @@ describe('a workflow ask state under serve, for a client from before interrupts'
     const finished = events.at(-1) as unknown as Record<string, unknown>;
     expect(finished).toMatchObject({ type: 'RUN_FINISHED', result: { status: 'completed' } });
     expect(finished.outcome).toBeUndefined();
-    expect(transitionsOf(events).at(-1)).toMatchObject({ from: 'details', to: 'fallback', event: 'NoAnswer', asked: expect.objectContaining({ reason: 'away' }) });
+    expect(transitionsOf(events).at(-1)).toMatchObject({
+      from: 'details',
+      to: 'fallback',
+      event: 'NoAnswer',
+      asked: expect.objectContaining({ reason: 'away' }),
+    });
   });
 });

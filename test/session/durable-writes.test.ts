@@ -129,11 +129,19 @@ describe('a full disk', () => {
     context.skip(mountProblem !== undefined, mountProblem);
     const session = await openSession({ agentDir: agentOnSmallDisk(), agentName: 'demo' });
     const changes: string[] = [];
-    const board = new BoardStore({ session, specs: [{ name: 'progress', owner: 'agent' }], warn: () => undefined, onChange: (line) => changes.push(line.text) });
+    const board = new BoardStore({
+      session,
+      specs: [{ name: 'progress', owner: 'agent' }],
+      warn: () => undefined,
+      onChange: (line) => changes.push(line.text),
+    });
     expect((await board.write('progress', 'built', 'agent')).ok).toBe(true);
     fillDisk();
     const refused = await board.write('progress', 'x'.repeat(4000), 'agent');
-    expect(refused).toEqual({ ok: false, reason: expect.stringMatching(/^the board could not be saved, so line "progress" is unchanged: the disk is full, so \S+board\.json could not be written/) });
+    expect(refused).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^the board could not be saved, so line "progress" is unchanged: the disk is full, so \S+board\.json could not be written/),
+    });
     expect(changes).toEqual(['built']);
     expect(board.lines().find((line) => line.name === 'progress')?.text).toBe('built');
     expect(readdirSync(session.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
@@ -187,7 +195,9 @@ describe('a full disk', () => {
     // Nothing of the refused lines; one short line saying they were refused, where it still fits.
     const refused = readFileSync(join(session.dir, 'events.jsonl'));
     expect(refused.subarray(0, before.length)).toEqual(before);
-    expect(logOf(session.dir).slice(2)).toEqual([{ kind: 'record', name: 'log-write-refused', data: { reason: expect.stringMatching(/^the disk is full/) }, at: expect.any(String) }]);
+    expect(logOf(session.dir).slice(2)).toEqual([
+      { kind: 'record', name: 'log-write-refused', data: { reason: expect.stringMatching(/^the disk is full/) }, at: expect.any(String) },
+    ]);
     rmSync(join(mountPoint, 'filler'));
     await expect(session.append({ kind: 'user', turnId: 't2', text: 'still this turn', at: 'now' })).rejects.toThrow(/^the disk is full/);
     expect(readFileSync(join(session.dir, 'events.jsonl'))).toEqual(refused);
@@ -196,7 +206,10 @@ describe('a full disk', () => {
     expect(next.changedElsewhere).toBe(true);
     await session.append({ kind: 'user', turnId: 't3', text: 'after', at: 'now' });
     await next.release();
-    expect(session.entries()).toMatchObject({ warnings: [], entries: [{ kind: 'header' }, { text: 'before the disk filled' }, { name: 'log-write-refused' }, { text: 'after' }] });
+    expect(session.entries()).toMatchObject({
+      warnings: [],
+      entries: [{ kind: 'header' }, { text: 'before the disk filled' }, { name: 'log-write-refused' }, { text: 'after' }],
+    });
   });
 
   it('auggy run --print on a full disk: one sentence, exit 2, and the session as it was', async (context) => {
@@ -212,7 +225,7 @@ describe('a full disk', () => {
     expect(existsSync(join(session.dir, 'writer.lock'))).toBe(false);
   });
 
-  it('a person\'s message the disk will not take is never answered: no model call, one sentence, and the log as it was', async (context) => {
+  it("a person's message the disk will not take is never answered: no model call, one sentence, and the log as it was", async (context) => {
     context.skip(mountProblem !== undefined, mountProblem);
     const server = await startChatServer(() => ({ text: 'An answer to a message nobody kept.' }));
     try {
@@ -224,11 +237,17 @@ describe('a full disk', () => {
       const result = await execa('node', [AUGGY_BIN, 'run', dir, '--print', 'z'.repeat(30_000), '--session', session.id], { reject: false, env: printEnv });
       expect(server.requests).toEqual([]);
       expect(result.exitCode).not.toBe(0);
-      expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^auggy: turn failed: the session could not be saved: the disk is full, so \S+events\.jsonl could not be written; free some space and resume with --session$/)]);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^auggy: turn failed: the session could not be saved: the disk is full, so \S+events\.jsonl could not be written; free some space and resume with --session$/,
+        ),
+      ]);
       // The log as it was, and one short line saying why nothing of the turn follows.
       const after = readFileSync(join(session.dir, 'events.jsonl'));
       expect(after.subarray(0, log.length)).toEqual(log);
-      expect(logOf(session.dir).slice(1)).toEqual([{ kind: 'record', name: 'log-write-refused', data: { reason: expect.stringMatching(/^the disk is full/) }, at: expect.any(String) }]);
+      expect(logOf(session.dir).slice(1)).toEqual([
+        { kind: 'record', name: 'log-write-refused', data: { reason: expect.stringMatching(/^the disk is full/) }, at: expect.any(String) },
+      ]);
       expect(existsSync(join(session.dir, 'writer.lock'))).toBe(false);
     } finally {
       await server.close();
@@ -245,7 +264,11 @@ describe('a full disk', () => {
       const result = await execa('node', [AUGGY_BIN, 'run', dir, '--print', 'say a lot', '--session', session.id], { reject: false, env: printEnv });
       expect(server.requests).toHaveLength(1);
       expect(result.exitCode).not.toBe(0);
-      expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^auggy: turn failed: the session could not be saved: the disk is full, so \S+events\.jsonl could not be written; free some space and resume with --session$/)]);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^auggy: turn failed: the session could not be saved: the disk is full, so \S+events\.jsonl could not be written; free some space and resume with --session$/,
+        ),
+      ]);
       const entries = logOf(session.dir);
       expect(entries.filter((entry) => entry.kind === 'user').map((entry) => entry.kind === 'user' && entry.text)).toEqual(['say a lot']);
       expect(entries.some((entry) => entry.kind === 'event' && entry.event.type === 'RUN_FINISHED')).toBe(false);

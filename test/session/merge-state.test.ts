@@ -16,7 +16,7 @@ describe('merging a state file written by two writers', () => {
     expect(mergeState(base, mine, theirs)).toEqual({ version: 1, lines: { queue: { text: 'mine' }, notes: { text: 'new' } } });
   });
 
-  it('takes this writer\'s value whole when nothing was saved, nothing changed elsewhere, or it is not an object', () => {
+  it("takes this writer's value whole when nothing was saved, nothing changed elsewhere, or it is not an object", () => {
     expect(mergeState(undefined, { a: 1 }, undefined)).toEqual({ a: 1 });
     expect(mergeState(base, { x: 1 }, base)).toEqual({ x: 1 });
     expect(mergeState([1], [1, 2], [0])).toEqual([1, 2]);

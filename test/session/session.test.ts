@@ -124,7 +124,12 @@ describe('sessions', () => {
     expect(first.dir).toBe(second.dir);
     expect(statSync(folderOf(first)).mode & 0o777).toBe(0o700);
     expect(statSync(join(folderOf(first), 'events.jsonl')).mode & 0o777).toBe(0o600);
-    expect(readFileSync(join(folderOf(first), 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).kind)).toEqual(['header']);
+    expect(
+      readFileSync(join(folderOf(first), 'events.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).kind),
+    ).toEqual(['header']);
     expect([first.resumed, second.resumed].sort()).toEqual([false, true]);
     await Promise.all([first.close(), second.close()]);
   });
@@ -162,7 +167,9 @@ describe('nothing under .auggy is written through a link', () => {
     const elsewhere = agentDir();
     const linkedAuggy = agentDir();
     symlinkSync(elsewhere, join(linkedAuggy, '.auggy'));
-    await expect(openSession({ agentDir: linkedAuggy, agentName: 'demo' })).rejects.toThrow(/^\.auggy is a symbolic link \(to \S+\); auggy writes nothing under \.auggy through a link, so replace it with a real folder$/);
+    await expect(openSession({ agentDir: linkedAuggy, agentName: 'demo' })).rejects.toThrow(
+      /^\.auggy is a symbolic link \(to \S+\); auggy writes nothing under \.auggy through a link, so replace it with a real folder$/,
+    );
 
     const linkedSessions = agentDir();
     mkdirSync(join(linkedSessions, '.auggy'));
@@ -172,7 +179,9 @@ describe('nothing under .auggy is written through a link', () => {
     const linkedSession = agentDir();
     mkdirSync(join(linkedSession, '.auggy', 'sessions'), { recursive: true });
     symlinkSync(elsewhere, join(linkedSession, '.auggy', 'sessions', 'abc'));
-    await expect(openSession({ agentDir: linkedSession, agentName: 'demo', sessionId: 'abc', createIfMissing: true })).rejects.toThrow(/^\.auggy\/sessions\/abc is a symbolic link/);
+    await expect(openSession({ agentDir: linkedSession, agentName: 'demo', sessionId: 'abc', createIfMissing: true })).rejects.toThrow(
+      /^\.auggy\/sessions\/abc is a symbolic link/,
+    );
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 
@@ -182,7 +191,9 @@ describe('nothing under .auggy is written through a link', () => {
     const target = join(agentDir(), 'outside.json');
     writeFileSync(target, '{"mine": true}');
     symlinkSync(target, join(folderOf(session), 'board.json'));
-    await expect(openSession({ agentDir: dir, agentName: 'demo', sessionId: session.id })).rejects.toThrow(/board\.json is a symbolic link .* replace it with a real file/);
+    await expect(openSession({ agentDir: dir, agentName: 'demo', sessionId: session.id })).rejects.toThrow(
+      /board\.json is a symbolic link .* replace it with a real file/,
+    );
     expect(() => session.readState('board.json')).toThrow(SessionError);
     expect(readFileSync(target, 'utf8')).toBe('{"mine": true}');
   });

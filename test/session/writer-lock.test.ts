@@ -75,7 +75,11 @@ describe('one writer per session', () => {
 
   it('another live process is recognised as running from the pid and start time it recorded', async () => {
     const module = JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'session', 'process-identity.js'));
-    const child = execa('node', ['--input-type=module', '-e', `import { currentProcess } from ${module}; console.log(JSON.stringify(currentProcess())); setInterval(() => {}, 1000);`]);
+    const child = execa('node', [
+      '--input-type=module',
+      '-e',
+      `import { currentProcess } from ${module}; console.log(JSON.stringify(currentProcess())); setInterval(() => {}, 1000);`,
+    ]);
     try {
       const line = await new Promise<string>((resolve) => child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
       const identity = JSON.parse(line) as ReturnType<typeof currentProcess>;
@@ -87,7 +91,7 @@ describe('one writer per session', () => {
     }
   });
 
-  it('an empty or unreadable lock file is a crash\'s, never a writer starting up: it is taken over at once, with a notice', async () => {
+  it("an empty or unreadable lock file is a crash's, never a writer starting up: it is taken over at once, with a notice", async () => {
     const { session, lockFile } = await newSession();
     for (const text of ['', '{"pid": 12']) {
       writeFileSync(lockFile, text);
@@ -98,7 +102,7 @@ describe('one writer per session', () => {
     }
   });
 
-  it('two writers racing for a dead holder\'s lock: one takes it over and says so, the other is told only that it is in use', async () => {
+  it("two writers racing for a dead holder's lock: one takes it over and says so, the other is told only that it is in use", async () => {
     const { agentDir, session, lockFile } = await newSession();
     const pid = await deadPid();
     writeLock(lockFile, { pid, startedAt: Date.now() - 60_000 });
@@ -152,15 +156,15 @@ describe('one writer per session', () => {
       expect(JSON.parse(readFileSync(lockFile, 'utf8')).token).toBe('someone-else');
     });
   }
-    it('a lock left by a process that exits without releasing is removed by its exit hook', async () => {
-      const { agentDir, session, lockFile } = await newSession();
-      const script = `
+  it('a lock left by a process that exits without releasing is removed by its exit hook', async () => {
+    const { agentDir, session, lockFile } = await newSession();
+    const script = `
         import { FileWriterLock } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'session', 'lock-file.js'))};
         await new FileWriterLock(${JSON.stringify(sessionsRoot(agentDir))}).acquireWriter(${JSON.stringify(session.id)});
         process.exit(7);
       `;
-      const result = await execa('node', ['--input-type=module', '-e', script], { reject: false });
-      expect(result.exitCode).toBe(7);
-      expect(existsSync(lockFile)).toBe(false);
-    });
+    const result = await execa('node', ['--input-type=module', '-e', script], { reject: false });
+    expect(result.exitCode).toBe(7);
+    expect(existsSync(lockFile)).toBe(false);
+  });
 });

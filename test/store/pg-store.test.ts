@@ -77,7 +77,7 @@ describe('the PostgreSQL session store', () => {
     await other.close();
   });
 
-  it('two writers of one state file keep each other\'s parts, and the other replica hears the change', async () => {
+  it("two writers of one state file keep each other's parts, and the other replica hears the change", async () => {
     const url = await freshDatabase();
     const a = await open(url);
     const b = await open(url);

@@ -41,7 +41,9 @@ describe('auggy run --print --store', () => {
     expect(String(second.stdout)).toContain('Second answer.');
     const sent = chat.requests[1].body.messages.filter((message) => message.role !== 'system').map((message) => message.content);
     expect(sent).toEqual(['remember the number 7', 'First answer.', 'what was the number?']);
-    const board = await pg.cluster().query<{ value: { lines: Record<string, { text: string }> } }>(database, "SELECT value FROM auggy_state WHERE name = 'board.json'");
+    const board = await pg
+      .cluster()
+      .query<{ value: { lines: Record<string, { text: string }> } }>(database, "SELECT value FROM auggy_state WHERE name = 'board.json'");
     expect(board[0].value.lines.queue.text).toBe('ship it');
     expect(existsSync(join(dir, '.auggy', 'sessions'))).toBe(false);
   });
@@ -51,7 +53,8 @@ describe('auggy run --print --store', () => {
     chat = await startChatServer([{ text: 'One.' }, { text: 'Two.' }]);
     const dir = boardFolder();
     const env = { OPENAI_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_STORE: url, NO_COLOR: '1' };
-    const run = (...args: string[]) => execa('node', [AUGGY_BIN, 'run', dir, '--print', '--model', 'openai-compatible:test', '--base-url', chat?.url ?? '', ...args], { reject: false, env });
+    const run = (...args: string[]) =>
+      execa('node', [AUGGY_BIN, 'run', dir, '--print', '--model', 'openai-compatible:test', '--base-url', chat?.url ?? '', ...args], { reject: false, env });
     expect((await run('first')).exitCode).toBe(0);
     const again = await run('--continue', 'second');
     expect(again.exitCode).toBe(0);
@@ -72,7 +75,9 @@ describe('auggy run --print --store', () => {
 
     const refused = await auggyPrint(dir, chat.url, '--store', url, '--session', threadId, 'interleave?');
     expect(refused.exitCode).toBe(2);
-    expect(String(refused.stderr).trim()).toMatch(new RegExp(`^auggy: session ${threadId} is in use by another auggy \\(pid ${serve.pid} on [^)]+\\); wait for it or use another session$`));
+    expect(String(refused.stderr).trim()).toMatch(
+      new RegExp(`^auggy: session ${threadId} is in use by another auggy \\(pid ${serve.pid} on [^)]+\\); wait for it or use another session$`),
+    );
     chat.release();
     await inFlight;
     const after = await auggyPrint(dir, chat.url, '--store', url, '--session', threadId, 'my turn');
@@ -89,7 +94,9 @@ describe('auggy run --print --store', () => {
     );
     const nobody = await auggyPrint(dir, 'http://127.0.0.1:9/v1', '--store', `postgres://auggy:secret@127.0.0.1:${pg.cluster().port + 1}/none`, 'hi');
     expect(nobody.exitCode).toBe(2);
-    expect(String(nobody.stderr).trim()).toMatch(/^auggy: the session store postgres:\/\/auggy:\*\*\*@127\.0\.0\.1:\d+\/none refused the connection; check that PostgreSQL is running/);
+    expect(String(nobody.stderr).trim()).toMatch(
+      /^auggy: the session store postgres:\/\/auggy:\*\*\*@127\.0\.0\.1:\d+\/none refused the connection; check that PostgreSQL is running/,
+    );
     expect(String(nobody.stderr)).not.toContain('secret');
     const noDatabase = await auggyPrint(dir, 'http://127.0.0.1:9/v1', '--store', pg.cluster().url('missing_db'), 'hi');
     expect(noDatabase.exitCode).toBe(2);

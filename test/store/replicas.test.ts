@@ -94,11 +94,9 @@ function nothingInFolders(dirs: readonly string[]): void {
 }
 
 async function userTexts(database: string, threadId: string): Promise<string[]> {
-  const rows = await pg.cluster().query<{ text: string }>(
-    database,
-    "SELECT entry->>'text' AS text FROM auggy_events WHERE session_id = $1 AND kind = 'user' ORDER BY id",
-    [threadId],
-  );
+  const rows = await pg
+    .cluster()
+    .query<{ text: string }>(database, "SELECT entry->>'text' AS text FROM auggy_events WHERE session_id = $1 AND kind = 'user' ORDER BY id", [threadId]);
   return rows.map((row) => row.text);
 }
 
@@ -184,7 +182,7 @@ describe('two serve replicas on one PostgreSQL store', () => {
   const boardCases = [
     { name: 'POST /agent/board on the same replica', on: 'a', via: 'board' },
     { name: 'POST /agent/board on the other replica', on: 'b', via: 'board' },
-    { name: "AG-UI state in a new run input on the other replica", on: 'b', via: 'state' },
+    { name: 'AG-UI state in a new run input on the other replica', on: 'b', via: 'state' },
   ] as const;
 
   it.each(boardCases)('a board write during a run reaches its next round and its client: $name', async ({ on, via }) => {
@@ -223,7 +221,7 @@ describe('two serve replicas on one PostgreSQL store', () => {
     const { a, b } = await startReplicas(() => ({ text: 'ok' }));
     const threadId = `thread-${randomUUID()}`;
     expect((await clientRun(agentFor(a, threadId), 'hello')).result).toEqual({ status: 'completed' });
-    const agentsLine = await postBoard(b, { threadId, lines: { queue: 'fine', progress: 'not the person\'s' } });
+    const agentsLine = await postBoard(b, { threadId, lines: { queue: 'fine', progress: "not the person's" } });
     expect(agentsLine.status).toBe(400);
     expect(((await agentsLine.json()) as { error: string }).error).toMatch(/progress/);
     const unknown = await postBoard(b, { threadId: 'never-started', lines: { queue: 'x' } });

@@ -101,7 +101,12 @@ describe('auggy sessions --store', () => {
 
     const listed = await auggyIn(dir, ['run', '--resume'], { AUGGY_STORE: url });
     expect(listed.exitCode).toBe(0);
-    expect(listed.stdout.split('\n').filter((line) => /^\d{8}-/.test(line)).map((row) => row.split(' ')[0])).toEqual(ids);
+    expect(
+      listed.stdout
+        .split('\n')
+        .filter((line) => /^\d{8}-/.test(line))
+        .map((row) => row.split(' ')[0]),
+    ).toEqual(ids);
     expect(listed.stdout).toContain('waiting for your answer');
 
     // The folder's own listing knows nothing of them.
@@ -113,7 +118,7 @@ describe('auggy sessions --store', () => {
     expect(existsSync(join(dir, '.auggy', 'sessions'))).toBe(false);
   });
 
-  it('--continue --store resumes the store\'s newest session where something was said', async () => {
+  it("--continue --store resumes the store's newest session where something was said", async () => {
     const { url, database } = await pg.freshDatabase();
     const dir = copyExample();
     await twoSessions(dir, ['--store', url]);
@@ -140,11 +145,15 @@ describe('auggy sessions --store', () => {
     const dir = copyExample();
     const refused = await auggyIn(dir, ['sessions', '--store', `postgres://auggy:secret@127.0.0.1:${pg.cluster().port + 1}/none`]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr.trim()).toMatch(/^auggy: the session store postgres:\/\/auggy:\*\*\*@127\.0\.0\.1:\d+\/none refused the connection; check that PostgreSQL is running[^\n]*$/);
+    expect(refused.stderr.trim()).toMatch(
+      /^auggy: the session store postgres:\/\/auggy:\*\*\*@127\.0\.0\.1:\d+\/none refused the connection; check that PostgreSQL is running[^\n]*$/,
+    );
     expect(refused.stderr).not.toContain('secret');
     const wrongKind = await auggyIn(dir, ['sessions', '--store', 'mysql://db/x']);
     expect(wrongKind.exitCode).toBe(2);
-    expect(wrongKind.stderr.trim()).toBe('auggy: --store takes a postgres://user@host:port/database URL (got "mysql://db/x"); leave it out to keep sessions in the agent folder');
+    expect(wrongKind.stderr.trim()).toBe(
+      'auggy: --store takes a postgres://user@host:port/database URL (got "mysql://db/x"); leave it out to keep sessions in the agent folder',
+    );
     const help = await auggyIn(dir, ['sessions', '--help']);
     expect(help.stdout).toMatch(/--store <url>\s+keep sessions in PostgreSQL/);
     expect(help.stdout).toContain('AUGGY_STORE');
@@ -153,7 +162,7 @@ describe('auggy sessions --store', () => {
 });
 
 describe("the PostgreSQL store's summaries", () => {
-  it('are the folder store\'s summaries of the same entries: first message, count, ending, question; a NUL does not stop them', async () => {
+  it("are the folder store's summaries of the same entries: first message, count, ending, question; a NUL does not stop them", async () => {
     const { url } = await pg.freshDatabase();
     const agent = { dir: tempDir('auggy-summaries-'), name: 'fixture', id: 'aug1_11111111-2222-4333-8444-555555555555' };
     const database = await openPgStore({ url, agent, log: () => undefined });
@@ -166,8 +175,22 @@ describe("the PostgreSQL store's summaries", () => {
       event: { type: 'RUN_FINISHED', threadId: 'x', runId: 't', result: { status, ...(message ? { message } : {}) } } as never,
     });
     const stories: SessionEntry[][] = [
-      [{ kind: 'user', turnId: 't1', text: 'first \u0000 with a NUL', at: 'now' }, { kind: 'event', turnId: 't1', at: 'now', event: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'a \u0000 and "type":"RUN_FINISHED"' } as never }, finished('completed')],
-      [{ kind: 'user', turnId: 't1', text: 'which one?', at: 'now' }, finished('input-required', 'api-west or api-east?'), { kind: 'user', turnId: 't2', text: 'west', at: 'now' }, { kind: 'event', turnId: 't2', at: 'now', event: { type: 'RUN_ERROR', message: 'boom' } }],
+      [
+        { kind: 'user', turnId: 't1', text: 'first \u0000 with a NUL', at: 'now' },
+        {
+          kind: 'event',
+          turnId: 't1',
+          at: 'now',
+          event: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'a \u0000 and "type":"RUN_FINISHED"' } as never,
+        },
+        finished('completed'),
+      ],
+      [
+        { kind: 'user', turnId: 't1', text: 'which one?', at: 'now' },
+        finished('input-required', 'api-west or api-east?'),
+        { kind: 'user', turnId: 't2', text: 'west', at: 'now' },
+        { kind: 'event', turnId: 't2', at: 'now', event: { type: 'RUN_ERROR', message: 'boom' } },
+      ],
       [{ kind: 'user', turnId: 't1', text: 'cut off', at: 'now' }],
       [{ kind: 'user', turnId: 't1', text: 'asks', at: 'now' }, finished('input-required', 'which service?')],
       [],
@@ -179,7 +202,8 @@ describe("the PostgreSQL store's summaries", () => {
         await session.close();
       }
     }
-    const byMessage = (list: SessionSummary[]) => list.map(({ id: _id, createdAt: _c, updatedAt: _u, ...rest }) => rest).sort((a, b) => a.firstMessage.localeCompare(b.firstMessage));
+    const byMessage = (list: SessionSummary[]) =>
+      list.map(({ id: _id, createdAt: _c, updatedAt: _u, ...rest }) => rest).sort((a, b) => a.firstMessage.localeCompare(b.firstMessage));
     const fromDatabase = await database.summaries();
     expect(fromDatabase).toHaveLength(4);
     expect(byMessage(fromDatabase)).toEqual(byMessage(await folder.summaries()));
@@ -205,7 +229,12 @@ describe('state files after the lease', () => {
     const second = await openConversation(target, { sessionId: first.session.id }, () => undefined, stores[1]);
     expect(second.snapshot()).toMatchObject({ ask: { text: 'hello' } });
     // Written straight into the table, as a replica whose notice was lost would leave it.
-    await pg.cluster().query(database, "UPDATE auggy_state SET value = json_build_object('version', 1, 'text', 'deploy api-east', 'active', true, 'revisions', '[]'::json) WHERE name = 'user_ask.json'");
+    await pg
+      .cluster()
+      .query(
+        database,
+        "UPDATE auggy_state SET value = json_build_object('version', 1, 'text', 'deploy api-east', 'active', true, 'revisions', '[]'::json) WHERE name = 'user_ask.json'",
+      );
     await pg.cluster().query(
       database,
       `INSERT INTO auggy_state (agent_key, session_id, name, value) VALUES ($1, $2, 'board.json', '{"version":1,"lines":{"queue":{"text":"from elsewhere","by":"person","at":"2026-01-01T00:00:00.000Z"}}}')
@@ -235,7 +264,7 @@ describe('state files after the lease', () => {
 });
 
 describe('the chat on a store', () => {
-  it('the --resume picker lists the store\'s sessions and opens the one picked', async () => {
+  it("the --resume picker lists the store's sessions and opens the one picked", async () => {
     const { url } = await pg.freshDatabase();
     const dir = copyExample();
     await twoSessions(dir, ['--store', url]);
@@ -246,9 +275,17 @@ describe('the chat on a store', () => {
     const picked: (string | undefined)[] = [];
     const picker = render(<SessionPicker sessions={sessions} onPick={(id) => picked.push(id)} />);
     const frame = await frameWith(() => picker.lastFrame() ?? '', 'Resume a session');
-    expect(frame.split('\n').filter((line) => /\d{8}-\d{6}-/.test(line)).map((line) => line.match(/\d{8}-\d{6}-[0-9a-f]{6}/)?.[0])).toEqual(sessions.map((s) => s.id));
+    expect(
+      frame
+        .split('\n')
+        .filter((line) => /\d{8}-\d{6}-/.test(line))
+        .map((line) => line.match(/\d{8}-\d{6}-[0-9a-f]{6}/)?.[0]),
+    ).toEqual(sessions.map((s) => s.id));
     picker.stdin.write(KEY.down);
-    await frameWith(() => picker.lastFrame() ?? '', (shown) => /› .*completed\s+hello/.test(shown));
+    await frameWith(
+      () => picker.lastFrame() ?? '',
+      (shown) => /› .*completed\s+hello/.test(shown),
+    );
     picker.stdin.write(KEY.enter);
     await frameWith(() => String(picked.length), '1');
     expect(picked).toEqual([sessions[1].id]);
@@ -293,33 +330,45 @@ describe('the chat on a store', () => {
     expect(existsSync(join(dir, '.auggy', 'sessions'))).toBe(false);
   });
 
-  it.skipIf(!tmuxAvailable())('auggy run --resume --store in a real terminal offers the store\'s sessions and opens the one picked from there', { timeout: 180_000 }, async () => {
-    const { url } = await pg.freshDatabase();
-    const dir = copyExample();
-    await twoSessions(dir, ['--store', url]);
-    const terminal = await openTerminal({ command: ['node', AUGGY_BIN, 'run', '--resume', '--store', url], cwd: dir, env: { ...CLEAN_MODEL_ENV, NO_COLOR: '1' }, width: 100, height: 30 });
-    terminals.push(terminal);
-    const picker = await terminal.waitForText('Resume a session');
-    const rows = picker.split('\n').filter((line) => /\d{8}-\d{6}-/.test(line));
-    expect(rows[0]).toMatch(/^› .*waiting for your answer\s+deploy the api/);
-    expect(rows[1]).toMatch(/completed\s+hello/);
-    await terminal.press('Down');
-    await terminal.waitForScreen((screen) => /^› .*completed\s+hello/m.test(screen), 'the second row picked');
-    await terminal.press('Enter');
-    await terminal.waitForText(TUI_READY);
-    const chat = await terminal.screen();
-    expect(chat).toContain('(resumed)');
-    expect(chat).toContain("Hello! I'm the demo agent.");
-    await sendLine(terminal, '/session');
-    await terminal.waitForText(`store   ${url}`);
-    expect(existsSync(join(dir, '.auggy', 'sessions'))).toBe(false);
-  });
+  it.skipIf(!tmuxAvailable())(
+    "auggy run --resume --store in a real terminal offers the store's sessions and opens the one picked from there",
+    { timeout: 180_000 },
+    async () => {
+      const { url } = await pg.freshDatabase();
+      const dir = copyExample();
+      await twoSessions(dir, ['--store', url]);
+      const terminal = await openTerminal({
+        command: ['node', AUGGY_BIN, 'run', '--resume', '--store', url],
+        cwd: dir,
+        env: { ...CLEAN_MODEL_ENV, NO_COLOR: '1' },
+        width: 100,
+        height: 30,
+      });
+      terminals.push(terminal);
+      const picker = await terminal.waitForText('Resume a session');
+      const rows = picker.split('\n').filter((line) => /\d{8}-\d{6}-/.test(line));
+      expect(rows[0]).toMatch(/^› .*waiting for your answer\s+deploy the api/);
+      expect(rows[1]).toMatch(/completed\s+hello/);
+      await terminal.press('Down');
+      await terminal.waitForScreen((screen) => /^› .*completed\s+hello/m.test(screen), 'the second row picked');
+      await terminal.press('Enter');
+      await terminal.waitForText(TUI_READY);
+      const chat = await terminal.screen();
+      expect(chat).toContain('(resumed)');
+      expect(chat).toContain("Hello! I'm the demo agent.");
+      await sendLine(terminal, '/session');
+      await terminal.waitForText(`store   ${url}`);
+      expect(existsSync(join(dir, '.auggy', 'sessions'))).toBe(false);
+    },
+  );
 });
 
 describe('a chat on a store after another process wrote its session', () => {
   /** The session's log as the database holds it: who said what, in order. */
   async function userLines(database: string, sessionId: string): Promise<string[]> {
-    const rows = await pg.cluster().query<{ text: string }>(database, "SELECT entry->>'text' AS text FROM auggy_events WHERE session_id = $1 AND kind = 'user' ORDER BY id", [sessionId]);
+    const rows = await pg
+      .cluster()
+      .query<{ text: string }>(database, "SELECT entry->>'text' AS text FROM auggy_events WHERE session_id = $1 AND kind = 'user' ORDER BY id", [sessionId]);
     return rows.map((row) => row.text);
   }
 
@@ -344,7 +393,12 @@ describe('a chat on a store after another process wrote its session', () => {
     const answered = await chat.runTurn('api-east');
     expect(answered.status).toBe('completed');
     expect(answered.text).toContain('Deploying that service now');
-    expect(chat.transcript().filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['hello', 'deploy the api', 'api-east']);
+    expect(
+      chat
+        .transcript()
+        .filter((message) => message.role === 'user')
+        .map((message) => message.content),
+    ).toEqual(['hello', 'deploy the api', 'api-east']);
     // The ask the other run set was read back too: the answer revised it.
     expect(chat.snapshot()).toMatchObject({ ask: { text: 'Deploy api-east to production.', revisions: ['hello', 'deploy the api', 'api-east'] } });
     expect(await userLines(database, chat.session.id)).toEqual(['hello', 'deploy the api', 'api-east']);
@@ -386,19 +440,29 @@ describe('a chat on a store after another process wrote its session', () => {
     chat.unmount();
   });
 
-  it.skipIf(!tmuxAvailable())('in a real terminal: the reviewer\'s steps answer the other run\'s question, and Ctrl+D prints the store resume hint', { timeout: 180_000 }, async () => {
-    const { url, database, dir } = await chatAndOther();
-    expect((await auggyIn(dir, ['run', '.', '--print', 'hello', '--store', url])).exitCode).toBe(0);
-    const [{ id }] = JSON.parse((await auggyIn(dir, ['sessions', '--store', url, '--json'])).stdout) as SessionSummary[];
-    const terminal = await openTerminal({ command: ['node', AUGGY_BIN, 'run', '.', '--session', id, '--store', url], cwd: dir, env: { ...CLEAN_MODEL_ENV, NO_COLOR: '1' }, width: 100, height: 30 });
-    terminals.push(terminal);
-    await terminal.waitForText(TUI_READY);
-    expect((await auggyIn(dir, ['run', '.', '--print', '--session', id, 'deploy the api', '--store', url])).exitCode).toBe(3);
-    await sendLine(terminal, 'api-east');
-    await terminal.waitForText('Deploying that service now');
-    expect(await userLines(database, id)).toEqual(['hello', 'deploy the api', 'api-east']);
-    await terminal.press('C-d');
-    expect(await terminal.waitForExit()).toBe(0);
-    expect(await terminal.screen({ joined: true })).toContain(`Resume this chat with: node ${AUGGY_BIN} run . --session ${id} --store ${url}`);
-  });
+  it.skipIf(!tmuxAvailable())(
+    "in a real terminal: the reviewer's steps answer the other run's question, and Ctrl+D prints the store resume hint",
+    { timeout: 180_000 },
+    async () => {
+      const { url, database, dir } = await chatAndOther();
+      expect((await auggyIn(dir, ['run', '.', '--print', 'hello', '--store', url])).exitCode).toBe(0);
+      const [{ id }] = JSON.parse((await auggyIn(dir, ['sessions', '--store', url, '--json'])).stdout) as SessionSummary[];
+      const terminal = await openTerminal({
+        command: ['node', AUGGY_BIN, 'run', '.', '--session', id, '--store', url],
+        cwd: dir,
+        env: { ...CLEAN_MODEL_ENV, NO_COLOR: '1' },
+        width: 100,
+        height: 30,
+      });
+      terminals.push(terminal);
+      await terminal.waitForText(TUI_READY);
+      expect((await auggyIn(dir, ['run', '.', '--print', '--session', id, 'deploy the api', '--store', url])).exitCode).toBe(3);
+      await sendLine(terminal, 'api-east');
+      await terminal.waitForText('Deploying that service now');
+      expect(await userLines(database, id)).toEqual(['hello', 'deploy the api', 'api-east']);
+      await terminal.press('C-d');
+      expect(await terminal.waitForExit()).toBe(0);
+      expect(await terminal.screen({ joined: true })).toContain(`Resume this chat with: node ${AUGGY_BIN} run . --session ${id} --store ${url}`);
+    },
+  );
 });

@@ -154,7 +154,10 @@ describe('every assertion type fails when the turn does not meet it, naming what
     expect(failures.get('state_is')).toMatchObject({ expected: 'the workflow in state "resolution"', actual: 'in state "verifying"' });
     expect(failures.get('transitioned_to')).toMatchObject({ expected: 'a transition to "closed"', actual: 'no transitions (still in verifying)' });
     expect(failures.get('workflow_transition_order')).toMatchObject({ expected: 'transitions into "triage" then "resolution", in that order' });
-    expect(failures.get('workflow_complete')).toMatchObject({ expected: 'the workflow complete (in a terminal state)', actual: 'not complete: in "verifying"' });
+    expect(failures.get('workflow_complete')).toMatchObject({
+      expected: 'the workflow complete (in a terminal state)',
+      actual: 'not complete: in "verifying"',
+    });
     expect(failures.get('ask_outcome')?.actual).toContain('the agent has no userAsk augment');
     expect(failures.get('board_line')?.actual).toContain('the agent has no board augment');
   });

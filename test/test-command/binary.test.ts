@@ -32,7 +32,10 @@ const FLIP_SCRIPT = `rules:
 function flipAgent(): string {
   const dir = makeAgentFolder({ engine: 'engine:\n  provider: scripted\n  model: flip\n  script: ./script.yaml\n', files: { 'script.yaml': FLIP_SCRIPT } });
   writeFiles(dir, {
-    'tests/flip.scenario.yaml': scenario('coin lands heads', `    - role: user\n      content: "flip a coin"\n      assertions:\n        - { type: content_includes, params: { patterns: [heads] } }`),
+    'tests/flip.scenario.yaml': scenario(
+      'coin lands heads',
+      `    - role: user\n      content: "flip a coin"\n      assertions:\n        - { type: content_includes, params: { patterns: [heads] } }`,
+    ),
   });
   return dir;
 }
@@ -84,12 +87,17 @@ describe('auggy test reports failures and bad files with their exit codes', () =
   it('a failing assertion: exit 1, the FAIL line, the file:line and the expected and actual values', async () => {
     const dir = copyExample('demo');
     writeFiles(dir, {
-      'tests/wrong.scenario.yaml': scenario('wrong guess', `    - role: user\n      content: "deploy the api"\n      assertions:\n        - type: turn_status\n          params: { status: completed }`),
+      'tests/wrong.scenario.yaml': scenario(
+        'wrong guess',
+        `    - role: user\n      content: "deploy the api"\n      assertions:\n        - type: turn_status\n          params: { status: completed }`,
+      ),
     });
     const run = await auggyTest([dir, join(dir, 'tests/wrong.scenario.yaml')]);
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toContain('FAIL  wrong guess  (');
-    expect(run.stdout).toMatch(/turn 1 "deploy the api" · turn_status · .*wrong\.scenario\.yaml:13:11\n {8}expected: the turn to end completed\n {8}actual: {3}input-required\n/);
+    expect(run.stdout).toMatch(
+      /turn 1 "deploy the api" · turn_status · .*wrong\.scenario\.yaml:13:11\n {8}expected: the turn to end completed\n {8}actual: {3}input-required\n/,
+    );
     expect(run.stdout).toMatch(/^scenarios: 0 passed, 1 failed \(1 total, /m);
   });
 
@@ -103,7 +111,9 @@ describe('auggy test reports failures and bad files with their exit codes', () =
     });
     const run = await auggyTest([dir, '--model', 'openai-compatible:test', '--base-url', server.url]);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain('bad.scenario.yaml:6:11 error spec.turns[0].assertions[0].type: "content_includez" is not an assertion type auggy runs; did you mean content_includes?');
+    expect(run.stderr).toContain(
+      'bad.scenario.yaml:6:11 error spec.turns[0].assertions[0].type: "content_includez" is not an assertion type auggy runs; did you mean content_includes?',
+    );
     expect(run.stderr).toContain('auggy: 1 scenario file has errors; nothing was run');
     expect(run.stdout).toBe('');
     expect(server.requests).toHaveLength(0);
@@ -141,7 +151,12 @@ describe('auggy test reports failures and bad files with their exit codes', () =
     const server = await startChatServer(() => ({ text: 'Hello from the loopback model.' }));
     servers.push(server);
     const dir = makeAgentFolder();
-    writeFiles(dir, { 'tests/hello.scenario.yaml': scenario('greets', `    - content: hi\n      assertions:\n        - { type: content_includes, params: { patterns: [loopback] } }\n        - { type: turn_status, params: { status: completed } }`) });
+    writeFiles(dir, {
+      'tests/hello.scenario.yaml': scenario(
+        'greets',
+        `    - content: hi\n      assertions:\n        - { type: content_includes, params: { patterns: [loopback] } }\n        - { type: turn_status, params: { status: completed } }`,
+      ),
+    });
     const run = await auggyTest([dir, '--model', 'openai-compatible:test', '--base-url', server.url]);
     expect(run.stdout).toContain('PASS  greets');
     expect(run.exitCode).toBe(0);
@@ -150,7 +165,10 @@ describe('auggy test reports failures and bad files with their exit codes', () =
   });
 
   it('SIGTERM (a CI job that timed out) stops the run mid-turn, removes its session and exits 143', async () => {
-    const dir = makeAgentFolder({ engine: 'engine:\n  provider: scripted\n  model: slow\n  script: ./script.yaml\n', files: { 'script.yaml': 'chunkDelayMs: 1000\nrules:\n  - steps:\n      - text: "a slow reply that takes a long while"\n' } });
+    const dir = makeAgentFolder({
+      engine: 'engine:\n  provider: scripted\n  model: slow\n  script: ./script.yaml\n',
+      files: { 'script.yaml': 'chunkDelayMs: 1000\nrules:\n  - steps:\n      - text: "a slow reply that takes a long while"\n' },
+    });
     writeFiles(dir, { 'tests/slow.scenario.yaml': scenario('slow', '    - content: hi') });
     const tmp = tempDir('auggy-tmp-');
     const child = auggyTest([dir], tmp);
@@ -187,8 +205,19 @@ describe('reporters', () => {
     expect(run.stdout).toMatch(/^scenarios: 3 passed, 1 failed \(4 total/m);
     const xml = readFileSync(out, 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testcase', 'failure'].includes(name) }).parse(xml) as {
-      testsuites: { tests: string; failures: string; testsuite: { name: string; tests: string; failures: string; testcase: { name: string; file: string; failure?: { message: string; type: string; '#text': string }[] }[] } };
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testcase', 'failure'].includes(name) }).parse(
+      xml,
+    ) as {
+      testsuites: {
+        tests: string;
+        failures: string;
+        testsuite: {
+          name: string;
+          tests: string;
+          failures: string;
+          testcase: { name: string; file: string; failure?: { message: string; type: string; '#text': string }[] }[];
+        };
+      };
     };
     expect(parsed.testsuites).toMatchObject({ tests: '4', failures: '1' });
     const suite = parsed.testsuites.testsuite;
@@ -206,7 +235,11 @@ describe('reporters', () => {
   it('--reporter json prints the whole run as JSON on stdout, alone', async () => {
     const run = await auggyTest(['examples/support', '--reporter', 'json']);
     expect(run.exitCode).toBe(0);
-    const report = JSON.parse(run.stdout) as { agent: string; summary: unknown; scenarios: { name: string; passed: boolean; runs: { turns: { status?: string; assertions: { status: string }[] }[] }[] }[] };
+    const report = JSON.parse(run.stdout) as {
+      agent: string;
+      summary: unknown;
+      scenarios: { name: string; passed: boolean; runs: { turns: { status?: string; assertions: { status: string }[] }[] }[] }[];
+    };
     expect(report.agent).toBe('support');
     expect(report.summary).toEqual({ scenarios: 2, passed: 2, failed: 0 });
     const verify = report.scenarios.find((entry) => entry.name === 'verifies the caller first');
@@ -221,7 +254,9 @@ describe('--repeat with a model whose replies alternate', () => {
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toContain('FAIL  coin lands heads  (');
     expect(run.stdout).toContain('2/4 runs passed (50%, needs 100%)');
-    expect(run.stdout).toMatch(/turn 1 "flip a coin" · content_includes · .* · failed in 2 of 4 runs\n {8}expected: the reply to include "heads"\n {8}actual: {3}"heads" missing from "tails"/);
+    expect(run.stdout).toMatch(
+      /turn 1 "flip a coin" · content_includes · .* · failed in 2 of 4 runs\n {8}expected: the reply to include "heads"\n {8}actual: {3}"heads" missing from "tails"/,
+    );
   });
 
   it('passes at or above --min-pass-rate, and fails at 0.8', async () => {
@@ -240,7 +275,11 @@ describe('--repeat with a model whose replies alternate', () => {
     mkdirSync(join(dir, 'more'));
     writeFileSync(
       join(dir, 'more/trials.scenario.yaml'),
-      scenario('mostly heads', `    - content: "flip"\n      assertions:\n        - { type: content_includes, params: { patterns: [heads] }, pass_threshold: 0.5 }`, '  trials: 4'),
+      scenario(
+        'mostly heads',
+        `    - content: "flip"\n      assertions:\n        - { type: content_includes, params: { patterns: [heads] }, pass_threshold: 0.5 }`,
+        '  trials: 4',
+      ),
     );
     const run = await auggyTest([dir, 'more']);
     expect(run.stdout).toContain('PASS  mostly heads');

@@ -35,7 +35,11 @@ export function exampleWithRules(name: 'demo' | 'support', rules = JUDGE_AND_BRO
 }
 
 /** Writes each scenario to a temp file, loads it (failing the test on any diagnostic) and runs them all in-process. */
-export async function runScenarios(agentDir: string, scenarios: Record<string, string>, options: { repeat?: number; minPassRate?: number } = {}): Promise<SuiteReport> {
+export async function runScenarios(
+  agentDir: string,
+  scenarios: Record<string, string>,
+  options: { repeat?: number; minPassRate?: number } = {},
+): Promise<SuiteReport> {
   const folder = tempDir('auggy-scenarios-');
   const loaded = Object.entries(scenarios).map(([name, text]) => {
     const path = join(folder, `${name}.scenario.yaml`);

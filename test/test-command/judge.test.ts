@@ -14,14 +14,17 @@ function loopbackAgent(url: string): string {
 }
 
 describe('llm_judge', () => {
-  it("asks params.model, with no tools, to judge the reply against the criteria, and passes on its verdict", async () => {
+  it('asks params.model, with no tools, to judge the reply against the criteria, and passes on its verdict', async () => {
     server = await startChatServer((request) =>
       request.body.model === 'judge-model'
         ? { text: '```json\n{"passed": true, "score": 0.8, "reasoning": "It greets the person."}\n```' }
         : { text: 'Hello, how can I help?' },
     );
     const suite = await runScenarios(loopbackAgent(server.url), {
-      judged: scenario('judged', `    - content: hi\n      assertions:\n        - { type: llm_judge, params: { criteria: "Greets the person.", rubric: "1 for a greeting", model: "openai-compatible:judge-model" } }`),
+      judged: scenario(
+        'judged',
+        `    - content: hi\n      assertions:\n        - { type: llm_judge, params: { criteria: "Greets the person.", rubric: "1 for a greeting", model: "openai-compatible:judge-model" } }`,
+      ),
     });
     expect(reportNamed(suite, 'judged').passed).toBe(true);
     const judge = server.requests.find((request) => request.body.model === 'judge-model');
@@ -38,7 +41,9 @@ describe('llm_judge', () => {
       unreadable: scenario('unreadable', `    - content: hi\n      assertions:\n        - { type: llm_judge, params: { criteria: "Greets." } }`),
     });
     expect(server.requests.map((request) => request.body.model)).toEqual(['agent-model', 'agent-model']);
-    expect(failuresByType(reportNamed(suite, 'unreadable')).get('llm_judge')?.actual).toBe('the judge did not answer with {"passed", "score", "reasoning"}: "Looks fine to me."');
+    expect(failuresByType(reportNamed(suite, 'unreadable')).get('llm_judge')?.actual).toBe(
+      'the judge did not answer with {"passed", "score", "reasoning"}: "Looks fine to me."',
+    );
   });
 
   it('fails, saying why, when the judge cannot be reached', async () => {

@@ -46,11 +46,15 @@ spec:
   });
 
   it('names an unknown assertion type with its line, and suggests the near one', () => {
-    const loaded = load(`${HEAD}    - content: hi\n      assertions:\n        - type: content_include\n          params: { patterns: [x] }\n        - type: sparkle\n`);
+    const loaded = load(
+      `${HEAD}    - content: hi\n      assertions:\n        - type: content_include\n          params: { patterns: [x] }\n        - type: sparkle\n`,
+    );
     expect(loaded.scenario).toBeUndefined();
     expect(loaded.errors).toEqual([
       'tests/case.scenario.yaml:6:11 error spec.turns[0].assertions[0].type: "content_include" is not an assertion type auggy runs; did you mean content_includes?',
-      expect.stringMatching(/^tests\/case\.scenario\.yaml:8:11 error spec\.turns\[0\]\.assertions\[1\]\.type: "sparkle" is not an assertion type auggy runs; use one of content_includes, .*turn_status, asks, ask_outcome, board_line/),
+      expect.stringMatching(
+        /^tests\/case\.scenario\.yaml:8:11 error spec\.turns\[0\]\.assertions\[1\]\.type: "sparkle" is not an assertion type auggy runs; use one of content_includes, .*turn_status, asks, ask_outcome, board_line/,
+      ),
     ]);
   });
 
@@ -72,7 +76,9 @@ spec:
       'tests/case.scenario.yaml:8:21 error spec.turns[0].assertions[1].params.pattern: is not a valid regular expression',
       'tests/case.scenario.yaml:10:21 error spec.turns[0].assertions[2].params.status: "done" is not one of completed, input-required, failed, canceled, budget-exhausted',
       'tests/case.scenario.yaml:12:21 error spec.turns[0].assertions[3].params.state: must be text, not a number (3)',
-      expect.stringMatching(/^tests\/case\.scenario\.yaml:14:11 error spec\.turns\[0\]\.assertions\[4\]\.params: a threshold \(min_score, max_score\) goes on a wrapper: type: assertion/),
+      expect.stringMatching(
+        /^tests\/case\.scenario\.yaml:14:11 error spec\.turns\[0\]\.assertions\[4\]\.params: a threshold \(min_score, max_score\) goes on a wrapper: type: assertion/,
+      ),
     ]);
   });
 
@@ -97,8 +103,12 @@ spec:
   it('says what a file that is not a scenario is: YAML syntax, another kind, a workflow scenario, no turns', () => {
     expect(load('kind: Scenario\nspec: [\n').errors[0]).toMatch(/^tests\/case\.scenario\.yaml:3:1 error .*fix the YAML syntax there$/);
     expect(load('kind: Arena\nspec: {}\n').errors).toEqual(['tests/case.scenario.yaml:1 error kind is "Arena"; a scenario file says kind: Scenario']);
-    expect(load('- a\n').errors).toEqual(['tests/case.scenario.yaml:1 error is not a scenario: write a mapping with kind: Scenario and spec.turns (a PromptKit Scenario file)']);
-    expect(load('kind: Scenario\nspec:\n  pack: x.pack.json\n  steps: []\n').errors[0]).toMatch(/^tests\/case\.scenario\.yaml:4 error spec\.steps \(a PromptKit workflow scenario\) is not run by auggy/);
+    expect(load('- a\n').errors).toEqual([
+      'tests/case.scenario.yaml:1 error is not a scenario: write a mapping with kind: Scenario and spec.turns (a PromptKit Scenario file)',
+    ]);
+    expect(load('kind: Scenario\nspec:\n  pack: x.pack.json\n  steps: []\n').errors[0]).toMatch(
+      /^tests\/case\.scenario\.yaml:4 error spec\.steps \(a PromptKit workflow scenario\) is not run by auggy/,
+    );
     expect(load('kind: Scenario\nspec:\n  turns: []\n').errors).toEqual(['tests/case.scenario.yaml:3:3 error spec.turns: needs at least 1 item(s)']);
   });
 
@@ -113,7 +123,12 @@ spec:
 `);
     expect(loaded.errors).toEqual([]);
     expect(loaded.scenario?.turns.map((turn) => ({ content: turn.content, event: turn.event, board: turn.board, person: turn.person }))).toEqual([
-      { content: 'plan it', event: undefined, board: [], person: { kind: 'scripted', answers: { env: 'production', replicas: 3, regions: ['eu', 'us'], confirm: true }, approve: ['mcp_ops_*'] } },
+      {
+        content: 'plan it',
+        event: undefined,
+        board: [],
+        person: { kind: 'scripted', answers: { env: 'production', replicas: 3, regions: ['eu', 'us'], confirm: true }, approve: ['mcp_ops_*'] },
+      },
       { content: undefined, event: 'AccountVerified', board: [], person: { kind: 'away' } },
       { content: 'hello', event: undefined, board: [{ line: 'queue', text: 'next: docs' }], person: { kind: 'scripted', answers: {}, approve: ['deploy'] } },
       { content: 'from parts', event: undefined, board: [], person: { kind: 'away' } },

@@ -26,14 +26,25 @@ function echoAgent(): { dir: string; tap: string } {
   const mcp = { mcpServers: { everything: everythingStdio(tap) }, auggy: { servers: { everything: { confirmTools: ['echo'] } } } };
   const dir = makeAgentFolder({ augments: ['turnControl', 'mcp'], files: { '.mcp.json': JSON.stringify(mcp, null, 2) } });
   writeFiles(dir, {
-    'tests/approved.scenario.yaml': scenario('echo runs once the person approves it', `    - content: '${CALL_ECHO}'\n      person: { approve: [${ECHO}] }\n${TOOL_CHECKS}`),
+    'tests/approved.scenario.yaml': scenario(
+      'echo runs once the person approves it',
+      `    - content: '${CALL_ECHO}'\n      person: { approve: [${ECHO}] }\n${TOOL_CHECKS}`,
+    ),
     'tests/refused.scenario.yaml': scenario('echo is refused without approval', `    - content: '${CALL_ECHO}'\n      person: { answers: {} }\n${TOOL_CHECKS}`),
   });
   return { dir, tap };
 }
 
 function auggyTest(args: string[]) {
-  const env = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '', NO_COLOR: '1', TMPDIR: tempDir('auggy-tmp-') };
+  const env = {
+    OPENAI_API_KEY: '',
+    ANTHROPIC_API_KEY: '',
+    AUGGY_MODEL: '',
+    AUGGY_BASE_URL: '',
+    AUGGY_API_KEY: '',
+    NO_COLOR: '1',
+    TMPDIR: tempDir('auggy-tmp-'),
+  };
   return execa('node', [AUGGY_BIN, 'test', ...args], { reject: false, env, extendEnv: true, cwd: REPO_ROOT });
 }
 
@@ -63,7 +74,10 @@ describe('auggy test answers MCP approvals with the scripted person', () => {
     expect(String(refusal?.content)).toContain(`The person refused to let ${ECHO} run`);
 
     // Three runs in all, each server started and stopped before the next run began.
-    const lifecycle = readFileSync(tap, 'utf8').split('\n').filter((line) => /^(pid|exit) /.test(line)).map((line) => line.split(' ')[0]);
+    const lifecycle = readFileSync(tap, 'utf8')
+      .split('\n')
+      .filter((line) => /^(pid|exit) /.test(line))
+      .map((line) => line.split(' ')[0]);
     expect(lifecycle).toEqual(['pid', 'exit', 'pid', 'exit', 'pid', 'exit']);
   });
 });

@@ -36,7 +36,10 @@ describe('the scripted person of a scenario', () => {
 
   it('answers an approval question yes for a tool it approves and no otherwise', async () => {
     const person = scenarioPerson({ kind: 'scripted', answers: { approve: 'always for this session' }, approve: ['mcp_ops_deploy'] });
-    const approval = (toolName: string) => ({ ...question('approve', { type: 'choice', options: ['yes', 'no', 'always for this session'] }), purpose: { kind: 'approval' as const, server: 'ops', tool: 'deploy', toolName, arguments: {} } });
+    const approval = (toolName: string) => ({
+      ...question('approve', { type: 'choice', options: ['yes', 'no', 'always for this session'] }),
+      purpose: { kind: 'approval' as const, server: 'ops', tool: 'deploy', toolName, arguments: {} },
+    });
     const signal = new AbortController().signal;
     expect(await person.ask(approval('mcp_ops_deploy'), signal)).toEqual({ kind: 'answer', text: 'yes' });
     expect(await person.ask(approval('mcp_ops_wipe'), signal)).toEqual({ kind: 'answer', text: 'no' });
@@ -44,7 +47,12 @@ describe('the scripted person of a scenario', () => {
 
   it('approves the tools it lists (globs too); away is nobody and approves nothing', async () => {
     const person = scenarioPerson({ kind: 'scripted', answers: {}, approve: ['mcp_ops_*', 'deploy'] });
-    expect([person.approves('mcp_ops_restart'), person.approves('deploy'), person.approves('mcp_files_write'), person.approves('deployer')]).toEqual([true, true, false, false]);
+    expect([person.approves('mcp_ops_restart'), person.approves('deploy'), person.approves('mcp_files_write'), person.approves('deployer')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     const away = scenarioPerson({ kind: 'away' });
     expect(away.present()).toBe(false);
     expect(away.approves('deploy')).toBe(false);

@@ -4,7 +4,7 @@ import { failuresOf } from '../../src/hosts/test/report/failures.js';
 import { reportNamed, runScenarios, scenario } from './harness.js';
 
 describe('scenario steps beyond the message', () => {
-  it("skips an assertion whose when: does not hold, and runs it when it does", async () => {
+  it('skips an assertion whose when: does not hold, and runs it when it does', async () => {
     const suite = await runScenarios(copyExample('demo'), {
       when: scenario(
         'when',

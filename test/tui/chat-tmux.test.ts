@@ -33,18 +33,30 @@ function markdownAgent(): string {
 
 /** The parameters of every SGR sequence (`ESC [ … m`) on the screen. */
 function sgrCodes(screen: string): number[] {
-  return [...screen.matchAll(/\u001b\[([0-9;]*)m/g)].flatMap((match) => match[1].split(';').filter((part) => part !== '').map(Number));
+  return [...screen.matchAll(/\u001b\[([0-9;]*)m/g)].flatMap((match) =>
+    match[1]
+      .split(';')
+      .filter((part) => part !== '')
+      .map(Number),
+  );
 }
 
 /** Foreground and background colours: 30–38, 40–48, 90–97, 100–107 (39 and 49 are the defaults). */
 function colourCodes(screen: string): number[] {
-  return sgrCodes(screen).filter((code) => (code >= 30 && code <= 38) || (code >= 40 && code <= 48) || (code >= 90 && code <= 97) || (code >= 100 && code <= 107));
+  return sgrCodes(screen).filter(
+    (code) => (code >= 30 && code <= 38) || (code >= 40 && code <= 48) || (code >= 90 && code <= 97) || (code >= 100 && code <= 107),
+  );
 }
 
 function inputArea(screen: string): string {
   const lines = screen.split('\n');
   const rules = lines.flatMap((line, index) => (line.startsWith('──') ? [index] : []));
-  return rules.length < 2 ? '' : lines.slice(rules.at(-2)! + 1, rules.at(-1)).join('\n').trim();
+  return rules.length < 2
+    ? ''
+    : lines
+        .slice(rules.at(-2)! + 1, rules.at(-1))
+        .join('\n')
+        .trim();
 }
 
 async function inputShows(t: Terminal, text: string): Promise<void> {
@@ -123,7 +135,10 @@ describe.skipIf(!tmuxAvailable())('the chat in a real terminal', { timeout: 180_
     const listed = await t.waitForScreen((screen) => /^ {2}\/session\b/m.test(screen) && /^ {2}\/away\b/m.test(screen), 'the command list');
     // The menu lists the commands in order; Down moves the highlight and Enter runs that one.
     // Read from the screen the wait saw: a second capture could catch the next frame half drawn.
-    const menu = listed.split('\n').filter((line) => /^ {2}\/\w+/.test(line)).map((line) => line.trim().split(/\s+/)[0]);
+    const menu = listed
+      .split('\n')
+      .filter((line) => /^ {2}\/\w+/.test(line))
+      .map((line) => line.trim().split(/\s+/)[0]);
     await t.press('Down');
     await t.press('Enter');
     expect(menu[1]).toBeDefined();

@@ -11,8 +11,16 @@ import {
   unknownCommandMessage,
 } from '../../src/hosts/tui/command-registry.js';
 
-const command = (name: string, extra: Partial<SlashCommand> = {}): SlashCommand => ({ name, summary: `${name} things`, run: () => ({ lines: [name] }), ...extra });
-const registry = buildRegistry([command('help'), command('clear'), command('session'), command('exit')], [command('ask', { usage: '[text|clear]' }), command('help')]);
+const command = (name: string, extra: Partial<SlashCommand> = {}): SlashCommand => ({
+  name,
+  summary: `${name} things`,
+  run: () => ({ lines: [name] }),
+  ...extra,
+});
+const registry = buildRegistry(
+  [command('help'), command('clear'), command('session'), command('exit')],
+  [command('ask', { usage: '[text|clear]' }), command('help')],
+);
 
 describe('the command registry', () => {
   it('merges the TUI commands with the augments, the first of a name winning', () => {

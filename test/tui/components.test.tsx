@@ -12,16 +12,23 @@ import { summarizeArgs, summarizeResult } from '../../src/hosts/tui/tool-summary
 afterEach(() => cleanup());
 
 const QuestionView = ({ text }: { text: string }) => <TranscriptItem item={{ kind: 'question', id: 'q', text }} />;
-const ToolCallLine = (tool: { name: string; args: string; result?: string; state: ToolCallState }) => <TranscriptItem item={{ kind: 'tool', id: 't', ...tool }} />;
-const Header = (header: { title: string; model: string; sessionId: string; resumed: boolean }) => <TranscriptItem item={{ kind: 'header', id: 'h', ...header }} />;
+const ToolCallLine = (tool: { name: string; args: string; result?: string; state: ToolCallState }) => (
+  <TranscriptItem item={{ kind: 'tool', id: 't', ...tool }} />
+);
+const Header = (header: { title: string; model: string; sessionId: string; resumed: boolean }) => (
+  <TranscriptItem item={{ kind: 'header', id: 'h', ...header }} />
+);
 
 /** Waits for a frame that satisfies `check` (renders are asynchronous), never a fixed sleep. */
 async function frameWith(lastFrame: () => string | undefined, check: (frame: string) => boolean): Promise<string> {
   let frame = '';
-  await vi.waitFor(() => {
-    frame = lastFrame() ?? '';
-    if (!check(frame)) throw new Error(`frame not there yet:\n${frame}`);
-  }, { timeout: 5000, interval: 20 });
+  await vi.waitFor(
+    () => {
+      frame = lastFrame() ?? '';
+      if (!check(frame)) throw new Error(`frame not there yet:\n${frame}`);
+    },
+    { timeout: 5000, interval: 20 },
+  );
   return frame;
 }
 
@@ -39,8 +46,12 @@ describe('StatusLine', () => {
 
   it('after a turn: its status alone, since the transcript above already says why a turn failed', () => {
     expect(render(<StatusLine running={false} lastTurn={{ status: 'completed' }} indicators={[]} />).lastFrame()).toBe('✓ completed');
-    expect(render(<StatusLine running={false} lastTurn={{ status: 'canceled', message: 'canceled while the model was answering' }} indicators={[]} />).lastFrame()).toBe('⊘ canceled');
-    expect(render(<StatusLine running={false} lastTurn={{ status: 'input-required', message: 'Which?' }} indicators={[]} />).lastFrame()).toBe('? input-required');
+    expect(
+      render(<StatusLine running={false} lastTurn={{ status: 'canceled', message: 'canceled while the model was answering' }} indicators={[]} />).lastFrame(),
+    ).toBe('⊘ canceled');
+    expect(render(<StatusLine running={false} lastTurn={{ status: 'input-required', message: 'Which?' }} indicators={[]} />).lastFrame()).toBe(
+      '? input-required',
+    );
     expect(
       render(<StatusLine running={false} lastTurn={{ status: 'failed', message: 'OPENAI_API_KEY is not set; put it in .env' }} indicators={[]} />).lastFrame(),
     ).toBe('✗ failed');
@@ -119,12 +130,16 @@ describe('CommandList', () => {
 
 describe('ToolCallLine', () => {
   it('name, short arguments and the result in one line', () => {
-    const frame = render(<ToolCallLine name="request_input" args={'{"prompt":"Which one?","reason":"two targets"}'} result="Which one?" state="ok" />).lastFrame();
+    const frame = render(
+      <ToolCallLine name="request_input" args={'{"prompt":"Which one?","reason":"two targets"}'} result="Which one?" state="ok" />,
+    ).lastFrame();
     expect(frame).toBe('  ✓ request_input(prompt: "Which one?", reason: "two targets") → Which one?');
   });
 
   it('an error is shown as one', () => {
-    const frame = render(<ToolCallLine name="deploy" args="{}" result={'There is no tool named "deploy".\nAvailable tools: request_input.'} state="error" />).lastFrame();
+    const frame = render(
+      <ToolCallLine name="deploy" args="{}" result={'There is no tool named "deploy".\nAvailable tools: request_input.'} state="error" />,
+    ).lastFrame();
     expect(frame).toBe('  ✗ deploy() error: There is no tool named "deploy". (+1 lines)');
   });
 

@@ -31,7 +31,12 @@ describe('editing the input line', () => {
     }
     // One press per character, and each stop is where a character starts.
     expect(stops).toHaveLength(clusters.length + 1);
-    expect(stops.reverse().slice(0, -1).map((offset, index) => text.slice(offset, stops[index + 1]))).toEqual(clusters);
+    expect(
+      stops
+        .reverse()
+        .slice(0, -1)
+        .map((offset, index) => text.slice(offset, stops[index + 1])),
+    ).toEqual(clusters);
     expect(edit.moveRight(at(text, 1))).toEqual(at(text, 1 + '👍🏽'.length));
     expect(edit.deleteBackward(at('x👍🏽', 'x👍🏽'.length))).toEqual(at('x', 1));
     expect(edit.deleteBackward(at('a👨‍👩‍👧', 'a👨‍👩‍👧'.length))).toEqual(at('a', 1));

@@ -45,7 +45,12 @@ describe('fitting the live area on screen', () => {
     ['paragraphs', Array.from({ length: 30 }, (_, i) => `Paragraph ${i} says a few words.`).join('\n\n')],
     ['wide characters', Array.from({ length: 40 }, () => '漢字のテキスト、とても長い行がここにあります。'.repeat(3)).join('\n')],
   ])('cuts %s to rows that Ink draws within the screen', (_, text) => {
-    for (const [columns, rows] of [[40, 12], [60, 16], [80, 24], [80, 50]]) {
+    for (const [columns, rows] of [
+      [40, 12],
+      [60, 16],
+      [80, 24],
+      [80, 50],
+    ]) {
       const below = 9;
       const fitted = fitLiveItems([{ kind: 'assistant', id: 'm', text, continued: false }], { rows, columns, below });
       const drawn = fitted.items.map((item) => renderToString(<TranscriptItem item={item} />, { columns }).split('\n').length);

@@ -30,7 +30,9 @@ describe('the chat when the model server misbehaves', () => {
     server = await startChatServer([{ silent: true }]);
     chat = await openChat(agentFor(server.url, '  timeoutSeconds: 1\n'));
     chat.write('hello', KEY.enter);
-    const frame = await frameWith(chat.lastFrame, (f) => /no response from openai-compatible:test for 1 s; the server may be busy; raise\s+engine\.timeoutSeconds/.test(f.replace(/\s*\n\s*/g, ' ')));
+    const frame = await frameWith(chat.lastFrame, (f) =>
+      /no response from openai-compatible:test for 1 s; the server may be busy; raise\s+engine\.timeoutSeconds/.test(f.replace(/\s*\n\s*/g, ' ')),
+    );
     expect(frame).toMatch(/failed/);
     expect(server.requests).toHaveLength(1);
   });

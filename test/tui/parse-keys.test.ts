@@ -37,7 +37,10 @@ describe('reading keys from the terminal', () => {
 
   it('takes a bracketed paste as text, newlines included, even across chunks', () => {
     expect(read('\u001b[200~line one\rline two\u001b[201~')).toEqual([{ kind: 'paste', text: 'line one\nline two' }]);
-    expect(read('\u001b[200~', 'a\r\n', 'b', '\u001b[201~', 'x')).toEqual([{ kind: 'paste', text: 'a\nb' }, { kind: 'text', text: 'x' }]);
+    expect(read('\u001b[200~', 'a\r\n', 'b', '\u001b[201~', 'x')).toEqual([
+      { kind: 'paste', text: 'a\nb' },
+      { kind: 'text', text: 'x' },
+    ]);
   });
 
   it('takes several lines in one chunk without brackets as a paste, never as Enter', () => {

@@ -40,7 +40,10 @@ describe('the opening screen', () => {
     const { items } = openingItems(conversation, 100);
     expect(items).toHaveLength(102);
     expect(items[0]).toMatchObject({ kind: 'header', resumed: true });
-    expect(items[1]).toMatchObject({ kind: 'system', text: `… 200 earlier items are not shown; the whole session is in ${join(folderOf(conversation.session), 'events.jsonl')}` });
+    expect(items[1]).toMatchObject({
+      kind: 'system',
+      text: `… 200 earlier items are not shown; the whole session is in ${join(folderOf(conversation.session), 'events.jsonl')}`,
+    });
     expect(items[2]).toMatchObject({ kind: 'user', text: 'question 100' });
     expect(items.at(-1)).toMatchObject({ kind: 'assistant', text: 'answer 149' });
     expect(new Set(items.map((item) => item.id)).size).toBe(items.length);
@@ -64,6 +67,8 @@ describe('resumeCommand', () => {
 
   it('keeps the model flags of the run, so the resumed chat talks to the same model', () => {
     const flags = ['--model', 'openai-compatible:my model', '--base-url', 'http://127.0.0.1:8000/v1'];
-    expect(resumeCommand(at('/a/demo', '/a', flags), 'abc')).toBe("auggy run demo --session abc --model 'openai-compatible:my model' --base-url http://127.0.0.1:8000/v1");
+    expect(resumeCommand(at('/a/demo', '/a', flags), 'abc')).toBe(
+      "auggy run demo --session abc --model 'openai-compatible:my model' --base-url http://127.0.0.1:8000/v1",
+    );
   });
 });

@@ -46,7 +46,10 @@ function loopbackArgs(url: string): string[] {
 function sessionLog(dir: string): { ids: string[]; lines: Record<string, unknown>[] } {
   const root = join(dir, '.auggy', 'sessions');
   const ids = readdirSync(root);
-  const lines = readFileSync(join(root, ids[0], 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = readFileSync(join(root, ids[0], 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { ids, lines };
 }
 
@@ -194,7 +197,11 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
       const lines = rewrapped(s);
       return lines.length > 2 && lines.slice(1).every((line) => line.startsWith('  '));
     }, 'the message re-wrapped');
-    expect(rewrapped(screen).map((line) => line.slice(2).trim()).join(' ')).toBe(long);
+    expect(
+      rewrapped(screen)
+        .map((line) => line.slice(2).trim())
+        .join(' '),
+    ).toBe(long);
     expect(screen.match(/Fixture · /g)).toHaveLength(1);
   });
 });

@@ -31,7 +31,13 @@ function canonical(text: string): string {
   return text
     .split('\n')
     .map((line) => {
-      const chars = styledCharsFromTokens(tokenize(line)).map((char) => `${char.value}{${char.styles.map((style) => style.code).sort().join('')}}`);
+      const chars = styledCharsFromTokens(tokenize(line)).map(
+        (char) =>
+          `${char.value}{${char.styles
+            .map((style) => style.code)
+            .sort()
+            .join('')}}`,
+      );
       while (chars.length > 0 && chars.at(-1) === ' {}') chars.pop();
       return chars.join('');
     })
@@ -40,7 +46,11 @@ function canonical(text: string): string {
 
 /** The widest row of the text, in terminal columns. */
 function widest(text: string): number {
-  return Math.max(...stripVTControlCharacters(text).split('\n').map((row) => stringWidth(row)));
+  return Math.max(
+    ...stripVTControlCharacters(text)
+      .split('\n')
+      .map((row) => stringWidth(row)),
+  );
 }
 
 let id = 0;
@@ -61,7 +71,9 @@ const common: DisplayItem[] = [
   reply('Ship **now**, not *later*: run `npm test` first, ~~never~~ see [the docs](https://example.com) or <https://example.com>.'),
   reply(`A **bold run that goes on for long enough to wrap across ${'more words '.repeat(8)}lines** and *italic ${'words '.repeat(12)}too*.`),
   reply('# Title\n\n## Section\n\n### Sub-section\n\nText under it.'),
-  reply('Here it is:\n\n```ts\nconst answer = await fetch("https://example.com/api", { method: "POST" }); // a comment long enough to wrap\nexport function f(a: number): string {\n  return `${a}`;\n}\n```\n\nAnd after.'),
+  reply(
+    'Here it is:\n\n```ts\nconst answer = await fetch("https://example.com/api", { method: "POST" }); // a comment long enough to wrap\nexport function f(a: number): string {\n  return `${a}`;\n}\n```\n\nAnd after.',
+  ),
   reply('```python\ndef main():\n    print("hi")  # greet\n```'),
   reply('```\nno language here\n    indented\n```'),
   reply('```made-up-language\nwhatever this is\n```'),
@@ -95,8 +107,19 @@ const unusual: DisplayItem[] = [
   reply('> quoted advice\n> over two lines'),
   reply('- [x] done\n- [ ] not yet'),
   reply('tab\tseparated'),
-  { kind: 'question', id: 'q2', text: 'Which service should I deploy first, the api or the worker? Both are ready, built, tested and waiting for you to say which.' },
-  { kind: 'tool', id: 't5', name: 'filesystem__write_file_and_tell_me_what_changed_in_a_long_name', args: JSON.stringify({ path: 'a/very/long/path/'.repeat(6), content: 'x'.repeat(200) }), result: 'wrote it', state: 'ok' },
+  {
+    kind: 'question',
+    id: 'q2',
+    text: 'Which service should I deploy first, the api or the worker? Both are ready, built, tested and waiting for you to say which.',
+  },
+  {
+    kind: 'tool',
+    id: 't5',
+    name: 'filesystem__write_file_and_tell_me_what_changed_in_a_long_name',
+    args: JSON.stringify({ path: 'a/very/long/path/'.repeat(6), content: 'x'.repeat(200) }),
+    result: 'wrote it',
+    state: 'ok',
+  },
 ];
 
 /** A seeded stream of numbers in [0, 1), so every run draws the same documents. */
@@ -108,28 +131,65 @@ function rng(seed: number): () => number {
 function randomReply(seed: number): string {
   const r = rng(seed);
   const pick = <T,>(a: T[]) => a[Math.floor(r() * a.length)];
-  const word = () => pick(['deploy', 'the', 'a', 'service', 'rollout', 'café', 'naïve', '—', '“quoted”', 'x'.repeat(1 + Math.floor(r() * 70)), 'end.', '→', '…', '5€', 'foo_bar', 'a*b', '2 * 3', '<tag>', '&amp;', '\\*', 'http://example.com/a', 'mail@example.com']);
-  const inlineRun = (n: number): string => Array.from({ length: n }, () => {
-    const w = word(); const roll = r();
-    if (roll < 0.08) return `**${w} ${word()}**`;
-    if (roll < 0.14) return `*${w}*`;
-    if (roll < 0.2) return `\`${w}\``;
-    if (roll < 0.24) return `[${w}](https://example.com/${Math.floor(r() * 9)})`;
-    if (roll < 0.27) return `~~${w}~~`;
-    if (roll < 0.29) return `**bold *nested ${w}* \`code\`**`;
-    if (roll < 0.31) return `${w}  \n`;
-    return w;
-  }).join(pick([' ', ' ', ' ', '  ']));
+  const word = () =>
+    pick([
+      'deploy',
+      'the',
+      'a',
+      'service',
+      'rollout',
+      'café',
+      'naïve',
+      '—',
+      '“quoted”',
+      'x'.repeat(1 + Math.floor(r() * 70)),
+      'end.',
+      '→',
+      '…',
+      '5€',
+      'foo_bar',
+      'a*b',
+      '2 * 3',
+      '<tag>',
+      '&amp;',
+      '\\*',
+      'http://example.com/a',
+      'mail@example.com',
+    ]);
+  const inlineRun = (n: number): string =>
+    Array.from({ length: n }, () => {
+      const w = word();
+      const roll = r();
+      if (roll < 0.08) return `**${w} ${word()}**`;
+      if (roll < 0.14) return `*${w}*`;
+      if (roll < 0.2) return `\`${w}\``;
+      if (roll < 0.24) return `[${w}](https://example.com/${Math.floor(r() * 9)})`;
+      if (roll < 0.27) return `~~${w}~~`;
+      if (roll < 0.29) return `**bold *nested ${w}* \`code\`**`;
+      if (roll < 0.31) return `${w}  \n`;
+      return w;
+    }).join(pick([' ', ' ', ' ', '  ']));
   const blocks: string[] = [];
   const count = 1 + Math.floor(r() * 5);
   for (let i = 0; i < count; i++) {
     const roll = r();
     if (roll < 0.4) blocks.push(inlineRun(3 + Math.floor(r() * 40)));
     else if (roll < 0.5) blocks.push(`${'#'.repeat(1 + Math.floor(r() * 4))} ${inlineRun(2 + Math.floor(r() * 12))}`);
-    else if (roll < 0.65) blocks.push(`\`\`\`${pick(['ts', 'python', 'json', 'bash', 'nope', '', 'go'])}\n${Array.from({ length: 1 + Math.floor(r() * 5) }, () => pick(['const a = 1;', '  if (x) { return "s" } // c', 'def f(x):\n    return x * 2', '{"a": [1, 2, "three"]}', 'echo $HOME && ls -la', 'x'.repeat(Math.floor(r() * 120)), 'fmt.Println("hi")'])).join('\n')}\n\`\`\``);
+    else if (roll < 0.65)
+      blocks.push(
+        `\`\`\`${pick(['ts', 'python', 'json', 'bash', 'nope', '', 'go'])}\n${Array.from({ length: 1 + Math.floor(r() * 5) }, () => pick(['const a = 1;', '  if (x) { return "s" } // c', 'def f(x):\n    return x * 2', '{"a": [1, 2, "three"]}', 'echo $HOME && ls -la', 'x'.repeat(Math.floor(r() * 120)), 'fmt.Println("hi")'])).join('\n')}\n\`\`\``,
+      );
     else if (roll < 0.72) blocks.push('---');
-    else if (roll < 0.88) { const ordered = r() < 0.5; const loose = r() < 0.3; blocks.push(Array.from({ length: 1 + Math.floor(r() * 4) }, (_, k) => `${ordered ? `${k + 1}.` : '-'} ${inlineRun(1 + Math.floor(r() * 14))}${r() < 0.2 ? `\n   - ${inlineRun(3)}` : ''}`).join(loose ? '\n\n' : '\n')); }
-    else blocks.push(`${inlineRun(5)}\n${inlineRun(5)}`);
+    else if (roll < 0.88) {
+      const ordered = r() < 0.5;
+      const loose = r() < 0.3;
+      blocks.push(
+        Array.from(
+          { length: 1 + Math.floor(r() * 4) },
+          (_, k) => `${ordered ? `${k + 1}.` : '-'} ${inlineRun(1 + Math.floor(r() * 14))}${r() < 0.2 ? `\n   - ${inlineRun(3)}` : ''}`,
+        ).join(loose ? '\n\n' : '\n'),
+      );
+    } else blocks.push(`${inlineRun(5)}\n${inlineRun(5)}`);
   }
   return blocks.join('\n\n');
 }
@@ -185,18 +245,34 @@ describe('the transcript, printed and drawn live from the same rows', () => {
     for (const width of [9, 14, 23, 40]) {
       const printed = stripVTControlCharacters(transcriptText([user(text)], width, COLOUR_PALETTE));
       expect(widest(printed)).toBeLessThanOrEqual(width);
-      const rows = printed.trimEnd().split('\n').slice(1).map((row) => row.slice(2));
+      const rows = printed
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((row) => row.slice(2));
       expect(rows.join('').replace(/ /g, '')).toBe(text.replace(/ /g, ''));
     }
   });
 
-  it('keeps what a reply says about the terminal out of it: no escape sequence reaches the screen but the rows\' own styles', () => {
+  it("keeps what a reply says about the terminal out of it: no escape sequence reaches the screen but the rows' own styles", () => {
     chalk.level = 0;
-    const printed = transcriptText([reply('clear \u001b[2J\u001b[Hthe screen, \u001b[31mred\u001b[0m, a \u001b]0;title\u0007 and a bell\u0007.')], 80, COLOUR_PALETTE);
+    const printed = transcriptText(
+      [reply('clear \u001b[2J\u001b[Hthe screen, \u001b[31mred\u001b[0m, a \u001b]0;title\u0007 and a bell\u0007.')],
+      80,
+      COLOUR_PALETTE,
+    );
     expect(printed).not.toContain('\u001b');
     expect(printed).not.toContain('\u0007');
     expect(printed).toContain('the screen, red, a  and a bell.');
-    const elsewhere = transcriptText([reply('```sh\necho \u001b[2Jgone\n```'), user('typed \u001b[1Abut not moved'), { kind: 'system', id: 's', tone: 'info', text: 'said \u001b]8;;x\u0007here' }], 80, COLOUR_PALETTE);
+    const elsewhere = transcriptText(
+      [
+        reply('```sh\necho \u001b[2Jgone\n```'),
+        user('typed \u001b[1Abut not moved'),
+        { kind: 'system', id: 's', tone: 'info', text: 'said \u001b]8;;x\u0007here' },
+      ],
+      80,
+      COLOUR_PALETTE,
+    );
     expect(elsewhere).not.toContain('\u001b');
     expect(elsewhere).toContain('echo gone');
   });

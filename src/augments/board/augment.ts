@@ -39,7 +39,10 @@ export const boardAugment: AugmentFactory = {
       { label: 'Prompt', value: 'the whole board, read from board.json before every inference round' },
       { label: 'Commands', value: '/board, /board set <line> <text>, /board clear <line> (also while a turn runs)' },
       { label: 'Print flag', value: '--board line=text (repeatable; lines owned by person or both)' },
-      { label: 'Shared state', value: `AG-UI state.${BOARD_STATE_KEY}: STATE_SNAPSHOT at run start, STATE_DELTA and CUSTOM ${BOARD_CHANGED_EVENT} on each change` },
+      {
+        label: 'Shared state',
+        value: `AG-UI state.${BOARD_STATE_KEY}: STATE_SNAPSHOT at run start, STATE_DELTA and CUSTOM ${BOARD_CHANGED_EVENT} on each change`,
+      },
       { label: 'State', value: `<session>/${BOARD_FILE}` },
     ];
     if (!resolved) rows.push({ label: 'Config', value: 'invalid (auggy validate says why); the board is off' });

@@ -153,7 +153,9 @@ export class BoardStore {
     if (parsed.success) return parsed.data.lines;
     try {
       const setAsideTo = session.setAsideState(BOARD_FILE, 'invalid');
-      warn(`board: ${BOARD_FILE} does not hold a board (${parsed.error.issues[0]?.message ?? 'unexpected shape'}) and was set aside as ${setAsideTo}; ${fallback}`);
+      warn(
+        `board: ${BOARD_FILE} does not hold a board (${parsed.error.issues[0]?.message ?? 'unexpected shape'}) and was set aside as ${setAsideTo}; ${fallback}`,
+      );
     } catch {
       warn(`board: ${BOARD_FILE} does not hold a board and could not be set aside; ${fallback}`);
     }

@@ -12,7 +12,7 @@ export function boardLines(lines: readonly BoardLine[], yours: readonly string[]
     const lead = `  ${line.name.padEnd(width)}  ${ownerMark(line.owner).padEnd(5)}  `;
     return [`${lead}${first}`, ...rest.map((row) => `${' '.repeat(lead.length)}${row}`)];
   });
-  const header = yours.length > 0 ? `Board (you can write ${yours.join(', ')}):` : 'Board (every line is the agent\'s; you can read them):';
+  const header = yours.length > 0 ? `Board (you can write ${yours.join(', ')}):` : "Board (every line is the agent's; you can read them):";
   return [header, ...rows];
 }
 

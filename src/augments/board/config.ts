@@ -86,7 +86,13 @@ export function validateBoardConfig(config: Record<string, unknown>, file: strin
   });
   const parsed = boardConfigSchema.safeParse(config);
   if (!parsed.success) {
-    return parsed.error.issues.map((issue) => at(issue.path.map((part) => (typeof part === 'number' ? part : String(part))), 'error', issue.message));
+    return parsed.error.issues.map((issue) =>
+      at(
+        issue.path.map((part) => (typeof part === 'number' ? part : String(part))),
+        'error',
+        issue.message,
+      ),
+    );
   }
   const lines = parsed.data.lines ?? [];
   const diagnostics = duplicateNames(lines).map(({ index, first }) =>

@@ -26,7 +26,10 @@ export function writableLines(specs: readonly LineSpec[], writer: Writer): strin
 export function writeRefusal(specs: readonly LineSpec[], name: string, text: string, writer: Writer): string | undefined {
   const spec = specs.find((candidate) => candidate.name === name);
   if (!spec) {
-    const guess = nearest(name, specs.map((candidate) => candidate.name));
+    const guess = nearest(
+      name,
+      specs.map((candidate) => candidate.name),
+    );
     return `the board has no line "${name}"${guess ? ` (did you mean ${guess}?)` : ''}; its lines are ${linesList(specs)}`;
   }
   if (!mayWrite(spec.owner, writer)) {

@@ -20,7 +20,7 @@ export const STATUS_EVENT = 'mcp.status';
 const configSchema = z.object({}).strict();
 
 const SUMMARY =
-  'Offers the tools of the MCP servers in .mcp.json as mcp_<server>_<tool>; a server\'s form goes to the person one question per field, ' +
+  "Offers the tools of the MCP servers in .mcp.json as mcp_<server>_<tool>; a server's form goes to the person one question per field, " +
   'tools that need a yes ask for it, and where nobody is there both get no answer at once.';
 
 /** Tools the person said "always" to, read back from the session so a resumed chat keeps them. */
@@ -57,7 +57,11 @@ export const mcpAugment: AugmentFactory = {
     }));
     const read = readMcpConfig(agentDir, envLookup(readDotEnv(agentDir).env));
     if (!read.found) {
-      diagnostics.push({ severity: 'warning', file: MCP_CONFIG_FILE, message: `is missing, so the mcp augment has no servers; write one with an "mcpServers" object (auggy create --augment mcp shows the shape)` });
+      diagnostics.push({
+        severity: 'warning',
+        file: MCP_CONFIG_FILE,
+        message: `is missing, so the mcp augment has no servers; write one with an "mcpServers" object (auggy create --augment mcp shows the shape)`,
+      });
     }
     return [...diagnostics, ...read.diagnostics];
   },
@@ -73,7 +77,7 @@ export const mcpAugment: AugmentFactory = {
           policy.confirmTools?.length ? `ask first: ${policy.confirmTools.join(', ')}` : undefined,
           policy.allowedTools ? `only: ${policy.allowedTools.join(', ')}` : undefined,
           policy.blockedTools?.length ? `hidden: ${policy.blockedTools.join(', ')}` : undefined,
-          policy.allowSampling ? 'may use the agent\'s model (after a yes)' : undefined,
+          policy.allowSampling ? "may use the agent's model (after a yes)" : undefined,
         ].filter(Boolean);
         return { label: `Server ${server.name}`, value: `${server.transport} ${targetOf(server)} · ${notes.join(' · ')}` };
       }),
@@ -125,7 +129,8 @@ export const mcpAugment: AugmentFactory = {
       commands: () => [command],
       indicator() {
         const running = [...context.progress.values()].at(-1);
-        if (running) return `mcp ${running.toolName} ${running.total ? `${running.progress}/${running.total}` : running.progress}${running.message ? ` ${running.message}` : ''}`;
+        if (running)
+          return `mcp ${running.toolName} ${running.total ? `${running.progress}/${running.total}` : running.progress}${running.message ? ` ${running.message}` : ''}`;
         return indicatorText(pool.connections.map(reportOf));
       },
       async onUserMessage() {
@@ -144,7 +149,11 @@ export const mcpAugment: AugmentFactory = {
       onCleared() {
         news.close();
       },
-      snapshot: () => ({ mcp: { servers: pool.connections.map(reportOf).map(({ name, status, tools, error }) => ({ name, status, tools: tools.length, ...(error ? { error } : {}) })) } }),
+      snapshot: () => ({
+        mcp: {
+          servers: pool.connections.map(reportOf).map(({ name, status, tools, error }) => ({ name, status, tools: tools.length, ...(error ? { error } : {}) })),
+        },
+      }),
     };
   },
 };

@@ -28,7 +28,9 @@ function offeredOf(schema: Record<string, unknown>): Offered[] | undefined {
   }
   const list = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   if (!list) return undefined;
-  return list.filter(isRecord).map((option) => ({ value: String(option.const), label: typeof option.title === 'string' ? option.title : String(option.const) }));
+  return list
+    .filter(isRecord)
+    .map((option) => ({ value: String(option.const), label: typeof option.title === 'string' ? option.title : String(option.const) }));
 }
 
 const FORMAT_HINT: Record<string, string> = {
@@ -88,7 +90,9 @@ function convert(name: string, property: Property, required: boolean): Converted
 
   if (schema.type === 'array') {
     const offered = offeredOf(isRecord(schema.items) ? schema.items : {}) ?? [];
-    const defaults = Array.isArray(schema.default) ? schema.default.map(String).map((value) => offered.find((o) => o.value === value)?.label ?? value) : undefined;
+    const defaults = Array.isArray(schema.default)
+      ? schema.default.map(String).map((value) => offered.find((o) => o.value === value)?.label ?? value)
+      : undefined;
     const range = rangeText(schema, 'minItems', 'maxItems');
     const labels = offered.map((option) => option.label).join(', ');
     const minItems = typeof schema.minItems === 'number' ? schema.minItems : 1;
@@ -98,13 +102,20 @@ function convert(name: string, property: Property, required: boolean): Converted
       .transform((items, ctx) => {
         const values = items.map((item) => pick(offered, item));
         const wrong = items.filter((_, index) => values[index] === undefined);
-        if (wrong.length > 0) ctx.addIssue({ code: 'custom', message: `${wrong.map((w) => JSON.stringify(w)).join(', ')} ${wrong.length === 1 ? 'is' : 'are'} not among the choices: ${labels}` });
+        if (wrong.length > 0)
+          ctx.addIssue({
+            code: 'custom',
+            message: `${wrong.map((w) => JSON.stringify(w)).join(', ')} ${wrong.length === 1 ? 'is' : 'are'} not among the choices: ${labels}`,
+          });
         return [...new Set(values.filter((value): value is string => value !== undefined))];
       })
       .refine((values) => values.length >= minItems, { message: `pick at least ${minItems} of: ${labels}` })
       .refine((values) => maxItems === undefined || values.length <= maxItems, { message: `pick at most ${maxItems}` });
     if (!required) answer = answer.optional();
-    return { spec: spec({ type: 'list', ...(defaults ? { default: defaults } : {}) }, `one or more of: ${labels}${range ? `; ${range}` : ''}`), schema: answer };
+    return {
+      spec: spec({ type: 'list', ...(defaults ? { default: defaults } : {}) }, `one or more of: ${labels}${range ? `; ${range}` : ''}`),
+      schema: answer,
+    };
   }
 
   const offered = schema.type === 'string' ? offeredOf(schema) : undefined;
@@ -112,7 +123,12 @@ function convert(name: string, property: Property, required: boolean): Converted
     const fallback = typeof schema.default === 'string' ? offered.find((o) => o.value === schema.default)?.label : undefined;
     const labels = offered.map((option) => option.label) as [string, ...string[]];
     let answer: z.ZodType = z
-      .enum(labels, { error: (issue) => (issue.input === undefined ? 'an answer is required' : `${JSON.stringify(issue.input)} is not one of the options: ${labels.map((l, i) => `${i + 1}. ${l}`).join(', ')}`) })
+      .enum(labels, {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'an answer is required'
+            : `${JSON.stringify(issue.input)} is not one of the options: ${labels.map((l, i) => `${i + 1}. ${l}`).join(', ')}`,
+      })
       .transform((label) => offered.find((option) => option.label === label)?.value ?? label);
     if (!required) answer = answer.optional();
     return { spec: spec({ type: 'choice', options: labels, ...(fallback ? { default: fallback } : {}) }), schema: answer };
@@ -142,9 +158,18 @@ function convert(name: string, property: Property, required: boolean): Converted
     default: {
       const hint = typeof schema.format === 'string' ? FORMAT_HINT[schema.format] : undefined;
       const field = spec({ type: 'text', ...withDefault(fallback) }, hint);
-      let answer: z.ZodType = z.string({ error: (issue) => (issue.input === undefined ? 'an answer is required' : 'expected text') }).min(1, 'an answer is required').pipe(formatSchema(schema.format));
-      if (typeof schema.minLength === 'number') answer = answer.refine((v) => typeof v !== 'string' || v.length >= Number(schema.minLength), { message: `type at least ${schema.minLength} characters` });
-      if (typeof schema.maxLength === 'number') answer = answer.refine((v) => typeof v !== 'string' || v.length <= Number(schema.maxLength), { message: `type at most ${schema.maxLength} characters` });
+      let answer: z.ZodType = z
+        .string({ error: (issue) => (issue.input === undefined ? 'an answer is required' : 'expected text') })
+        .min(1, 'an answer is required')
+        .pipe(formatSchema(schema.format));
+      if (typeof schema.minLength === 'number')
+        answer = answer.refine((v) => typeof v !== 'string' || v.length >= Number(schema.minLength), {
+          message: `type at least ${schema.minLength} characters`,
+        });
+      if (typeof schema.maxLength === 'number')
+        answer = answer.refine((v) => typeof v !== 'string' || v.length <= Number(schema.maxLength), {
+          message: `type at most ${schema.maxLength} characters`,
+        });
       return { spec: field, schema: required ? answer : answer.optional() };
     }
   }
@@ -166,4 +191,3 @@ export function elicitationForm(params: ElicitRequestFormParams, server: string)
     schema: z.object(shape),
   };
 }
-

@@ -101,7 +101,17 @@ function kernelTool(connection: ServerConnection, tool: RemoteTool, context: Too
         if (!decision.approved) return { isError: true, content: refusalText(name, decision), record: approval };
       }
       const clock = new CallClock(connection.timeoutMs);
-      const seat = { server: server.name, toolName: name, person: ctx.person, signal: ctx.signal, emit: ctx.emit, complete: context.complete, clock, toolCallId: ctx.toolCallId, forms: { asked: 0, held: false } };
+      const seat = {
+        server: server.name,
+        toolName: name,
+        person: ctx.person,
+        signal: ctx.signal,
+        emit: ctx.emit,
+        complete: context.complete,
+        clock,
+        toolCallId: ctx.toolCallId,
+        forms: { asked: 0, held: false },
+      };
       try {
         const result = await context.pool.seated(seat, () =>
           connection.call(tool.name, args, {

@@ -27,7 +27,12 @@ export async function probeServers(agent: LoadedAgent): Promise<{ reports: Serve
     for (const connection of pool.connections) {
       const { config, state } = connection;
       if (state.kind !== 'connected') {
-        diagnostics.push({ severity: 'warning', file: MCP_CONFIG_FILE, field: `mcpServers.${config.name}`, message: `could not be started to list its tools: ${state.kind === 'failed' ? state.error : state.kind}` });
+        diagnostics.push({
+          severity: 'warning',
+          file: MCP_CONFIG_FILE,
+          field: `mcpServers.${config.name}`,
+          message: `could not be started to list its tools: ${state.kind === 'failed' ? state.error : state.kind}`,
+        });
         continue;
       }
       const offered = new Set(state.tools.map((tool) => tool.name));
@@ -55,7 +60,11 @@ export async function probeAugment(agent: LoadedAgent): Promise<AugmentProbe> {
   return {
     rows: reports.map((report) => ({
       label: `Now ${report.name}`,
-      value: [`${report.status}${report.error ? `: ${report.error}` : ''}`, `${report.tools.length} tools`, report.confirm.length > 0 ? `ask first: ${report.confirm.join(', ')}` : undefined]
+      value: [
+        `${report.status}${report.error ? `: ${report.error}` : ''}`,
+        `${report.tools.length} tools`,
+        report.confirm.length > 0 ? `ask first: ${report.confirm.join(', ')}` : undefined,
+      ]
         .filter(Boolean)
         .join(' · '),
     })),

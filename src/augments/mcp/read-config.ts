@@ -41,10 +41,13 @@ function jsonError(text: string, error: unknown): Diagnostic {
   const at = /position (\d+)/.exec(message);
   const position = at ? positionOf(text, Number(at[1])) : {};
   const commented = /^\s*(\/\/|\/\*|#)/m.test(text);
-  const hint = commented
-    ? 'JSON has no comments: write notes as a "$comment" key instead'
-    : 'fix the JSON (a missing comma or quote, or a trailing comma)';
-  return { severity: 'error', file: MCP_CONFIG_FILE, ...position, message: `is not valid JSON (${message.replace(/ in JSON at position \d+.*$/, '')}); ${hint}` };
+  const hint = commented ? 'JSON has no comments: write notes as a "$comment" key instead' : 'fix the JSON (a missing comma or quote, or a trailing comma)';
+  return {
+    severity: 'error',
+    file: MCP_CONFIG_FILE,
+    ...position,
+    message: `is not valid JSON (${message.replace(/ in JSON at position \d+.*$/, '')}); ${hint}`,
+  };
 }
 
 class Findings {
@@ -53,7 +56,14 @@ class Findings {
 
   add(severity: Severity, path: FieldPath, message: string): void {
     const position = this.source ? locateField(this.source, path) : undefined;
-    this.list.push({ severity, file: MCP_CONFIG_FILE, line: position?.line, column: position?.column, field: path.length > 0 ? formatFieldPath(path) : undefined, message });
+    this.list.push({
+      severity,
+      file: MCP_CONFIG_FILE,
+      line: position?.line,
+      column: position?.column,
+      field: path.length > 0 ? formatFieldPath(path) : undefined,
+      message,
+    });
   }
 
   unknownKeys(value: Record<string, unknown>, known: readonly string[], path: FieldPath, otherRelease: readonly string[] = []): void {
@@ -88,7 +98,11 @@ function readPolicy(raw: unknown, path: FieldPath, findings: Findings): ServerPo
 function readServer(name: string, raw: unknown, policy: ServerPolicy, findings: Findings, lookup: Lookup | undefined): ServerConfig | undefined {
   const path = ['mcpServers', name];
   if (!SERVER_NAME.test(name)) {
-    findings.add('error', path, `server name "${name}" must start with a letter or digit and hold only letters, digits, - and _ (it becomes part of the tool names)`);
+    findings.add(
+      'error',
+      path,
+      `server name "${name}" must start with a letter or digit and hold only letters, digits, - and _ (it becomes part of the tool names)`,
+    );
     return undefined;
   }
   if (!isRecord(raw)) {
@@ -115,7 +129,17 @@ function readServer(name: string, raw: unknown, policy: ServerPolicy, findings: 
   if (lookup) {
     for (const [field, text] of interpolatedFields(raw)) {
       for (const missing of interpolate(text, lookup).missing) {
-        findings.add('error', [...path, ...field.split(/\.|\[|\]/).filter(Boolean).map((part) => (/^\d+$/.test(part) ? Number(part) : part))], `\${${missing}} is not set; set ${missing} in the environment or in the agent's .env`);
+        findings.add(
+          'error',
+          [
+            ...path,
+            ...field
+              .split(/\.|\[|\]/)
+              .filter(Boolean)
+              .map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+          ],
+          `\${${missing}} is not set; set ${missing} in the environment or in the agent's .env`,
+        );
         failed = true;
       }
     }
@@ -164,7 +188,11 @@ export function readMcpConfig(agentDir: string, lookup?: Lookup): ConfigRead {
   findings.unknownKeys(data, KNOWN_KEYS.root, []);
   const servers = data.mcpServers;
   if (!isRecord(servers)) {
-    findings.add('error', servers === undefined ? [] : ['mcpServers'], 'needs "mcpServers": an object with one entry per server, such as {"files": {"command": "npx", "args": [...]}}');
+    findings.add(
+      'error',
+      servers === undefined ? [] : ['mcpServers'],
+      'needs "mcpServers": an object with one entry per server, such as {"files": {"command": "npx", "args": [...]}}',
+    );
     return { servers: [], diagnostics: findings.list, found: true };
   }
   const policies: Record<string, ServerPolicy> = {};
@@ -173,10 +201,16 @@ export function readMcpConfig(agentDir: string, lookup?: Lookup): ConfigRead {
     if (!isRecord(auggy)) findings.add('error', ['auggy'], 'must be an object, such as {"servers": {"ops": {"confirmTools": ["deploy"]}}}');
     else {
       findings.unknownKeys(auggy, KNOWN_KEYS.auggy, ['auggy']);
-      if (auggy.servers !== undefined && !isRecord(auggy.servers)) findings.add('error', ['auggy', 'servers'], 'must be an object with one entry per server name');
+      if (auggy.servers !== undefined && !isRecord(auggy.servers))
+        findings.add('error', ['auggy', 'servers'], 'must be an object with one entry per server name');
       else if (isRecord(auggy.servers)) {
         for (const [name, raw] of Object.entries(auggy.servers)) {
-          if (!(name in servers)) findings.add('warning', ['auggy', 'servers', name], `names no server in mcpServers (${Object.keys(servers).join(', ') || 'none'}); its settings do nothing`);
+          if (!(name in servers))
+            findings.add(
+              'warning',
+              ['auggy', 'servers', name],
+              `names no server in mcpServers (${Object.keys(servers).join(', ') || 'none'}); its settings do nothing`,
+            );
           policies[name] = readPolicy(raw, ['auggy', 'servers', name], findings);
         }
       }

@@ -70,7 +70,10 @@ export function resultText(result: ToolResultParts): string {
     if (!repeated) parts.push(`Structured content: ${json}`);
   }
   // Servers of the 2024 protocol answer `toolResult` instead of content.
-  if (parts.length === 0 && result.toolResult !== undefined) parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult));
+  if (parts.length === 0 && result.toolResult !== undefined)
+    parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult));
   const text = parts.join('\n\n') || (result.isError ? 'the tool failed and said nothing more' : '(the tool returned nothing)');
-  return text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)}\n\n[cut: the result was ${text.length} characters; only the first ${MAX_RESULT_CHARS} are shown]` : text;
+  return text.length > MAX_RESULT_CHARS
+    ? `${text.slice(0, MAX_RESULT_CHARS)}\n\n[cut: the result was ${text.length} characters; only the first ${MAX_RESULT_CHARS} are shown]`
+    : text;
 }

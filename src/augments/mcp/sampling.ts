@@ -22,9 +22,16 @@ function promptOf(params: CreateMessageRequestParams): string {
  * A server's `sampling/createMessage`: answered by the agent's own model, without tools, only
  * when `.mcp.json` sets allowSampling for the server and the person says yes in the chat.
  */
-export async function answerSampling(server: ServerConfig, params: CreateMessageRequestParams, seat: CallSeat | undefined, signal: AbortSignal): Promise<CreateMessageResult> {
+export async function answerSampling(
+  server: ServerConfig,
+  params: CreateMessageRequestParams,
+  seat: CallSeat | undefined,
+  signal: AbortSignal,
+): Promise<CreateMessageResult> {
   if (server.policy.allowSampling !== true) {
-    throw new Error(`auggy does not let ${server.name} use the agent's model (set auggy.servers.${server.name}.allowSampling to true in .mcp.json to ask the person)`);
+    throw new Error(
+      `auggy does not let ${server.name} use the agent's model (set auggy.servers.${server.name}.allowSampling to true in .mcp.json to ask the person)`,
+    );
   }
   if (!seat?.person.present()) throw new Error(`nobody is at the prompt to approve ${server.name}'s use of the agent's model, so it is refused`);
   const prompt = promptOf(params);
@@ -36,7 +43,13 @@ export async function answerSampling(server: ServerConfig, params: CreateMessage
   }
 }
 
-async function approveAndComplete(server: ServerConfig, params: CreateMessageRequestParams, seat: CallSeat, signal: AbortSignal, prompt: string): Promise<CreateMessageResult> {
+async function approveAndComplete(
+  server: ServerConfig,
+  params: CreateMessageRequestParams,
+  seat: CallSeat,
+  signal: AbortSignal,
+  prompt: string,
+): Promise<CreateMessageResult> {
   const approval = await runQuestionnaire(
     {
       prompt: `${server.name} asks to use the agent's model${params.systemPrompt ? ` (instructions: ${params.systemPrompt.slice(0, 300)})` : ''} with:\n${prompt.slice(0, 1500)}`,

@@ -139,7 +139,12 @@ export class ServerConnection {
         stderr: 'pipe',
       });
       transport.stderr?.on('data', (chunk: Buffer) => {
-        this.stderrTail.push(...chunk.toString('utf8').split('\n').filter((line) => line.trim() !== ''));
+        this.stderrTail.push(
+          ...chunk
+            .toString('utf8')
+            .split('\n')
+            .filter((line) => line.trim() !== ''),
+        );
         this.stderrTail = this.stderrTail.slice(-STDERR_LINES);
       });
       return transport;
@@ -183,7 +188,10 @@ export class ServerConnection {
       await this.client?.close().catch(() => undefined);
       this.client = undefined;
       const message = `${describe(error)}${this.lastStderr()}`;
-      this.set({ kind: 'failed', error: message }, `MCP server ${this.config.name} did not start: ${message}; its tools are unavailable until it starts (tried again at the next turn)`);
+      this.set(
+        { kind: 'failed', error: message },
+        `MCP server ${this.config.name} did not start: ${message}; its tools are unavailable until it starts (tried again at the next turn)`,
+      );
     }
   }
 
@@ -223,7 +231,9 @@ export class ServerConnection {
     const client = this.client;
     if (!client || this.state.kind !== 'connected') {
       const why = this.state.kind === 'failed' || this.state.kind === 'exited' ? this.state.error : 'it is not running';
-      throw new CallFailure(`The MCP server ${this.config.name} is not available (${why}); it is restarted at the next turn. Tell the person if this blocks the task.`);
+      throw new CallFailure(
+        `The MCP server ${this.config.name} is not available (${why}); it is restarted at the next turn. Tell the person if this blocks the task.`,
+      );
     }
     try {
       return (await client.callTool({ name, arguments: args }, undefined, {
@@ -236,10 +246,15 @@ export class ServerConnection {
       if (options.signal.aborted) throw new CallFailure(`The call to ${name} was canceled with the turn; the server was told to stop.`);
       const code = (error as { code?: unknown }).code;
       if (options.clock.expired || (this.sdk && code === this.sdk.ErrorCode.RequestTimeout)) {
-        throw new CallFailure(`${name} did not answer within ${this.timeoutMs / 1000} s (auggy.servers.${this.config.name}.timeoutSeconds in .mcp.json); the server was told to stop.`);
+        throw new CallFailure(
+          `${name} did not answer within ${this.timeoutMs / 1000} s (auggy.servers.${this.config.name}.timeoutSeconds in .mcp.json); the server was told to stop.`,
+        );
       }
       const now = this.currentState();
-      if (now.kind !== 'connected') throw new CallFailure(`The MCP server ${this.config.name} stopped during the call to ${name} (${now.kind === 'exited' ? now.error : 'connection lost'}).`);
+      if (now.kind !== 'connected')
+        throw new CallFailure(
+          `The MCP server ${this.config.name} stopped during the call to ${name} (${now.kind === 'exited' ? now.error : 'connection lost'}).`,
+        );
       throw new CallFailure(`${name} failed: ${describe(error)}`);
     }
   }

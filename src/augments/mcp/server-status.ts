@@ -48,7 +48,9 @@ export function reportOf(connection: ServerConnection): ServerReport {
     ...(state.kind === 'failed' || state.kind === 'exited' ? { error: state.error } : {}),
     tools: shown.map((tool) => exposedToolName(config.name, tool.name)),
     hidden: listed.filter((tool) => !isExposed(config, tool)).map((tool) => tool.name),
-    confirm: shown.filter((tool) => tool.annotations?.destructiveHint === true || config.policy.confirmTools?.includes(tool.name)).map((tool) => exposedToolName(config.name, tool.name)),
+    confirm: shown
+      .filter((tool) => tool.annotations?.destructiveHint === true || config.policy.confirmTools?.includes(tool.name))
+      .map((tool) => exposedToolName(config.name, tool.name)),
   };
 }
 

@@ -11,9 +11,13 @@ export function exposedToolName(server: string, tool: string): string {
   return `mcp_${safeName(server)}_${safeName(tool)}`;
 }
 
-
 export function matchesPattern(pattern: string, name: string): boolean {
-  const regex = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
   return regex.test(name);
 }
 

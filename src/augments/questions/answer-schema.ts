@@ -29,10 +29,16 @@ function valueSchema(field: QuestionField): z.ZodType {
     case 'choice': {
       const options = field.options ?? [];
       const listed = options.map((option, i) => `${i + 1}. ${option}`).join(', ');
-      return z.enum(options as [string, ...string[]], requiredOr((input) => `${shown(input)} is not one of the options: ${listed}`));
+      return z.enum(
+        options as [string, ...string[]],
+        requiredOr((input) => `${shown(input)} is not one of the options: ${listed}`),
+      );
     }
     case 'list': {
-      const items = z.array(z.string().min(1), requiredOr(() => 'expected items separated by commas'));
+      const items = z.array(
+        z.string().min(1),
+        requiredOr(() => 'expected items separated by commas'),
+      );
       // A list that defaults to none may be answered with none (`-`); otherwise it needs an item.
       const emptyAllowed = Array.isArray(field.default) && field.default.length === 0;
       return emptyAllowed ? items : items.min(1, 'list at least one item, separated by commas');

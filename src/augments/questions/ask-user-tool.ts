@@ -36,7 +36,9 @@ export function createAskUserTool(description: string): KernelTool {
     inputSchema: questionnaireSpecSchema,
     async execute(spec, ctx) {
       const questionnaireId = `q_${ctx.toolCallId}`;
-      const result = await queue(() => runDeferrableQuestionnaire(spec, ctx.person, { signal: ctx.signal, emit: ctx.emit, id: questionnaireId, toolCallId: ctx.toolCallId }));
+      const result = await queue(() =>
+        runDeferrableQuestionnaire(spec, ctx.person, { signal: ctx.signal, emit: ctx.emit, id: questionnaireId, toolCallId: ctx.toolCallId }),
+      );
       // Held open for a later run (serve's interrupts): that run calls this tool again with the answers.
       if (result.status === 'pending') return { content: '', deferred: true };
       return { content: JSON.stringify(result), record: { questionnaireId, ...result } };

@@ -47,7 +47,16 @@ export async function runDeferrableQuestionnaire(
   const put = async (asked: readonly QuestionField[], errors: Record<string, string>, accepted: Record<string, string>, reasks: number) => {
     const questions = asked.map((field) => present(field, fields.indexOf(field), errors[field.name]));
     const reply = await askAll(
-      { questionnaireId, ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }), prompt: spec.prompt, questions, responseSchema: responseSchema(asked, errors), accepted, reasks, ...(options.purpose ? { purpose: options.purpose } : {}) },
+      {
+        questionnaireId,
+        ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
+        prompt: spec.prompt,
+        questions,
+        responseSchema: responseSchema(asked, errors),
+        accepted,
+        reasks,
+        ...(options.purpose ? { purpose: options.purpose } : {}),
+      },
       signal,
     );
     // The questions are said in the run that asks them (a plain chat shows them as text); the

@@ -84,7 +84,11 @@ export const fieldSpecSchema = fieldSpecShape.superRefine((spec, ctx) => {
   }
   const { error } = parsedDefault(spec);
   if (error !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['default'], message: `field "${spec.name}": default ${JSON.stringify(spec.default)} does not fit type ${spec.type}: ${error}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['default'],
+      message: `field "${spec.name}": default ${JSON.stringify(spec.default)} does not fit type ${spec.type}: ${error}`,
+    });
   }
 });
 
@@ -106,7 +110,8 @@ export const questionnaireSpecSchema = z
   .superRefine((spec, ctx) => {
     const seen = new Set<string>();
     spec.fields.forEach((field, index) => {
-      if (seen.has(field.name)) ctx.addIssue({ code: 'custom', path: ['fields', index, 'name'], message: `field name "${field.name}" is used twice; names must be unique` });
+      if (seen.has(field.name))
+        ctx.addIssue({ code: 'custom', path: ['fields', index, 'name'], message: `field name "${field.name}" is used twice; names must be unique` });
       seen.add(field.name);
     });
   });

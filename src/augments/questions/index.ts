@@ -1,5 +1,13 @@
 /** What hosts and the workflow use of the questionnaire: one import for the wiring. */
-export { questionnaireSpecSchema, toQuestionFields, defaultText, FIELD_TYPES, type FieldSpec, type QuestionField, type QuestionnaireSpec } from './field-spec.js';
+export {
+  questionnaireSpecSchema,
+  toQuestionFields,
+  defaultText,
+  FIELD_TYPES,
+  type FieldSpec,
+  type QuestionField,
+  type QuestionnaireSpec,
+} from './field-spec.js';
 export { answerSchema, fieldValueSchema } from './answer-schema.js';
 export { readAnswer, DASH, type AnswerValue } from './parse-answer.js';
 export { presentQuestion } from './present-question.js';

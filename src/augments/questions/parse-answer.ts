@@ -44,7 +44,10 @@ export function readAnswer(field: QuestionField, line: string): unknown {
     case 'choice':
       return readChoice(field.options ?? [], text);
     case 'list': {
-      const items = text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+      const items = text
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
       return items.length > 0 ? items : undefined;
     }
   }

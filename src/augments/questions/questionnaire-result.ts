@@ -6,9 +6,7 @@ import type { AnswerValue } from './parse-answer.js';
  */
 export type NoAnswerReason = 'away' | 'refused' | 'declined';
 
-export type QuestionnaireResult =
-  | { status: 'answered'; answers: Record<string, AnswerValue> }
-  | { status: 'no-answer'; reason: NoAnswerReason };
+export type QuestionnaireResult = { status: 'answered'; answers: Record<string, AnswerValue> } | { status: 'no-answer'; reason: NoAnswerReason };
 
 export function noAnswer(reason: NoAnswerReason): QuestionnaireResult {
   return { status: 'no-answer', reason };

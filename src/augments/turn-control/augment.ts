@@ -27,7 +27,10 @@ export const turnControlAugment: AugmentFactory = {
       behavior: this.summary,
       rows: [
         { label: 'Exposed tool', value: 'request_input' },
-        { label: 'Behavior', value: 'request_input({prompt, reason?}) shows the prompt as the reply and ends the turn input-required after its tool batch settles' },
+        {
+          label: 'Behavior',
+          value: 'request_input({prompt, reason?}) shows the prompt as the reply and ends the turn input-required after its tool batch settles',
+        },
         { label: 'Description override', value: description.custom ? 'custom (augment.yaml)' : 'default' },
         { label: 'Description chars', value: String(description.text.length) },
       ],

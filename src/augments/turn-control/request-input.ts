@@ -28,7 +28,19 @@ export function createRequestInputTool(description: string): KernelTool {
       return {
         content: prompt,
         // The next user message (or an AG-UI resume whose payload is the answer) answers it.
-        terminate: { status: 'input-required', message: prompt, interrupts: [{ id: `int_${ctx.toolCallId}`, reason: 'input_required', message: prompt, toolCallId: ctx.toolCallId, responseSchema: { type: 'string', title: prompt } }] },
+        terminate: {
+          status: 'input-required',
+          message: prompt,
+          interrupts: [
+            {
+              id: `int_${ctx.toolCallId}`,
+              reason: 'input_required',
+              message: prompt,
+              toolCallId: ctx.toolCallId,
+              responseSchema: { type: 'string', title: prompt },
+            },
+          ],
+        },
         record: reason === undefined ? { prompt } : { prompt, reason },
       };
     },

@@ -9,9 +9,56 @@ export interface Evaluation {
 
 /** Words models use for each outcome, normalized (lower case, spaces and dashes as `_`). */
 const SYNONYMS: Record<Outcome, readonly string[]> = {
-  achieved: ['achieved', 'achieve', 'done', 'complete', 'completed', 'success', 'successful', 'succeeded', 'satisfied', 'fulfilled', 'met', 'resolved', 'finished', 'accomplished'],
-  blocked: ['blocked', 'block', 'stuck', 'cannot_proceed', 'impossible', 'failed', 'failure', 'unable', 'needs_input', 'needs_user_input', 'waiting_on_user', 'input_required', 'refused'],
-  in_progress: ['in_progress', 'inprogress', 'progress', 'pending', 'ongoing', 'partial', 'partially_done', 'partially_achieved', 'incomplete', 'not_done', 'not_achieved', 'not_yet', 'continuing', 'working', 'started', 'underway', 'under_way'],
+  achieved: [
+    'achieved',
+    'achieve',
+    'done',
+    'complete',
+    'completed',
+    'success',
+    'successful',
+    'succeeded',
+    'satisfied',
+    'fulfilled',
+    'met',
+    'resolved',
+    'finished',
+    'accomplished',
+  ],
+  blocked: [
+    'blocked',
+    'block',
+    'stuck',
+    'cannot_proceed',
+    'impossible',
+    'failed',
+    'failure',
+    'unable',
+    'needs_input',
+    'needs_user_input',
+    'waiting_on_user',
+    'input_required',
+    'refused',
+  ],
+  in_progress: [
+    'in_progress',
+    'inprogress',
+    'progress',
+    'pending',
+    'ongoing',
+    'partial',
+    'partially_done',
+    'partially_achieved',
+    'incomplete',
+    'not_done',
+    'not_achieved',
+    'not_yet',
+    'continuing',
+    'working',
+    'started',
+    'underway',
+    'under_way',
+  ],
 };
 
 const OUTCOME_KEYS = ['outcome', 'status', 'result', 'verdict', 'state'];
@@ -21,7 +68,10 @@ const REASON_KEYS = ['reason', 'explanation', 'rationale', 'why', 'message', 'de
 export const MAX_REASON_CHARS = 500;
 
 function normalize(word: string): string {
-  return word.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return word
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 export function outcomeFromWord(word: string): Outcome | undefined {
@@ -76,7 +126,9 @@ export function parseEvaluation(reply: string): Evaluation {
   if (!object) return unreadable(reply, 'no JSON object');
   // `{"evaluation": {"outcome": ...}}`: one wrapper level is unwrapped.
   if (field(object, OUTCOME_KEYS) === undefined) {
-    const nested = Object.values(object).filter((value): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value));
+    const nested = Object.values(object).filter(
+      (value): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value),
+    );
     if (nested.length === 1) object = nested[0];
   }
   const word = field(object, OUTCOME_KEYS);

@@ -11,12 +11,7 @@ function shorten(text: string): string {
 /** The `<augment id="userAsk">` block: only while an ask is active, so a closed ask costs nothing. */
 export function userAskPromptBlock(state: AskState | undefined): string | undefined {
   if (!state?.active) return undefined;
-  const lines = [
-    "The host tracks the user's current request (the ask) and judges each of your turns against it.",
-    '',
-    'Current ask:',
-    state.text,
-  ];
+  const lines = ["The host tracks the user's current request (the ask) and judges each of your turns against it.", '', 'Current ask:', state.text];
   if (state.revisions.length > 0) {
     lines.push('', 'Earlier asks, oldest first:');
     for (const revision of state.revisions) lines.push(`- ${revision.outcome ? `[${outcomeLabel(revision.outcome)}] ` : ''}${shorten(revision.text)}`);

@@ -20,7 +20,9 @@ export function loadAskState(session: SessionHandle, warn: (message: string) => 
   if (!parsed.success) {
     try {
       const setAsideTo = session.setAsideState(USER_ASK_FILE, 'invalid');
-      warn(`userAsk: ${USER_ASK_FILE} does not hold an ask (${parsed.error.issues[0]?.message ?? 'unexpected shape'}) and was set aside as ${setAsideTo}; no ask is tracked`);
+      warn(
+        `userAsk: ${USER_ASK_FILE} does not hold an ask (${parsed.error.issues[0]?.message ?? 'unexpected shape'}) and was set aside as ${setAsideTo}; no ask is tracked`,
+      );
     } catch {
       warn(`userAsk: ${USER_ASK_FILE} does not hold an ask and could not be set aside; no ask is tracked until it is replaced`);
     }

@@ -4,7 +4,6 @@ import { renderTemplate } from './render-template.js';
 import { ANSWERED, type ASK_EVENTS, NO_ANSWER } from './ask-events.js';
 import type { TransitionRecord } from './workflow-state.js';
 
-
 /** How a questionnaire ended, as the transition it fired records it. */
 export type AskedRecord = NonNullable<TransitionRecord['asked']>;
 

@@ -32,13 +32,22 @@ export function loadPackFile(agentDir: string, packPath: string): LoadedPack {
   // Inside the folder after links, a regular file, at most 1 MiB: a pack is sent to the model too.
   const read = readAgentFile(agentDir, packPath);
   if (!read.ok) {
-    return { path, file, diagnostics: [{ severity: 'error', file, message: `the workflow pack ${read.message}; check config.pack in augments/workflow/augment.yaml` }] };
+    return {
+      path,
+      file,
+      diagnostics: [{ severity: 'error', file, message: `the workflow pack ${read.message}; check config.pack in augments/workflow/augment.yaml` }],
+    };
   }
   const parsed = parseYamlSource(read.text, file);
   if (!parsed.source) return { path, file, diagnostics: parsed.diagnostics };
   const source = parsed.source;
   if (source.data === null || typeof source.data !== 'object' || Array.isArray(source.data)) {
-    return { path, file, source, diagnostics: [{ severity: 'error', file, line: 1, column: 1, message: 'a PromptPack must be a mapping with prompts and workflow' }] };
+    return {
+      path,
+      file,
+      source,
+      diagnostics: [{ severity: 'error', file, line: 1, column: 1, message: 'a PromptPack must be a mapping with prompts and workflow' }],
+    };
   }
   const result = packSchema.safeParse(source.data);
   if (!result.success) {

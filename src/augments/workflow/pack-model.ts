@@ -34,7 +34,12 @@ export interface WorkflowModel {
 
 /** The agent moves this state itself: it is offered workflow__transition there. An ask state moves on the person's answer. */
 export function agentMoves(state: StateDef): boolean {
-  return state.ask === undefined && !state.terminal && (state.orchestration === 'internal' || state.orchestration === 'hybrid') && Object.keys(state.onEvent).length > 0;
+  return (
+    state.ask === undefined &&
+    !state.terminal &&
+    (state.orchestration === 'internal' || state.orchestration === 'hybrid') &&
+    Object.keys(state.onEvent).length > 0
+  );
 }
 
 /** Builds the runtime model of a pack that passed validation (no errors). */

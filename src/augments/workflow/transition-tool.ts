@@ -44,7 +44,10 @@ export function createTransitionTool(state: StateDef, states: Record<string, Sta
     async run(rawInput, ctx): Promise<ToolResult> {
       const parsed = loose.safeParse(rawInput);
       if (!parsed.success) {
-        return { isError: true, content: `Invalid arguments for ${TRANSITION_TOOL}: ${z.prettifyError(parsed.error)}. Pass {"event": ..., "context": "a short summary"}; ${valid}.` };
+        return {
+          isError: true,
+          content: `Invalid arguments for ${TRANSITION_TOOL}: ${z.prettifyError(parsed.error)}. Pass {"event": ..., "context": "a short summary"}; ${valid}.`,
+        };
       }
       const { event } = parsed.data;
       const context = parsed.data.context ?? undefined;

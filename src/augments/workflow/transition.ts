@@ -59,7 +59,11 @@ export function budgetProblem(model: WorkflowModel, run: RunState, now: Date, mo
  * on_max_visits, or a reason to stop. As in PromptKit the redirect happens once: the state it
  * leads to is entered without checking its own max_visits (validate warns about such chains).
  */
-function resolveTarget(model: WorkflowModel, run: RunState, target: string): { target: string; redirected?: TransitionRecord['redirected'] } | { stop: string } {
+function resolveTarget(
+  model: WorkflowModel,
+  run: RunState,
+  target: string,
+): { target: string; redirected?: TransitionRecord['redirected'] } | { stop: string } {
   const def = model.states[target];
   const visits = run.visits[target] ?? 0;
   if (def.maxVisits === undefined || visits < def.maxVisits) return { target };

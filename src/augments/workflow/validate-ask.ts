@@ -51,7 +51,11 @@ export function checkAskState(name: string, state: PackState, report: Report): v
     report('warning', at('prompt_task'), `ask state "${name}" runs no model round, so its prompt_task is never used; remove it`);
   }
   if (state.control !== undefined) {
-    report('warning', at('control'), `control has no effect on ask state "${name}": the person answers on entry, and the state Answered or NoAnswer leads to decides who goes on`);
+    report(
+      'warning',
+      at('control'),
+      `control has no effect on ask state "${name}": the person answers on entry, and the state Answered or NoAnswer leads to decides who goes on`,
+    );
   }
   const orchestration = state.orchestration ?? 'internal';
   if (orchestration !== 'internal' && (ORCHESTRATIONS as readonly string[]).includes(orchestration)) {

@@ -1,5 +1,5 @@
 import { didYouMean } from '../../agent/suggest.js';
-import type { Diagnostic, } from '../../agent/types.js';
+import type { Diagnostic } from '../../agent/types.js';
 import { formatFieldPath, locateField, type FieldPath, type YamlSource } from '../../agent/yaml-source.js';
 import { NO_ANSWER } from './ask-events.js';
 import { isTerminalState, noAnswerLoops, unboundedAgentCycles } from './pack-graph.js';
@@ -8,7 +8,6 @@ import { checkAskState } from './validate-ask.js';
 import type { Report } from './pack-report.js';
 
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
-
 
 function reporter(source: YamlSource, out: Diagnostic[]): Report {
   return (severity, path, message) => {
@@ -42,15 +41,24 @@ function checkState(pack: PackFile, name: string, state: PackState, report: Repo
   }
 
   if (state.prompt_task === undefined) {
-    if (orchestration !== 'composition' && !asks) report('error', at(), `state "${name}" has no prompt_task; name one of the pack's prompts: ${quoteList(taskNames)}`);
+    if (orchestration !== 'composition' && !asks)
+      report('error', at(), `state "${name}" has no prompt_task; name one of the pack's prompts: ${quoteList(taskNames)}`);
   } else if (!taskNames.includes(state.prompt_task)) {
-    report('error', at('prompt_task'), `"${state.prompt_task}" is not a prompt of this pack (${quoteList(taskNames)})${didYouMean(state.prompt_task, taskNames)}`);
+    report(
+      'error',
+      at('prompt_task'),
+      `"${state.prompt_task}" is not a prompt of this pack (${quoteList(taskNames)})${didYouMean(state.prompt_task, taskNames)}`,
+    );
   }
 
   const events = Object.entries(state.on_event ?? {});
   for (const [event, target] of events) {
     if (!stateNames.includes(target)) {
-      report('error', at('on_event', event), `event ${event} leads to "${target}", which is not a state (${quoteList(stateNames)})${didYouMean(target, stateNames)}`);
+      report(
+        'error',
+        at('on_event', event),
+        `event ${event} leads to "${target}", which is not a state (${quoteList(stateNames)})${didYouMean(target, stateNames)}`,
+      );
     }
     if (!PASCAL_CASE.test(event)) {
       report('warning', at('on_event', event), `event name "${event}" is not PascalCase (like AccountVerified); events name things that happened`);
@@ -69,7 +77,11 @@ function checkState(pack: PackFile, name: string, state: PackState, report: Repo
   }
   if (events.length === 0 && !asks && state.terminal !== true && (state.terminal === false || pack.workflow.version >= 2)) {
     const said = state.terminal === false ? 'says terminal: false but' : 'is not marked terminal and';
-    report('warning', at(), `state "${name}" ${said} has no on_event, so it is terminal (as in PromptKit): the workflow ends there; add on_event, or terminal: true to say so`);
+    report(
+      'warning',
+      at(),
+      `state "${name}" ${said} has no on_event, so it is terminal (as in PromptKit): the workflow ends there; add on_event, or terminal: true to say so`,
+    );
   }
 
   if (state.on_max_visits !== undefined) {
@@ -84,7 +96,11 @@ function checkState(pack: PackFile, name: string, state: PackState, report: Repo
   }
   const artifacts = (state as Record<string, unknown>).artifacts;
   if (artifacts !== undefined) {
-    report('warning', at('artifacts'), `state "${name}" declares artifacts (RFC 0009); auggy does not keep artifacts, so {{artifacts.*}} stays empty unless a transition's context carries them`);
+    report(
+      'warning',
+      at('artifacts'),
+      `state "${name}" declares artifacts (RFC 0009); auggy does not keep artifacts, so {{artifacts.*}} stays empty unless a transition's context carries them`,
+    );
   }
 }
 
@@ -93,7 +109,11 @@ function checkPrompts(pack: PackFile, report: Report): void {
   for (const [task, prompt] of Object.entries(pack.prompts)) {
     const validators = (prompt as Record<string, unknown>).validators;
     if (Array.isArray(validators) && validators.length > 0) {
-      report('warning', ['prompts', task, 'validators'], `prompt "${task}" declares ${validators.length === 1 ? 'a validator' : `${validators.length} validators`}; auggy does not run validators, so replies in that state are not checked`);
+      report(
+        'warning',
+        ['prompts', task, 'validators'],
+        `prompt "${task}" declares ${validators.length === 1 ? 'a validator' : `${validators.length} validators`}; auggy does not run validators, so replies in that state are not checked`,
+      );
     }
   }
   const packValidators = (pack as Record<string, unknown>).validators;

@@ -217,7 +217,10 @@ export class WorkflowRuntime {
     const unanswerable = new Set<string>();
     for (let state = this.state; state.ask && this.running(); state = this.state) {
       if (unanswerable.has(state.name)) {
-        return await this.stopAsks(`state ${state.name} would ask its questions again with nobody there to answer (NoAnswer leads back to it); give it max_visits with on_max_visits`, moves);
+        return await this.stopAsks(
+          `state ${state.name} would ask its questions again with nobody there to answer (NoAnswer leads back to it); give it max_visits with on_max_visits`,
+          moves,
+        );
       }
       const values = templateValues(undefined, this.options.variables, this.run.context, answersForTemplates(this.run.answers));
       const spec = renderedAsk(state.ask, this.model.syntax, values);

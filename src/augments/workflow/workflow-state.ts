@@ -80,12 +80,7 @@ export function totalVisits(run: RunState): number {
  * The session's workflow position, or a fresh one at the entry state. A file that cannot be used
  * (corrupt, another pack, a state the pack no longer has) is reported and replaced, never fatal.
  */
-export function loadRunState(
-  session: SessionHandle,
-  model: WorkflowModel,
-  warn: (message: string) => void,
-  now: Date,
-): { run: RunState; saved: boolean } {
+export function loadRunState(session: SessionHandle, model: WorkflowModel, warn: (message: string) => void, now: Date): { run: RunState; saved: boolean } {
   const fresh = { run: freshRunState(model, now), saved: false };
   const read = session.readState(WORKFLOW_STATE_FILE);
   if (read.status === 'corrupt') warn(`workflow: ${WORKFLOW_STATE_FILE} was unreadable and was set aside (${read.setAsideTo}); starting at ${model.entry}`);

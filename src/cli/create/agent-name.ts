@@ -1,5 +1,13 @@
 /** Names that are folders nobody wants to create an agent in, or that Windows cannot hold. */
-const RESERVED = new Set(['node_modules', 'favicon.ico', 'con', 'prn', 'aux', 'nul', ...Array.from({ length: 9 }, (_, i) => [`com${i + 1}`, `lpt${i + 1}`]).flat()]);
+const RESERVED = new Set([
+  'node_modules',
+  'favicon.ico',
+  'con',
+  'prn',
+  'aux',
+  'nul',
+  ...Array.from({ length: 9 }, (_, i) => [`com${i + 1}`, `lpt${i + 1}`]).flat(),
+]);
 
 /** Same limit npm puts on package names. */
 const MAX_LENGTH = 214;
@@ -31,7 +39,10 @@ export function agentNameProblem(name: string): string | undefined {
   if (name.startsWith('-')) return withSuggestion(`"${name}" starts with "-"; it would read as an option`, name);
   if (name.length > MAX_LENGTH) return `"${name}" is longer than ${MAX_LENGTH} characters; choose a shorter name`;
   if (!/^[a-z0-9][a-z0-9._-]*$/.test(name)) {
-    return withSuggestion(`"${name}" can only use lowercase letters, digits, "-", "_" and ".", starting with a letter or digit (it names the folder and the package)`, name);
+    return withSuggestion(
+      `"${name}" can only use lowercase letters, digits, "-", "_" and ".", starting with a letter or digit (it names the folder and the package)`,
+      name,
+    );
   }
   if (RESERVED.has(name)) return `"${name}" is a reserved name; choose another`;
   return undefined;

@@ -101,7 +101,12 @@ export async function completeAnswers(name: string, flags: CheckedFlags, prompte
   const provider =
     flags.provider ??
     (prompter
-      ? await askChoice(prompter, 'Provider', PROVIDERS.map((value) => ({ value, summary: PROVIDER_SUMMARIES[value] })), DEFAULT_PROVIDER)
+      ? await askChoice(
+          prompter,
+          'Provider',
+          PROVIDERS.map((value) => ({ value, summary: PROVIDER_SUMMARIES[value] })),
+          DEFAULT_PROVIDER,
+        )
       : DEFAULT_PROVIDER);
   const model = flags.model ?? (prompter ? await askText(prompter, 'Model', DEFAULT_MODELS[provider]) : DEFAULT_MODELS[provider]);
   const defaultBaseURL = DEFAULT_BASE_URLS[provider];

@@ -60,13 +60,15 @@ export async function createCommand(name: string, flags: CreateFlags, io: Create
   checkTarget(parent, name, flags.dir);
 
   const prompter = flags.yes ? undefined : io.openPrompter?.();
-  const answers = await completeAnswers(name, checked, prompter).then(
-    (value) => value,
-    (error: unknown) => {
-      if (error instanceof PromptCanceled) return undefined;
-      throw error;
-    },
-  ).finally(() => prompter?.close());
+  const answers = await completeAnswers(name, checked, prompter)
+    .then(
+      (value) => value,
+      (error: unknown) => {
+        if (error instanceof PromptCanceled) return undefined;
+        throw error;
+      },
+    )
+    .finally(() => prompter?.close());
   if (!answers) {
     io.err(`auggy: ${new PromptCanceled().message}\n`);
     return EXIT.canceled;
@@ -80,7 +82,8 @@ export async function createCommand(name: string, flags: CreateFlags, io: Create
     const code = errorCode(error);
     // The permission check above can pass and the write still fail (read-only mounts, ACLs, root on /sys).
     if (code && UNWRITABLE.has(code)) throw new UsageError(`cannot write in ${parent} (${code}); choose a folder you can write to with --dir`);
-    if (code === 'ENOTEMPTY' || code === 'EEXIST') throw new UsageError(`${join(parent, name)} appeared while creating; nothing was written, choose another name`);
+    if (code === 'ENOTEMPTY' || code === 'EEXIST')
+      throw new UsageError(`${join(parent, name)} appeared while creating; nothing was written, choose another name`);
     throw error;
   }
   io.out(createdMessage(answers, target, files, io.cwd));

@@ -10,7 +10,17 @@ function shellWord(text: string): string {
 /** What was written, then the commands that take the person from here to a first run. */
 export function createdMessage(answers: CreateAnswers, target: string, files: readonly ScaffoldFile[], cwd: string): string {
   const where = relative(cwd, target) || '.';
-  const topLevel = [...new Set(files.map((file) => file.path.split('/').slice(0, 2).join('/').replace(/\/SKILL\.md$|\/augment\.yaml$/, '')))];
+  const topLevel = [
+    ...new Set(
+      files.map((file) =>
+        file.path
+          .split('/')
+          .slice(0, 2)
+          .join('/')
+          .replace(/\/SKILL\.md$|\/augment\.yaml$/, ''),
+      ),
+    ),
+  ];
   const steps = [`cd ${shellWord(where)}`];
   const variable = providerKeyVariable({ provider: answers.provider });
   if (variable) steps.push(`cp .env.example .env      # then set ${variable} in .env`);

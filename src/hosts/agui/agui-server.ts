@@ -119,7 +119,13 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       case '/agent/run':
         requireBearer(req, options.token);
         requireJsonBody(req);
-        await handleRun(req, res, { ...beside, maxMessageChars: options.maxMessageChars, headers, closingRefusal: () => closingRefusal(headers), interruptWaitMs: options.interruptWaitMs });
+        await handleRun(req, res, {
+          ...beside,
+          maxMessageChars: options.maxMessageChars,
+          headers,
+          closingRefusal: () => closingRefusal(headers),
+          interruptWaitMs: options.interruptWaitMs,
+        });
         return;
       case '/agent/board':
         requireBearer(req, options.token);

@@ -43,7 +43,17 @@ export function toModelMessages(history: readonly Message[], toolNames: Readonly
         const value = message.error ?? contentToText(message.content);
         out.push({
           id: message.id,
-          message: { role: 'tool', content: [{ type: 'tool-result', toolCallId: message.toolCallId, toolName, output: message.error !== undefined ? { type: 'error-text', value } : { type: 'text', value } }] },
+          message: {
+            role: 'tool',
+            content: [
+              {
+                type: 'tool-result',
+                toolCallId: message.toolCallId,
+                toolName,
+                output: message.error !== undefined ? { type: 'error-text', value } : { type: 'text', value },
+              },
+            ],
+          },
         });
         break;
       }

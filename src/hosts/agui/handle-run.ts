@@ -59,7 +59,10 @@ function checkToolResults(conversation: Conversation, request: RunRequest): void
   const stray = request.input.results.find((result) => !open.has(result.toolCallId));
   if (!stray) return;
   const waiting = open.size === 0 ? 'this thread has no tool call waiting for a result' : `the calls waiting are ${[...open].join(', ')}`;
-  throw new HttpError(400, `the tool message for ${stray.toolCallId} answers no call the agent left for the client (${waiting}); end messages with a user message instead`);
+  throw new HttpError(
+    400,
+    `the tool message for ${stray.toolCallId} answers no call the agent left for the client (${waiting}); end messages with a user message instead`,
+  );
 }
 
 /**
@@ -85,7 +88,12 @@ function interruptRun(conversation: Conversation, request: RunRequest, waitMs: n
 }
 
 /** Runs the input the request brings: a message, frontend tool results, or answers to open questions. */
-async function runInput(conversation: Conversation, request: RunRequest, signal: AbortSignal, asking: InterruptRun | undefined): Promise<TurnResult | undefined> {
+async function runInput(
+  conversation: Conversation,
+  request: RunRequest,
+  signal: AbortSignal,
+  asking: InterruptRun | undefined,
+): Promise<TurnResult | undefined> {
   const tools = clientTools(request.tools);
   const person = asking?.person;
   const { input } = request;
@@ -93,7 +101,8 @@ async function runInput(conversation: Conversation, request: RunRequest, signal:
   if (input.kind === 'tool-results') return conversation.resumeTurn(input.results, { signal, clientTools: tools, person });
   if (!asking || !person) return undefined;
   const { answers, toolCallIds, replyText } = asking.plan;
-  if (answers.size > 0) return conversation.resumeAnswered({ signal, clientTools: tools, person, toolCallIds, ...(replyText !== undefined ? { reply: replyText } : {}) });
+  if (answers.size > 0)
+    return conversation.resumeAnswered({ signal, clientTools: tools, person, toolCallIds, ...(replyText !== undefined ? { reply: replyText } : {}) });
   if (replyText !== undefined) return conversation.runTurn(replyText, { signal, clientTools: tools, person });
   return undefined;
 }
@@ -109,7 +118,13 @@ async function holdOpen(conversation: Conversation, asking: InterruptRun): Promi
 }
 
 /** Runs the turn, streaming its events; resolves to how it ended. Never throws. */
-async function streamTurn(conversation: Conversation, request: RunRequest, stream: RunStream, signal: AbortSignal, context: RunRouteContext): Promise<TurnOutcome> {
+async function streamTurn(
+  conversation: Conversation,
+  request: RunRequest,
+  stream: RunStream,
+  signal: AbortSignal,
+  context: RunRouteContext,
+): Promise<TurnOutcome> {
   const { log } = context;
   const unsubscribe = conversation.subscribe((event) => {
     // What the client gets only in its short form, the operator reads in full.
@@ -123,13 +138,22 @@ async function streamTurn(conversation: Conversation, request: RunRequest, strea
     if (asking && asking.plan.uncovered.length > 0) {
       // Never run past an open question: the client must answer or cancel it first.
       const ids = asking.plan.uncovered.join(', ');
-      return { status: 'failed', code: 'interrupt_pending', message: `this thread has open interrupts (${ids}); answer or cancel each with resume before the thread goes on` };
+      return {
+        status: 'failed',
+        code: 'interrupt_pending',
+        message: `this thread has open interrupts (${ids}); answer or cancel each with resume before the thread goes on`,
+      };
     }
     if (request.state) await conversation.applyClientState(request.state);
     const result = await runInput(conversation, request, signal, asking);
     // A resume that answered nothing open runs nothing; its warnings said why.
     if (!result) return { status: 'completed' };
-    const outcome: TurnOutcome = { status: result.status, message: result.message, code: result.code, ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}) };
+    const outcome: TurnOutcome = {
+      status: result.status,
+      message: result.message,
+      code: result.code,
+      ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}),
+    };
     if (!asking) return outcome;
     const interrupts = await holdOpen(conversation, asking);
     if (interrupts.length === 0) return outcome;
@@ -200,7 +224,8 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
       });
     } catch (error) {
       if (error instanceof SessionBusyError) throw await refuseBusy(context, request, error.message);
-      if (error instanceof SessionError) throw new HttpError(500, `the session for thread ${request.threadId} could not be written: ${error.message}`, context.headers);
+      if (error instanceof SessionError)
+        throw new HttpError(500, `the session for thread ${request.threadId} could not be written: ${error.message}`, context.headers);
       throw error;
     } finally {
       claim.run.conversation = undefined;

@@ -43,7 +43,9 @@ export function readHeld(session: SessionHandle, warn: (line: string) => void): 
   }
   const parsed = fileSchema.safeParse(read.value);
   if (parsed.success) return parsed.data.held;
-  warn(`${INTERRUPTS_FILE} does not hold open questions; it was set aside as ${session.setAsideState(INTERRUPTS_FILE, 'not open questions')} and no question is open`);
+  warn(
+    `${INTERRUPTS_FILE} does not hold open questions; it was set aside as ${session.setAsideState(INTERRUPTS_FILE, 'not open questions')} and no question is open`,
+  );
   return [];
 }
 

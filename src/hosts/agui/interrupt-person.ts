@@ -101,7 +101,9 @@ export class InterruptPerson implements PersonChannel {
     // a field left out takes its default or stays empty where it may, as `-` does at the terminal.
     const accepted = given.held.accepted ?? {};
     const leftOut = (question: PresentedQuestion) => accepted[question.field] ?? (question.default !== undefined || !question.required ? DASH : '');
-    return Object.fromEntries(ask.questions.map((question) => [question.field, question.field in values ? asTyped(values[question.field]) : leftOut(question)]));
+    return Object.fromEntries(
+      ask.questions.map((question) => [question.field, question.field in values ? asTyped(values[question.field]) : leftOut(question)]),
+    );
   }
 
   private hold(ask: QuestionnaireAsk): HeldInterrupt {

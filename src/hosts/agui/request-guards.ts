@@ -14,7 +14,11 @@ export interface RequestGuards {
 
 /** A host name as it compares: lower case, IPv6 without brackets, no trailing dot. */
 function normalHostname(name: string): string {
-  return name.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 function hostnameOfHeader(host: string): string | undefined {
@@ -54,7 +58,7 @@ function originOf(text: string): string | undefined {
 
 /** The listed origins in the form browsers send them (`https://app.example`, no path or trailing slash). */
 export function normalOrigins(listed: readonly string[]): string[] {
-  return listed.map((origin) => (origin === '*' ? '*' : originOf(origin) ?? origin));
+  return listed.map((origin) => (origin === '*' ? '*' : (originOf(origin) ?? origin)));
 }
 
 /**
@@ -71,7 +75,10 @@ export function checkOrigin(req: IncomingMessage, guards: RequestGuards): string
     if (req.headers.host !== undefined && new URL(origin).host === new URL(`http://${req.headers.host}`).host) return undefined;
     if (guards.corsOrigins.includes('*') || guards.corsOrigins.includes(origin)) return origin;
   }
-  throw new HttpError(403, `requests from origin ${JSON.stringify(header.slice(0, 100))} are not allowed; start the server with --cors-origin ${origin ?? '<origin>'} to let that web app call it`);
+  throw new HttpError(
+    403,
+    `requests from origin ${JSON.stringify(header.slice(0, 100))} are not allowed; start the server with --cors-origin ${origin ?? '<origin>'} to let that web app call it`,
+  );
 }
 
 /**

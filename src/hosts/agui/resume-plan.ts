@@ -39,7 +39,8 @@ export function planResume(held: readonly HeldInterrupt[], resume: readonly Resu
   const open = new Map(held.map((item) => [item.interrupt.id, item]));
   const given = new Map<string, ResumeEntry>();
   for (const entry of resume) {
-    if (!open.has(entry.interruptId)) plan.warnings.push(`resume names ${entry.interruptId}, which is no open question on this thread (never asked, or answered already); it was ignored`);
+    if (!open.has(entry.interruptId))
+      plan.warnings.push(`resume names ${entry.interruptId}, which is no open question on this thread (never asked, or answered already); it was ignored`);
     else if (given.has(entry.interruptId)) plan.warnings.push(`resume answers ${entry.interruptId} twice; the first answer counts`);
     else given.set(entry.interruptId, entry);
   }

@@ -94,7 +94,10 @@ function turnInput(messages: Message[], maxMessageChars: number): Pick<RunReques
   }
   const last = messages.at(-1);
   if (last?.role !== 'user') {
-    throw new HttpError(400, "messages ends with no user message: end it with the user's message (the turn's input), or with the tool messages answering the last run's frontend tool calls");
+    throw new HttpError(
+      400,
+      "messages ends with no user message: end it with the user's message (the turn's input), or with the tool messages answering the last run's frontend tool calls",
+    );
   }
   const text = contentToText(last.content);
   if (text.trim() === '') throw new HttpError(400, 'the last user message has no text (only text content is read)');

@@ -41,7 +41,16 @@ export function App(props: AppProps) {
   const budget = screenBudget(stdout.rows, editor.state.text, menu.items.length);
   const live = fitLiveItems(liveItems(view.transcript), { rows: stdout.rows, columns: width, below: budget.below + boardPanelRows(board) });
   const waiting = !view.running && view.lastTurn?.status === 'input-required';
-  const printed = <PrintedTranscript key={view.printKey} items={view.transcript.done} width={width} print={props.print} onPrinted={opened} alreadyPrinted={view.printKey === 0 && props.openingPrinted === true} />;
+  const printed = (
+    <PrintedTranscript
+      key={view.printKey}
+      items={view.transcript.done}
+      width={width}
+      print={props.print}
+      onPrinted={opened}
+      alreadyPrinted={view.printKey === 0 && props.openingPrinted === true}
+    />
+  );
   // Same tree when quitting (a remounted <Static> would print everything again), minus the input;
   // and at the start until the opening transcript is out, so the input is first drawn under it.
   if (exiting || !openingPrinted) return <Layout printed={printed} live={null} input={null} status={null} />;
@@ -61,15 +70,15 @@ export function App(props: AppProps) {
         questionnaire.question ? (
           <FieldQuestionView question={questionnaire.question} input={questionnaire.input} />
         ) : (
-        <>
-          <InputLine
-            text={editor.state.text}
-            cursor={editor.state.cursor}
-            maxLines={budget.inputLines}
-            placeholder={ready ? (waiting ? 'Type your reply' : PLACEHOLDER) : 'starting…'}
-          />
-          {waiting && <WaitingHint />}
-        </>
+          <>
+            <InputLine
+              text={editor.state.text}
+              cursor={editor.state.cursor}
+              maxLines={budget.inputLines}
+              placeholder={ready ? (waiting ? 'Type your reply' : PLACEHOLDER) : 'starting…'}
+            />
+            {waiting && <WaitingHint />}
+          </>
         )
       }
       below={<CommandList commands={menu.items} selected={menu.selected} />}

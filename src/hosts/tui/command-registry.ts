@@ -17,7 +17,10 @@ export function buildRegistry(own: SlashCommand[], augments: SlashCommand[]): Co
   const commands: RegisteredCommand[] = [];
   const shadowed: string[] = [];
   const taken = new Set<string>();
-  for (const [source, list] of [['tui', own], ['augment', augments]] as const) {
+  for (const [source, list] of [
+    ['tui', own],
+    ['augment', augments],
+  ] as const) {
     for (const command of list) {
       const key = command.name.toLowerCase();
       if (taken.has(key)) {

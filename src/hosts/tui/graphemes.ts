@@ -27,7 +27,10 @@ export function graphemeStartBefore(text: string, at: number): number {
 /** The offset just after the character that starts at `at` (the text's length at the end). */
 export function graphemeEndAfter(text: string, at: number): number {
   if (at >= text.length) return text.length;
-  const first = graphemes().segment(text.slice(at, at + WINDOW))[Symbol.iterator]().next();
+  const first = graphemes()
+    .segment(text.slice(at, at + WINDOW))
+    [Symbol.iterator]()
+    .next();
   return first.done ? text.length : at + first.value.segment.length;
 }
 

@@ -19,7 +19,7 @@ export interface Palette {
 
 const SYNTAX: Record<string, Tint> = {
   keyword: 'magenta',
-  'built_in': 'cyan',
+  built_in: 'cyan',
   type: 'cyan',
   literal: 'blue',
   number: 'yellow',

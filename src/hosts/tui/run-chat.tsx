@@ -79,16 +79,16 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
   stdout.write(transcriptText(opening.items, stdout.columns || 80, palette));
   const instance = render(
     <PaletteProvider palette={palette}>
-    <App
-      {...opening}
-      openingPrinted
-      conversation={conversation}
-      warnings={warnings}
-      history={loadInputHistory(historyFile)}
-      saveHistory={saveHistory}
-      resumeHint={resumeHint}
-      onQuit={(session) => (lastSession = session)}
-    />
+      <App
+        {...opening}
+        openingPrinted
+        conversation={conversation}
+        warnings={warnings}
+        history={loadInputHistory(historyFile)}
+        saveHistory={saveHistory}
+        resumeHint={resumeHint}
+        onQuit={(session) => (lastSession = session)}
+      />
     </PaletteProvider>,
     { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true },
   );

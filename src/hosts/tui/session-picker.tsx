@@ -51,7 +51,8 @@ export function SessionPicker({ sessions, onPick, max = 12 }: SessionPickerProps
           return (
             <Text key={row.id} wrap="truncate-end" color={on ? colours.accent : undefined} bold={on}>
               {on ? '› ' : '  '}
-              {row.id}  <Text dimColor={!on}>{row.when}</Text>  <Text color={row.ending.startsWith('waiting') ? colours.question : undefined}>{row.ending}</Text>  {row.message}
+              {row.id} <Text dimColor={!on}>{row.when}</Text> <Text color={row.ending.startsWith('waiting') ? colours.question : undefined}>{row.ending}</Text>{' '}
+              {row.message}
             </Text>
           );
         })}
@@ -62,7 +63,10 @@ export function SessionPicker({ sessions, onPick, max = 12 }: SessionPickerProps
 }
 
 /** Shows the picker until the person chooses; resolves to the session id, or undefined when they left. */
-export async function pickSession(sessions: readonly SessionSummary[], streams: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream }): Promise<string | undefined> {
+export async function pickSession(
+  sessions: readonly SessionSummary[],
+  streams: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream },
+): Promise<string | undefined> {
   let picked: string | undefined;
   const instance = render(
     <PaletteProvider palette={paletteFor(process.env)}>

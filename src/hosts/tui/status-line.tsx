@@ -49,7 +49,14 @@ export function TurnStatusText({ status }: TurnSummary) {
 /** The session's token use so far: `1.2k in · 340 out tokens`. */
 export function tokenText(usage: TokenUsage): string | undefined {
   if (usage.inputTokens === 0 && usage.outputTokens === 0) return undefined;
-  const short = (count: number) => (count >= 1_000_000 ? `${(count / 1_000_000).toFixed(1)}M` : count >= 10_000 ? `${Math.round(count / 1000)}k` : count >= 1000 ? `${(count / 1000).toFixed(1)}k` : String(count));
+  const short = (count: number) =>
+    count >= 1_000_000
+      ? `${(count / 1_000_000).toFixed(1)}M`
+      : count >= 10_000
+        ? `${Math.round(count / 1000)}k`
+        : count >= 1000
+          ? `${(count / 1000).toFixed(1)}k`
+          : String(count);
   return `${short(usage.inputTokens)} in · ${short(usage.outputTokens)} out tokens`;
 }
 

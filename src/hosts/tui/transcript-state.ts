@@ -57,7 +57,10 @@ function settle(state: TranscriptState): TranscriptState {
   const last = state.live[count - 1];
   if (count > 0 && count === state.live.length && last.item.kind === 'assistant') count--;
   if (count === 0) return state;
-  const moved = state.live.slice(0, count).map((entry) => entry.item).filter((item) => !isEmptyText(item));
+  const moved = state.live
+    .slice(0, count)
+    .map((entry) => entry.item)
+    .filter((item) => !isEmptyText(item));
   return { ...state, done: moved.length > 0 ? [...state.done, ...moved] : state.done, live: state.live.slice(count) };
 }
 
@@ -154,7 +157,13 @@ export function applyEvent(state: TranscriptState, event: KernelEvent): Transcri
     case 'TEXT_MESSAGE_CONTENT':
       return appendText(state, event.messageId, event.delta);
     case 'TEXT_MESSAGE_END':
-      return settle(updateEntry(state, (entry) => entry.messageId === event.messageId, (entry) => ({ ...entry, open: false })));
+      return settle(
+        updateEntry(
+          state,
+          (entry) => entry.messageId === event.messageId,
+          (entry) => ({ ...entry, open: false }),
+        ),
+      );
     case 'TOOL_CALL_START': {
       if (state.live.some((entry) => entry.toolCallId === event.toolCallId)) return state;
       // Its question is shown as the reply; a tool line would show it twice.

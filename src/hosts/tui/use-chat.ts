@@ -78,7 +78,9 @@ export function useChat(setup: ChatSetup): Chat {
         sessionLines: () => [
           `session ${conversation.session.id}${conversation.session.resumed ? ' (resumed)' : ''}`,
           // A session in a database has no folder: the line names the store (never its password).
-          conversation.session.dir === undefined ? `store   ${conversation.sessionStore?.location ?? conversation.session.location}` : `folder  ${conversation.session.dir}`,
+          conversation.session.dir === undefined
+            ? `store   ${conversation.sessionStore?.location ?? conversation.session.location}`
+            : `folder  ${conversation.session.dir}`,
           `resume  ${latestSetup.current.resumeHint(conversation.session.id)}`,
         ],
         clear: async () => [`new conversation: session ${(await clear()).session.id}`],

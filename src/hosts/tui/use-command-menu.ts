@@ -50,7 +50,10 @@ export function useCommandMenu(registry: CommandRegistry, text: string): Command
   // The menu state lives in a ref, read when keys are handled; the counter only asks for a redraw.
   const latest = useRef<MenuState>({ text, selected: 0, dismissed: false, moved: false });
   const [, redraw] = useState(0);
-  const stateFor = useCallback((current: string): MenuState => (latest.current.text === current ? latest.current : { text: current, selected: 0, dismissed: false, moved: false }), []);
+  const stateFor = useCallback(
+    (current: string): MenuState => (latest.current.text === current ? latest.current : { text: current, selected: 0, dismissed: false, moved: false }),
+    [],
+  );
   const update = useCallback((next: MenuState) => {
     latest.current = next;
     redraw((count) => count + 1);
@@ -59,10 +62,13 @@ export function useCommandMenu(registry: CommandRegistry, text: string): Command
 
   const items = itemsFor(text);
   const selected = Math.min(stateFor(text).selected, Math.max(0, items.length - 1));
-  const chosen = useCallback((current: string) => {
-    const list = itemsFor(current);
-    return list[Math.min(stateFor(current).selected, list.length - 1)];
-  }, [itemsFor, stateFor]);
+  const chosen = useCallback(
+    (current: string) => {
+      const list = itemsFor(current);
+      return list[Math.min(stateFor(current).selected, list.length - 1)];
+    },
+    [itemsFor, stateFor],
+  );
   const isOpen = useCallback((current: string) => itemsFor(current).length > 0, [itemsFor]);
   const move = useCallback(
     (current: string, direction: -1 | 1) => {

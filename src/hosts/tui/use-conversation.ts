@@ -114,7 +114,8 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
           controller.current = undefined;
           // A failure no RUN_ERROR explained (thrown, or a session not saved after the run
           // finished): the transcript says why here, since the status line only marks it.
-          if (summary.status === 'failed' && !failureShown.current) dispatch({ type: 'items', items: [{ kind: 'turn-end', status: 'failed', message: summary.message }] });
+          if (summary.status === 'failed' && !failureShown.current)
+            dispatch({ type: 'items', items: [{ kind: 'turn-end', status: 'failed', message: summary.message }] });
           dispatch({ type: 'turn-ended', summary, usage });
         });
       return true;

@@ -84,5 +84,8 @@ export function useInputEditor(history: string[], persist: (entry: string) => vo
     [dispatch, persist],
   );
   const recalled = useCallback(() => isRecalled(latest.current), []);
-  return useMemo(() => ({ state: model.editor, current, edit, set, vertical, commit, recalled }), [model.editor, current, edit, set, vertical, commit, recalled]);
+  return useMemo(
+    () => ({ state: model.editor, current, edit, set, vertical, commit, recalled }),
+    [model.editor, current, edit, set, vertical, commit, recalled],
+  );
 }

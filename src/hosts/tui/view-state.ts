@@ -58,7 +58,14 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       };
     case 'turn-ended':
       // Whatever the stream left open (a turn that threw) is final now.
-      return { ...state, running: false, startedAt: undefined, lastTurn: action.summary, usage: added(state.usage, action.usage), transcript: endLive(state.transcript) };
+      return {
+        ...state,
+        running: false,
+        startedAt: undefined,
+        lastTurn: action.summary,
+        usage: added(state.usage, action.usage),
+        transcript: endLive(state.transcript),
+      };
     case 'reset': {
       const fresh = emptyTranscript({ splitStreaming: true, nextId: state.transcript.nextId });
       return { running: false, printKey: state.printKey + 1, usage: NO_USAGE, transcript: appendItems(fresh, [{ kind: 'header', ...action.header }]) };

@@ -12,21 +12,23 @@ const scriptedStepSchema = z.object({
   toolCalls: z.array(scriptedToolCallSchema).default([]),
 });
 
-const scriptedRuleSchema = z.object({
-  /** Case-insensitive regular expression on the latest user message. */
-  match: z.string().default('.*'),
-  /** Optional case-insensitive regular expression on the system prompt (workflow state, evaluator). */
-  system: z.string().optional(),
-  /** `steps[n]` is the reply after n tool rounds since the user's message. */
-  steps: z.array(scriptedStepSchema).min(1).optional(),
-  /**
-   * Instead of steps: one reply per call to this rule, taken in order and starting over after the
-   * last, so a deterministic model can still answer differently on each run (`auggy test --repeat`).
-   */
-  replies: z.array(scriptedStepSchema).min(1).optional(),
-}).refine((rule) => (rule.steps === undefined) !== (rule.replies === undefined), {
-  message: 'a rule needs either steps or replies (not both)',
-});
+const scriptedRuleSchema = z
+  .object({
+    /** Case-insensitive regular expression on the latest user message. */
+    match: z.string().default('.*'),
+    /** Optional case-insensitive regular expression on the system prompt (workflow state, evaluator). */
+    system: z.string().optional(),
+    /** `steps[n]` is the reply after n tool rounds since the user's message. */
+    steps: z.array(scriptedStepSchema).min(1).optional(),
+    /**
+     * Instead of steps: one reply per call to this rule, taken in order and starting over after the
+     * last, so a deterministic model can still answer differently on each run (`auggy test --repeat`).
+     */
+    replies: z.array(scriptedStepSchema).min(1).optional(),
+  })
+  .refine((rule) => (rule.steps === undefined) !== (rule.replies === undefined), {
+    message: 'a rule needs either steps or replies (not both)',
+  });
 
 export const scriptSchema = z.object({
   /** Pause between streamed chunks, so hosts can be watched streaming. */
@@ -69,11 +71,15 @@ export function loadScript(path: string): Script {
  * Picks the reply: the first rule whose patterns fit, at the step for this many tool rounds, or
  * its next reply in turn. `replyCounts` holds how often each rule's replies were taken.
  */
-export function pickStep(script: Script, userText: string, system: string, toolRounds: number, replyCounts: Map<number, number> = new Map()): ScriptedStep | undefined {
+export function pickStep(
+  script: Script,
+  userText: string,
+  system: string,
+  toolRounds: number,
+  replyCounts: Map<number, number> = new Map(),
+): ScriptedStep | undefined {
   const index = script.rules.findIndex(
-    (candidate) =>
-      new RegExp(candidate.match, 'i').test(userText) &&
-      (candidate.system === undefined || new RegExp(candidate.system, 'i').test(system)),
+    (candidate) => new RegExp(candidate.match, 'i').test(userText) && (candidate.system === undefined || new RegExp(candidate.system, 'i').test(system)),
   );
   const rule = script.rules[index];
   if (!rule) return undefined;

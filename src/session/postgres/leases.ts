@@ -71,7 +71,9 @@ export class Leases {
       } catch (error) {
         // The database is away for a moment; the lease still holds until its expiry.
         if (Date.now() - confirmedAt < leaseMs) return;
-        lost.abort(new Error(`the lease on session ${sessionId} could not be renewed (${error instanceof Error ? error.message : String(error)}); this run stops`));
+        lost.abort(
+          new Error(`the lease on session ${sessionId} could not be renewed (${error instanceof Error ? error.message : String(error)}); this run stops`),
+        );
       }
       if (lost.signal.aborted) clearInterval(timer);
     };
@@ -87,7 +89,9 @@ export class Leases {
             await pool.query('DELETE FROM auggy_leases WHERE agent_key = $1 AND session_id = $2 AND owner = $3', [agentKey, sessionId, owner]);
           } catch (error) {
             // It expires by itself; the thread is only busy a little longer.
-            log(`the lease on session ${sessionId} could not be released (${error instanceof Error ? error.message : String(error)}); it expires within ${Math.ceil(leaseMs / 1000)} s`);
+            log(
+              `the lease on session ${sessionId} could not be released (${error instanceof Error ? error.message : String(error)}); it expires within ${Math.ceil(leaseMs / 1000)} s`,
+            );
           }
         })()),
     };

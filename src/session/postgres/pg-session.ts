@@ -38,13 +38,14 @@ interface Settle {
   reject(error: SessionError): void;
 }
 
-type WriteOp = (
+type WriteOp =
   /** `asWriter`: made while this handle held the session's lease, so a refusal means the lease was lost. */
-  | { kind: 'append'; entry: SessionEntry; asWriter: boolean }
-  | { kind: 'state'; name: string; base: unknown; value: unknown }
-  | { kind: 'remove'; name: string }
-  | { kind: 'rename'; from: string; to: string }
-) & { settle: Settle };
+  (
+    | { kind: 'append'; entry: SessionEntry; asWriter: boolean }
+    | { kind: 'state'; name: string; base: unknown; value: unknown }
+    | { kind: 'remove'; name: string }
+    | { kind: 'rename'; from: string; to: string }
+  ) & { settle: Settle };
 
 const ignore = () => undefined;
 /** A rename's caller (setAsideState) is told where the file went at once; its save is reported like any write's, to later writes. */
@@ -249,10 +250,11 @@ export class PgSession implements SessionHandle {
       return;
     }
     const writesBefore = this.stateWrites.get(name) ?? 0;
-    const { rows } = await this.context.pool.query<{ value: unknown }>(
-      'SELECT value FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3',
-      [this.context.agentKey, this.id, name],
-    );
+    const { rows } = await this.context.pool.query<{ value: unknown }>('SELECT value FROM auggy_state WHERE agent_key = $1 AND session_id = $2 AND name = $3', [
+      this.context.agentKey,
+      this.id,
+      name,
+    ]);
     // A write of ours began while this read was on its way: ours is newer (or rechecks after saving).
     if ((this.stateWrites.get(name) ?? 0) !== writesBefore) return;
     const value = rows[0]?.value;
@@ -310,7 +312,13 @@ export class PgSession implements SessionHandle {
 
   private async saveEntries(batch: SessionEntry[], asWriter: boolean): Promise<void> {
     const { pool, agentKey, processOwner } = this.context;
-    const result = await pool.query<{ count: number; last: string }>(APPEND, [agentKey, this.id, batch.map((entry) => JSON.stringify(entry)), processOwner, batch.map((entry) => entry.kind)]);
+    const result = await pool.query<{ count: number; last: string }>(APPEND, [
+      agentKey,
+      this.id,
+      batch.map((entry) => JSON.stringify(entry)),
+      processOwner,
+      batch.map((entry) => entry.kind),
+    ]);
     const row = result.rows[0];
     // Written between runs while another process's run holds the session: these are this
     // handle's echoes of that run's state changes (the board heard from elsewhere), which that

@@ -68,9 +68,7 @@ export async function migrate(pool: Pool): Promise<number[]> {
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      await client.query(
-        'CREATE TABLE IF NOT EXISTS auggy_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-      );
+      await client.query('CREATE TABLE IF NOT EXISTS auggy_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
       const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM auggy_schema_migrations');
       const current = rows[0]?.version ?? 0;
       if (current > SCHEMA_VERSION) {

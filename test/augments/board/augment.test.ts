@@ -43,7 +43,8 @@ describe('the board augment', () => {
       const result = await callTool(h, 'board_write', { line: 'queue', text: 'I decide the queue' });
       expect(result).toEqual({
         isError: true,
-        content: 'board_write refused: line "queue" belongs to the person (owner: person): you can read it but not write it; lines you can write: progress, notes.',
+        content:
+          'board_write refused: line "queue" belongs to the person (owner: person): you can read it but not write it; lines you can write: progress, notes.',
       });
       expect(savedBoard(h.session)).toBeUndefined();
       expect(h.events).toEqual([]);
@@ -79,11 +80,17 @@ describe('the board augment', () => {
       expect(board?.duringTurn).toBe(true);
       await callTool(h, 'board_write', { line: 'progress', text: 'two\nrows' });
       expect(await command(h, '')).toEqual({
-        lines: ['Board (you can write queue, notes):', '  queue     you    (empty)', '  progress  agent  two', '                   rows', '  notes     both   remember the changelog'],
+        lines: [
+          'Board (you can write queue, notes):',
+          '  queue     you    (empty)',
+          '  progress  agent  two',
+          '                   rows',
+          '  notes     both   remember the changelog',
+        ],
       });
     });
 
-    it('/board set and /board clear change the person\'s lines', async () => {
+    it("/board set and /board clear change the person's lines", async () => {
       const h = await startBoard();
       expect(await command(h, 'set queue  review the docs, then release ')).toEqual({ lines: ['queue set; the agent sees it at its next step.'] });
       expect(savedBoard(h.session)?.lines.queue).toMatchObject({ text: 'review the docs, then release', by: 'person' });
@@ -107,11 +114,16 @@ describe('the board augment', () => {
       expect(await command(h, 'set queue')).toEqual({ isError: true, lines: ['Give the text: /board set queue <text> (/board clear queue empties it).'] });
       expect(await command(h, 'clear')).toEqual({ isError: true, lines: ['Say which line: /board clear <line>.'] });
       expect((await command(h, 'clear queue now')).isError).toBe(true);
-      expect(await command(h, 'show')).toEqual({ isError: true, lines: ['/board does not take "show": use /board, /board set <line> <text>, /board clear <line>.'] });
-      expect((await command(h, 'set todo x')).lines[0]).toBe('Not written: the board has no line "todo"; its lines are queue (person), progress (agent), notes (both).');
+      expect(await command(h, 'show')).toEqual({
+        isError: true,
+        lines: ['/board does not take "show": use /board, /board set <line> <text>, /board clear <line>.'],
+      });
+      expect((await command(h, 'set todo x')).lines[0]).toBe(
+        'Not written: the board has no line "todo"; its lines are queue (person), progress (agent), notes (both).',
+      );
     });
 
-    it('--board line=text sets a person line; the agent\'s line, an unknown line or no = is refused', async () => {
+    it("--board line=text sets a person line; the agent's line, an unknown line or no = is refused", async () => {
       const h = await startBoard();
       expect(await h.board.hostInput?.('board', 'queue=ship v2 = final')).toEqual({ ok: true, message: '' });
       expect(savedBoard(h.session)?.lines.queue.text).toBe('ship v2 = final');
@@ -140,8 +152,15 @@ describe('the board augment', () => {
       const before = shared(h.board.sharedState?.());
       await callTool(h, 'board_write', { line: 'progress', text: 'halfway' });
       await command(h, 'set queue next: docs');
-      expect(h.events.map((event) => (event.type === 'CUSTOM' ? event.name : event.type))).toEqual(['STATE_DELTA', 'board.changed', 'STATE_DELTA', 'board.changed']);
-      expect(deltas(h.events)[0]).toEqual([{ op: 'add', path: '/board/progress', value: { owner: 'agent', text: 'halfway', by: 'agent', at: expect.any(String) } }]);
+      expect(h.events.map((event) => (event.type === 'CUSTOM' ? event.name : event.type))).toEqual([
+        'STATE_DELTA',
+        'board.changed',
+        'STATE_DELTA',
+        'board.changed',
+      ]);
+      expect(deltas(h.events)[0]).toEqual([
+        { op: 'add', path: '/board/progress', value: { owner: 'agent', text: 'halfway', by: 'agent', at: expect.any(String) } },
+      ]);
       expect(changes(h.events)).toEqual([
         { line: 'progress', text: 'halfway', by: 'agent' },
         { line: 'queue', text: 'next: docs', by: 'person' },

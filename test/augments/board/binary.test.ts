@@ -20,14 +20,19 @@ interface Summary {
 
 describe('the board through the auggy binary', () => {
   it('--board sets person lines before the turn; --output json has the board after it', async () => {
-    server = await startChatServer([{ toolCalls: [{ name: 'board_write', args: { line: 'progress', text: 'docs reviewed' } }] }, { text: 'Reviewed the docs.' }]);
+    server = await startChatServer([
+      { toolCalls: [{ name: 'board_write', args: { line: 'progress', text: 'docs reviewed' } }] },
+      { text: 'Reviewed the docs.' },
+    ]);
     const dir = boardFolder();
     const run = await print(dir, server.url, 'work the queue', '--board', 'queue=review the docs', '--board', 'notes=', '--output', 'json');
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
     expect(server.requests).toHaveLength(2);
     expect(server.requests[0].body.tools?.map((t) => t.function.name)).toEqual(['request_input', 'board_read', 'board_write']);
-    expect(systemPrompt(server.requests[0])).toContain('## queue (the person\'s: read it, do not write it, last written by the person)\nWhat the person wants next.\n> review the docs');
+    expect(systemPrompt(server.requests[0])).toContain(
+      "## queue (the person's: read it, do not write it, last written by the person)\nWhat the person wants next.\n> review the docs",
+    );
     expect(systemPrompt(server.requests[0])).toContain('## notes (shared: you and the person both write it, last written by the person)\n> (empty)');
     const summary = JSON.parse(run.stdout) as Summary;
     expect(summary.status).toBe('completed');
@@ -45,7 +50,10 @@ describe('the board through the auggy binary', () => {
   });
 
   it.each([
-    ['progress=done', /^auggy: --board progress: line "progress" belongs to the agent \(owner: agent\): you can read it but not write it; lines you can write: queue, notes$/],
+    [
+      'progress=done',
+      /^auggy: --board progress: line "progress" belongs to the agent \(owner: agent\): you can read it but not write it; lines you can write: queue, notes$/,
+    ],
     ['todo=x', /^auggy: --board todo: the board has no line "todo"; its lines are queue \(person\), progress \(agent\), notes \(both\)$/],
     ['queue', /^auggy: --board takes line=text, like --board queue="review the docs"; got "queue"$/],
   ])('--board %s: exit 2 with the reason, and no model call', async (flag, message) => {

@@ -60,12 +60,15 @@ describe('BoardStore', () => {
       ok: false,
       reason: 'the board has no line "queu" (did you mean queue?); its lines are queue (person), progress (agent), notes (both)',
     });
-    expect(await board.write('notes', 'x'.repeat(4001), 'person')).toMatchObject({ ok: false, reason: expect.stringContaining('4001 characters; a board line holds at most 4000') });
+    expect(await board.write('notes', 'x'.repeat(4001), 'person')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('4001 characters; a board line holds at most 4000'),
+    });
     expect(savedBoard(session)).toBeUndefined();
     expect(changes).toEqual([]);
   });
 
-  it('two writers on one session (two processes) never lose each other\'s lines', async () => {
+  it("two writers on one session (two processes) never lose each other's lines", async () => {
     const session = await newSession();
     const agentSide = store(session);
     const personSide = store(await openSession({ agentDir: join(folderOf(session), '..', '..', '..'), agentName: 'fixture', sessionId: session.id }));
@@ -77,7 +80,11 @@ describe('BoardStore', () => {
     expect((await agentSide.board.write('notes', 'agent note', 'agent')).ok).toBe(true);
     expect((await personSide.board.write('progress', 'x', 'person')).ok).toBe(false);
     const saved = savedBoard(session)?.lines;
-    expect(saved).toMatchObject({ progress: { text: 'step 1', by: 'agent' }, queue: { text: 'review the docs', by: 'person' }, notes: { text: 'agent note', by: 'agent' } });
+    expect(saved).toMatchObject({
+      progress: { text: 'step 1', by: 'agent' },
+      queue: { text: 'review the docs', by: 'person' },
+      notes: { text: 'agent note', by: 'agent' },
+    });
     expect(texts(agentSide.board.lines())).toEqual(texts(personSide.board.lines()));
     // The agent's side learns of the person's line on its next read, and announces it.
     expect(agentSide.changes.map((line) => `${line.name}:${line.by}`)).toContain('queue:person');
@@ -119,7 +126,9 @@ describe('BoardStore', () => {
     writeFileSync(join(folderOf(session), 'board.json'), '{"version": 1, "lines": {');
     const { board, warnings } = store(session);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^board: board\.json was not readable JSON and was set aside as .*board\.json\.corrupt-\d+; the board starts from its initial values$/);
+    expect(warnings[0]).toMatch(
+      /^board: board\.json was not readable JSON and was set aside as .*board\.json\.corrupt-\d+; the board starts from its initial values$/,
+    );
     expect(readdirSync(folderOf(session)).filter((name) => name.startsWith('board.json.corrupt-'))).toHaveLength(1);
     expect(texts(board.lines())).toEqual({ queue: '', progress: 'not started', notes: 'remember the changelog' });
     expect((await board.write('queue', 'again', 'person')).ok).toBe(true);
@@ -130,7 +139,9 @@ describe('BoardStore', () => {
     const session = await newSession();
     writeFileSync(join(folderOf(session), 'board.json'), '{"queue": "loose text"}');
     const { board, warnings } = store(session);
-    expect(warnings[0]).toMatch(/^board: board\.json does not hold a board \(.*\) and was set aside as .*board\.json\.invalid-\d+; the board starts from its initial values$/);
+    expect(warnings[0]).toMatch(
+      /^board: board\.json does not hold a board \(.*\) and was set aside as .*board\.json\.invalid-\d+; the board starts from its initial values$/,
+    );
     expect(existsSync(join(folderOf(session), 'board.json'))).toBe(false);
     expect(texts(board.lines()).queue).toBe('');
   });

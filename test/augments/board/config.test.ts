@@ -49,7 +49,12 @@ describe('board config', () => {
 
   it('a key a line does not take is a warning, not a silent default', () => {
     expect(validateBoardConfig({ lines: [{ name: 'queue', ownr: 'person' }] }, FILE)).toEqual([
-      { severity: 'warning', file: FILE, field: 'config.lines[0].ownr', message: 'is not a line setting here and is ignored; a line takes name, owner, initial, description' },
+      {
+        severity: 'warning',
+        file: FILE,
+        field: 'config.lines[0].ownr',
+        message: 'is not a line setting here and is ignored; a line takes name, owner, initial, description',
+      },
     ]);
   });
 

@@ -30,7 +30,9 @@ describe('the board inside a running Conversation (loopback Chat Completions ser
     const [first, second] = server.requests;
     expect(systemPrompt(first)).toContain('<augment id="board">');
     expect(systemPrompt(first)).not.toContain('urgent');
-    expect(systemPrompt(second)).toContain("## queue (the person's: read it, do not write it, last written by the person)\nWhat the person wants next.\n> urgent: fix the login bug");
+    expect(systemPrompt(second)).toContain(
+      "## queue (the person's: read it, do not write it, last written by the person)\nWhat the person wants next.\n> urgent: fix the login bug",
+    );
     // No message was sent for it: the person's only message is still the one that started the turn.
     expect(second.body.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['work through the queue']);
     expect(toolResults(second)[0]).toContain('"text": "urgent: fix the login bug"');
@@ -63,13 +65,18 @@ describe('the board inside a running Conversation (loopback Chat Completions ser
     expect(names.slice(0, 2)).toEqual(['RUN_STARTED', 'STATE_SNAPSHOT']);
     expect(events[1]).toEqual({
       type: 'STATE_SNAPSHOT',
-      snapshot: { board: { queue: { owner: 'person', text: '' }, progress: { owner: 'agent', text: '' }, notes: { owner: 'both', text: 'remember the changelog' } } },
+      snapshot: {
+        board: { queue: { owner: 'person', text: '' }, progress: { owner: 'agent', text: '' }, notes: { owner: 'both', text: 'remember the changelog' } },
+      },
     });
     const delta = names.indexOf('STATE_DELTA');
     expect(delta).toBeGreaterThan(1);
     expect(names[delta + 1]).toBe('board.changed');
     expect(names.indexOf('RUN_FINISHED')).toBeGreaterThan(delta);
-    expect(events[delta]).toMatchObject({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/board/progress', value: { owner: 'agent', text: '1 of 2', by: 'agent' } }] });
+    expect(events[delta]).toMatchObject({
+      type: 'STATE_DELTA',
+      delta: [{ op: 'add', path: '/board/progress', value: { owner: 'agent', text: '1 of 2', by: 'agent' } }],
+    });
   });
 
   it("the model writing the person's line gets a tool error it can read, and the line is unchanged", async () => {
@@ -82,7 +89,11 @@ describe('the board inside a running Conversation (loopback Chat Completions ser
   });
 
   it('a resumed session starts its runs with the board as it was left', async () => {
-    server = await startChatServer([{ toolCalls: [{ name: 'board_write', args: { line: 'progress', text: 'done: step 1' } }] }, { text: 'ok' }, { text: 'resumed' }]);
+    server = await startChatServer([
+      { toolCalls: [{ name: 'board_write', args: { line: 'progress', text: 'done: step 1' } }] },
+      { text: 'ok' },
+      { text: 'resumed' },
+    ]);
     const dir = boardFolder();
     const first = await openBoardConversation(dir, server.url);
     await first.conversation.runTurn('step 1');
@@ -92,7 +103,12 @@ describe('the board inside a running Conversation (loopback Chat Completions ser
     const again = await openBoardConversation(dir, server.url, id);
     expect(again.conversation.session.resumed).toBe(true);
     await again.conversation.runTurn('continue');
-    expect(again.events[1]).toMatchObject({ type: 'STATE_SNAPSHOT', snapshot: { board: { progress: { text: 'done: step 1', by: 'agent' }, queue: { text: 'step 2 please', by: 'person' }, notes: { text: 'remember the changelog' } } } });
+    expect(again.events[1]).toMatchObject({
+      type: 'STATE_SNAPSHOT',
+      snapshot: {
+        board: { progress: { text: 'done: step 1', by: 'agent' }, queue: { text: 'step 2 please', by: 'person' }, notes: { text: 'remember the changelog' } },
+      },
+    });
     expect(systemPrompt(server.requests[2])).toContain('> step 2 please');
     expect(savedBoard(again.conversation.session)?.lines.progress.text).toBe('done: step 1');
   });

@@ -59,10 +59,11 @@ export async function command(h: BoardHarness, args: string): Promise<CommandOut
 
 export function savedBoard(session: SessionHandle): { version: number; lines: Record<string, { text: string; by: string; at: string }> } | undefined {
   const path = join(folderOf(session), 'board.json');
-  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { version: number; lines: Record<string, { text: string; by: string; at: string }> }) : undefined;
+  return existsSync(path)
+    ? (JSON.parse(readFileSync(path, 'utf8')) as { version: number; lines: Record<string, { text: string; by: string; at: string }> })
+    : undefined;
 }
 
 export function systemLines(events: readonly KernelEvent[]): string[] {
   return events.flatMap((event) => (event.type === 'CUSTOM' && event.name === SYSTEM_LINE_EVENT ? [(event.value as { text: string }).text] : []));
 }
-

@@ -25,7 +25,11 @@ async function clientRun(agent: HttpAgent, text: string): Promise<BaseEvent[]> {
 
 const types = (events: BaseEvent[]) => events.map((event) => (event.type === 'CUSTOM' ? `CUSTOM:${(event as BaseEvent & { name: string }).name}` : event.type));
 const systemLines = (events: BaseEvent[]) =>
-  events.flatMap((event) => (event.type === 'CUSTOM' && (event as BaseEvent & { name: string }).name === 'auggy.system' ? [(event as BaseEvent & { value: { text: string } }).value.text] : []));
+  events.flatMap((event) =>
+    event.type === 'CUSTOM' && (event as BaseEvent & { name: string }).name === 'auggy.system'
+      ? [(event as BaseEvent & { value: { text: string } }).value.text]
+      : [],
+  );
 
 describe('the board as AG-UI shared state (auggy serve, @ag-ui/client HttpAgent)', () => {
   it('snapshot at run start, deltas as the agent writes; the client state writes person lines and never agent lines', async () => {
@@ -49,7 +53,9 @@ describe('the board as AG-UI shared state (auggy serve, @ag-ui/client HttpAgent)
     agent.setState({ board: { ...state.board, queue: { ...state.board.queue, text: 'from the client' } } });
     const second = await clientRun(agent, 'carry on');
     expect(systemLines(second)).toEqual([]);
-    expect(systemPrompt(chat.requests.at(-1)!)).toContain("## queue (the person's: read it, do not write it, last written by the person)\nWhat the person wants next.\n> from the client");
+    expect(systemPrompt(chat.requests.at(-1)!)).toContain(
+      "## queue (the person's: read it, do not write it, last written by the person)\nWhat the person wants next.\n> from the client",
+    );
     expect((agent.state as BoardState).board.queue).toMatchObject({ text: 'from the client', by: 'person' });
 
     // An agent line changed by the client is refused: not applied, and the client is told why.

@@ -54,7 +54,7 @@ describe('the mcp augment in a conversation', () => {
     }
   });
 
-  it('the status line counts a connected server\'s tools, and --output json lists its status', async () => {
+  it("the status line counts a connected server's tools, and --output json lists its status", async () => {
     const host = createHostScope();
     const first = await open({ mcpServers: { everything: everythingStdio() } }, host);
     try {

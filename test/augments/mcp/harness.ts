@@ -38,7 +38,12 @@ export async function callTool(
   options: { person?: PersonChannel; signal?: AbortSignal } = {},
 ): Promise<{ result: ToolResult; events: KernelEvent[] }> {
   const tool = exposedTools(context).find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}; have ${exposedTools(context).map((t) => t.name).join(', ')}`);
+  if (!tool)
+    throw new Error(
+      `no tool ${name}; have ${exposedTools(context)
+        .map((t) => t.name)
+        .join(', ')}`,
+    );
   const events: KernelEvent[] = [];
   const result = await tool.run(input, {
     toolCallId: `call_${++calls}`,

@@ -37,19 +37,41 @@ describe('.mcp.json', () => {
   it('a missing ${VAR} is an error naming it and where it is used', () => {
     const result = read(EXAMPLE, { LOG_LEVEL: 'debug' });
     expect(result.diagnostics).toEqual([
-      expect.objectContaining({ severity: 'error', file: '.mcp.json', line: 19, column: 9, field: 'mcpServers.ops.headers.Authorization', message: expect.stringMatching(/\$\{OPS_TOKEN\} is not set; set OPS_TOKEN in the environment or in the agent's .env/) }),
+      expect.objectContaining({
+        severity: 'error',
+        file: '.mcp.json',
+        line: 19,
+        column: 9,
+        field: 'mcpServers.ops.headers.Authorization',
+        message: expect.stringMatching(/\$\{OPS_TOKEN\} is not set; set OPS_TOKEN in the environment or in the agent's .env/),
+      }),
     ]);
     expect(result.servers.map((s) => s.name)).toEqual(['files']);
   });
 
   it('takes http as streamable-http, sse as legacy, and ${VAR:-fallback}', () => {
-    const result = read(JSON.stringify({ mcpServers: { a: { type: 'http', url: 'http://127.0.0.1:1/mcp' }, b: { type: 'sse', url: 'http://127.0.0.1:1/sse', headers: { X: '${NOPE:-none}' } } } }));
+    const result = read(
+      JSON.stringify({
+        mcpServers: { a: { type: 'http', url: 'http://127.0.0.1:1/mcp' }, b: { type: 'sse', url: 'http://127.0.0.1:1/sse', headers: { X: '${NOPE:-none}' } } },
+      }),
+    );
     expect(result.diagnostics).toEqual([]);
     expect(result.servers.map((s) => s.transport)).toEqual(['streamable-http', 'sse']);
   });
 
   it('warns about unknown keys and other releases\' settings, keeps "$comment" quiet', () => {
-    const result = read(JSON.stringify({ $comment: 'notes', extra: 1, mcpServers: { a: { command: 'x', colour: 'red', $comment: ['why'] } }, auggy: { servers: { a: { cloud: 'disabled' }, ghost: {} } } }, null, 2));
+    const result = read(
+      JSON.stringify(
+        {
+          $comment: 'notes',
+          extra: 1,
+          mcpServers: { a: { command: 'x', colour: 'red', $comment: ['why'] } },
+          auggy: { servers: { a: { cloud: 'disabled' }, ghost: {} } },
+        },
+        null,
+        2,
+      ),
+    );
     expect(result.diagnostics.map((d) => [d.severity, d.field, d.message.split(';')[0]])).toEqual([
       ['warning', 'extra', expect.stringMatching(/is not a key auggy knows here/)],
       ['warning', 'auggy.servers.a.cloud', 'is a setting of other auggy releases and does nothing here'],
@@ -62,14 +84,20 @@ describe('.mcp.json', () => {
   it('refuses a bad shape with a sentence saying what to write', () => {
     expect(read('{"servers": {}}').diagnostics.map((d) => d.message)).toContainEqual(expect.stringMatching(/needs "mcpServers"/));
     expect(read(JSON.stringify({ mcpServers: { 'bad name': { command: 'x' } } })).diagnostics[0].message).toMatch(/must start with a letter or digit/);
-    expect(read(JSON.stringify({ mcpServers: { a: { type: 'websocket', url: 'ws://x' } } })).diagnostics[0].message).toBe('type "websocket" is not one of stdio, streamable-http, http, sse');
+    expect(read(JSON.stringify({ mcpServers: { a: { type: 'websocket', url: 'ws://x' } } })).diagnostics[0].message).toBe(
+      'type "websocket" is not one of stdio, streamable-http, http, sse',
+    );
     expect(read(JSON.stringify({ mcpServers: { a: { args: [] } } })).diagnostics[0].message).toMatch(/neither a command .* nor a url/);
-    expect(read(JSON.stringify({ mcpServers: { a: { command: 'x' } }, auggy: { servers: { a: { timeoutSeconds: 0 } } } })).diagnostics[0]).toMatchObject({ field: 'auggy.servers.a.timeoutSeconds' });
+    expect(read(JSON.stringify({ mcpServers: { a: { command: 'x' } }, auggy: { servers: { a: { timeoutSeconds: 0 } } } })).diagnostics[0]).toMatchObject({
+      field: 'auggy.servers.a.timeoutSeconds',
+    });
   });
 
   it('JSON with comments is refused with the "$comment" way to write notes', () => {
     const result = read('{\n  // my servers\n  "mcpServers": {}\n}\n');
-    expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'error', line: 2, message: expect.stringMatching(/JSON has no comments: write notes as a "\$comment" key/) })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', line: 2, message: expect.stringMatching(/JSON has no comments: write notes as a "\$comment" key/) }),
+    ]);
   });
 });
 

@@ -74,7 +74,9 @@ describe('tools from the reference servers', () => {
     const { result, events } = await callTool(toolsContext(pool), 'mcp_everything_trigger_long_running_operation', { duration: 1, steps: 2 });
     expect(result.content).toMatch(/Long running operation completed/);
     // The last notification may arrive with the result, after which the SDK stops listening.
-    expect(customValues(events, 'mcp.progress')[0]).toEqual(expect.objectContaining({ toolName: 'mcp_everything_trigger_long_running_operation', progress: 1, total: 2 }));
+    expect(customValues(events, 'mcp.progress')[0]).toEqual(
+      expect.objectContaining({ toolName: 'mcp_everything_trigger_long_running_operation', progress: 1, total: 2 }),
+    );
   });
 
   it('a call past timeoutSeconds is a tool error naming the setting', async () => {
@@ -86,7 +88,10 @@ describe('tools from the reference servers', () => {
   it('a canceled turn cancels the call with notifications/cancelled for its request', async () => {
     const controller = new AbortController();
     const running = callTool(toolsContext(pool), 'mcp_everything_trigger_long_running_operation', { duration: 20, steps: 20 }, { signal: controller.signal });
-    await eventually(() => readTap(tap).sent.some((m) => m.method === 'tools/call' && JSON.stringify(m).includes('"duration":20')), 'the call to reach the server');
+    await eventually(
+      () => readTap(tap).sent.some((m) => m.method === 'tools/call' && JSON.stringify(m).includes('"duration":20')),
+      'the call to reach the server',
+    );
     controller.abort(new Error('canceled by the person'));
     const { result } = await running;
     expect(result).toMatchObject({ isError: true, content: expect.stringMatching(/canceled with the turn/) });
@@ -100,11 +105,36 @@ describe('tools from the reference servers', () => {
 
 describe('elicitation: a server form on the questions road', () => {
   it('is asked field by field, and the answers go back as accept with the server values', async () => {
-    const person = scriptedPerson(['Ada Lovelace', 'yes', '-', 'ada@example.com', 'https://ada.example', '1815-12-10', '7', '2.5', '3', 'Piano, drums', 'Wonder Woman', 'Salmon', 'Dogs']);
+    const person = scriptedPerson([
+      'Ada Lovelace',
+      'yes',
+      '-',
+      'ada@example.com',
+      'https://ada.example',
+      '1815-12-10',
+      '7',
+      '2.5',
+      '3',
+      'Piano, drums',
+      'Wonder Woman',
+      'Salmon',
+      'Dogs',
+    ]);
     const { result, events } = await callTool(toolsContext(pool), 'mcp_everything_trigger_elicitation_request', {}, { person });
     expect(person.asked.map((q) => q.field)).toEqual([
-      'name', 'check', 'firstLine', 'email', 'homepage', 'birthdate', 'integer', 'number',
-      'untitledSingleSelectEnum', 'untitledMultipleSelectEnum', 'titledSingleSelectEnum', 'titledMultipleSelectEnum', 'legacyTitledEnum',
+      'name',
+      'check',
+      'firstLine',
+      'email',
+      'homepage',
+      'birthdate',
+      'integer',
+      'number',
+      'untitledSingleSelectEnum',
+      'untitledMultipleSelectEnum',
+      'titledSingleSelectEnum',
+      'titledMultipleSelectEnum',
+      'legacyTitledEnum',
     ]);
     expect(person.asked[0]).toMatchObject({ type: 'text', required: true, purpose: { kind: 'elicitation', server: 'everything' } });
     expect(person.asked[0].intro).toMatch(/^everything asks: Please provide inputs/);
@@ -156,10 +186,13 @@ describe('elicitation: a server form on the questions road', () => {
   it('the call timeout waits while the person answers: a form slower than timeoutSeconds still goes through', async () => {
     const script = scriptedPerson(['Ada', '', '', '', '', '', '', '', '', '', '', '', '']);
     // The web server's calls time out after 1 s; this person takes longer over the first field.
-    const slow = { ...script, ask: async (...args: Parameters<typeof script.ask>) => {
-      if (script.asked.length === 0) await new Promise((resolve) => setTimeout(resolve, 1500));
-      return script.ask(...args);
-    } };
+    const slow = {
+      ...script,
+      ask: async (...args: Parameters<typeof script.ask>) => {
+        if (script.asked.length === 0) await new Promise((resolve) => setTimeout(resolve, 1500));
+        return script.ask(...args);
+      },
+    };
     const { result } = await callTool(toolsContext(pool), 'mcp_web_trigger_elicitation_request', {}, { person: slow });
     expect(result.isError).toBeFalsy();
     expect(result.content).toMatch(/"name": "Ada"/);
@@ -187,7 +220,11 @@ describe('approval of a confirmTools tool', () => {
     const context = toolsContext(pool);
     const yes = scriptedPerson(['yes']);
     expect((await callTool(context, 'mcp_everything_get_sum', { a: 2, b: 3 }, { person: yes })).result.content).toMatch(/5/);
-    expect(yes.asked[0]).toMatchObject({ type: 'choice', options: ['yes', 'no', 'always for this session'], purpose: { kind: 'approval', server: 'everything', tool: 'get-sum', toolName: 'mcp_everything_get_sum', arguments: { a: 2, b: 3 } } });
+    expect(yes.asked[0]).toMatchObject({
+      type: 'choice',
+      options: ['yes', 'no', 'always for this session'],
+      purpose: { kind: 'approval', server: 'everything', tool: 'get-sum', toolName: 'mcp_everything_get_sum', arguments: { a: 2, b: 3 } },
+    });
     const no = await callTool(context, 'mcp_everything_get_sum', { a: 1, b: 1 }, { person: scriptedPerson(['no']) });
     expect(no.result).toMatchObject({ isError: true, content: expect.stringMatching(/The person refused to let mcp_everything_get_sum run/) });
     expect(customValues(no.events, 'mcp.approval')).toEqual([expect.objectContaining({ decision: 'refused', by: 'person' })]);
@@ -220,8 +257,8 @@ describe('approval of a confirmTools tool', () => {
   });
 });
 
-describe('sampling: a server asks to use the agent\'s model', () => {
-  it('is answered by the agent\'s model, tool-less, after the person says yes (allowSampling)', async () => {
+describe("sampling: a server asks to use the agent's model", () => {
+  it("is answered by the agent's model, tool-less, after the person says yes (allowSampling)", async () => {
     const person = scriptedPerson(['yes']);
     const { result } = await callTool(toolsContext(pool), 'mcp_everything_trigger_sampling_request', { prompt: 'Name a colour' }, { person });
     expect(person.asked[0]).toMatchObject({ type: 'boolean', purpose: { kind: 'sampling', server: 'everything' } });

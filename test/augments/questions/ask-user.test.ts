@@ -72,7 +72,10 @@ async function turn(steps: MockStep[], person?: PersonChannel) {
 describe('ask_user', () => {
   it('is offered beside request_input; with a person there, the answers come back and the turn goes on', async () => {
     const person = scriptedPerson(['production', '-']);
-    const { result, toolResults, secondPrompt, toolNames } = await turn([{ toolCalls: [{ name: ASK_USER, args: spec }] }, { text: 'Deploying 2 replicas to production.' }], person);
+    const { result, toolResults, secondPrompt, toolNames } = await turn(
+      [{ toolCalls: [{ name: ASK_USER, args: spec }] }, { text: 'Deploying 2 replicas to production.' }],
+      person,
+    );
     expect(toolNames).toEqual(['request_input', ASK_USER]);
     expect(result.status).toBe('completed');
     expect(result.text).toBe('Deploying 2 replicas to production.');
@@ -83,7 +86,10 @@ describe('ask_user', () => {
   });
 
   it('with nobody there (the kernel default), no-answer away at once; the model reads it and the turn completes', async () => {
-    const { result, toolResults, secondPrompt, events } = await turn([{ toolCalls: [{ name: ASK_USER, args: spec }] }, { text: 'Nobody answered; I will wait.' }]);
+    const { result, toolResults, secondPrompt, events } = await turn([
+      { toolCalls: [{ name: ASK_USER, args: spec }] },
+      { text: 'Nobody answered; I will wait.' },
+    ]);
     expect(result.status).toBe('completed');
     expect(toolResults[0].content).toBe('{"status":"no-answer","reason":"away"}');
     expect(secondPrompt).toContain('no-answer');
@@ -105,7 +111,15 @@ describe('ask_user', () => {
     const person = scriptedPerson(['staging', '3', 'yes']);
     const second = { prompt: 'And one more.', fields: [{ name: 'confirm', type: 'boolean' }] };
     const { toolResults } = await turn(
-      [{ toolCalls: [{ name: ASK_USER, args: spec, id: 'a' }, { name: ASK_USER, args: second, id: 'b' }] }, { text: 'done' }],
+      [
+        {
+          toolCalls: [
+            { name: ASK_USER, args: spec, id: 'a' },
+            { name: ASK_USER, args: second, id: 'b' },
+          ],
+        },
+        { text: 'done' },
+      ],
       person,
     );
     expect(person.asked.map((q) => q.field)).toEqual(['env', 'replicas', 'confirm']);

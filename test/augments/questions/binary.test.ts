@@ -70,7 +70,10 @@ describe('auggy run --print with a model that calls ask_user', () => {
     const dir = makeAgentFolder({ augments: ['turnControl', 'questions'] });
     const result = await print(dir, server.url, 'deploy', '--output', 'stream-json');
     expect(result.exitCode).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; name?: string; value?: unknown });
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; name?: string; value?: unknown });
     const question = lines.find((line) => line.type === 'CUSTOM' && line.name === 'question');
     expect(question?.value).toMatchObject({
       field: 'env',

@@ -27,10 +27,15 @@ function answeringPerson(replies: QuestionnaireReply[]): PersonChannel & { asks:
 }
 
 function run(person: PersonChannel, events: KernelEvent[] = []) {
-  return runDeferrableQuestionnaire(spec, person, { signal: new AbortController().signal, emit: (event) => void events.push(event), id: 'q_c1', toolCallId: 'c1' });
+  return runDeferrableQuestionnaire(spec, person, {
+    signal: new AbortController().signal,
+    emit: (event) => void events.push(event),
+    id: 'q_c1',
+    toolCallId: 'c1',
+  });
 }
 
-describe('a questionnaire answered at once (serve\'s interrupts)', () => {
+describe("a questionnaire answered at once (serve's interrupts)", () => {
   it('is pending when nobody answers in this run, and the ask carries every field as JSON Schema', async () => {
     const person = answeringPerson([]);
     const events: KernelEvent[] = [];
@@ -46,7 +51,7 @@ describe('a questionnaire answered at once (serve\'s interrupts)', () => {
     });
   });
 
-  it('reads the answers with the terminal\'s rules and emits the same events', async () => {
+  it("reads the answers with the terminal's rules and emits the same events", async () => {
     const events: KernelEvent[] = [];
     const result = await run(answeringPerson([{ kind: 'answers', texts: { service: 'api', replicas: '3', env: '2' }, reasks: 0 }]), events);
     expect(result).toEqual({ status: 'answered', answers: { service: 'api', replicas: 3, env: 'production' } });
@@ -54,7 +59,7 @@ describe('a questionnaire answered at once (serve\'s interrupts)', () => {
     expect(names).toEqual(['answered', 'answered', 'answered', 'questionnaire.result']);
   });
 
-  it('asks again for the refused fields only, in the field\'s own words, keeping the accepted answers', async () => {
+  it("asks again for the refused fields only, in the field's own words, keeping the accepted answers", async () => {
     const person = answeringPerson([{ kind: 'answers', texts: { service: 'api', replicas: 'three', env: '-' }, reasks: 0 }]);
     expect(await run(person)).toEqual({ status: 'pending' });
     const again = person.asks[1];

@@ -92,12 +92,22 @@ describe('field specs are checked, with messages the model can act on', () => {
     expect(problems({ prompt: 'p', fields: [{ name: 'replicas', type: 'integer', default: 2.5 }] })).toContain(
       'field "replicas": default 2.5 does not fit type integer: 2.5 is not a whole number',
     );
-    expect(problems({ prompt: 'p', fields: [{ name: 'env', type: 'choice', options: ['a', 'b'], default: 'c' }] })).toContain('is not one of the options: 1. a, 2. b');
+    expect(problems({ prompt: 'p', fields: [{ name: 'env', type: 'choice', options: ['a', 'b'], default: 'c' }] })).toContain(
+      'is not one of the options: 1. a, 2. b',
+    );
   });
 
   it('names are answer keys: unique identifiers', () => {
     expect(problems({ prompt: 'p', fields: [{ name: 'my env', type: 'text' }] })).toContain('name must start with a letter or _');
-    expect(problems({ prompt: 'p', fields: [{ name: 'a', type: 'text' }, { name: 'a', type: 'number' }] })).toContain('field name "a" is used twice');
+    expect(
+      problems({
+        prompt: 'p',
+        fields: [
+          { name: 'a', type: 'text' },
+          { name: 'a', type: 'number' },
+        ],
+      }),
+    ).toContain('field name "a" is used twice');
   });
 
   it('an empty prompt, no fields, an unknown type', () => {

@@ -16,7 +16,10 @@ const deploy: QuestionnaireSpec = questionnaireSpecSchema.parse({
   ],
 });
 
-async function run(replies: ScriptedReply[], options: { spec?: QuestionnaireSpec; present?: boolean; schema?: Parameters<typeof runQuestionnaire>[2]['schema'] } = {}) {
+async function run(
+  replies: ScriptedReply[],
+  options: { spec?: QuestionnaireSpec; present?: boolean; schema?: Parameters<typeof runQuestionnaire>[2]['schema'] } = {},
+) {
   const person = scriptedPerson(replies, { present: options.present });
   const events: KernelEvent[] = [];
   const result = await runQuestionnaire(options.spec ?? deploy, person, {
@@ -51,7 +54,12 @@ describe('runQuestionnaire: one question per field', () => {
       ANSWERED_EVENT,
       QUESTIONNAIRE_RESULT_EVENT,
     ]);
-    expect(customValues(events, QUESTION_EVENT)[0]).toMatchObject({ questionnaireId: 'q_test', field: 'env', type: 'choice', options: ['staging', 'production'] });
+    expect(customValues(events, QUESTION_EVENT)[0]).toMatchObject({
+      questionnaireId: 'q_test',
+      field: 'env',
+      type: 'choice',
+      options: ['staging', 'production'],
+    });
     expect(customValues(events, ANSWERED_EVENT)[1]).toEqual({ questionnaireId: 'q_test', field: 'replicas', text: '3', answer: 3 });
     expect(customValues(events, QUESTIONNAIRE_RESULT_EVENT)).toEqual([
       { questionnaireId: 'q_test', status: 'answered', answers: { env: 'staging', replicas: 3, regions: ['eu-west'] } },
@@ -59,13 +67,19 @@ describe('runQuestionnaire: one question per field', () => {
   });
 
   it('leaves out an optional field left empty', async () => {
-    const spec = questionnaireSpecSchema.parse({ prompt: 'p', fields: [{ name: 'note', type: 'text', required: false }, { name: 'ok', type: 'boolean' }] });
+    const spec = questionnaireSpecSchema.parse({
+      prompt: 'p',
+      fields: [
+        { name: 'note', type: 'text', required: false },
+        { name: 'ok', type: 'boolean' },
+      ],
+    });
     expect((await run(['', 'y'], { spec })).result).toEqual({ status: 'answered', answers: { ok: true } });
   });
 });
 
 describe('refusals', () => {
-  it('a refused field is asked again at once with zod\'s message, before the next field, and the dash still takes the default', async () => {
+  it("a refused field is asked again at once with zod's message, before the next field, and the dash still takes the default", async () => {
     const { result, asked } = await run(['staging', 'many', '-', 'eu-west']);
     expect(result).toEqual({ status: 'answered', answers: { env: 'staging', replicas: 2, regions: ['eu-west'] } });
     expect(asked.map((q) => q.field)).toEqual(['env', 'replicas', 'replicas', 'regions']);
@@ -122,7 +136,10 @@ describe('refusals', () => {
 
   it('an error on the whole object ends it at once, with no re-ask', async () => {
     const fields = toQuestionFields(deploy.fields);
-    const schema = answerSchema(fields).refine((answers) => !(answers.env === 'production' && answers.replicas === 1), 'production needs more than one replica');
+    const schema = answerSchema(fields).refine(
+      (answers) => !(answers.env === 'production' && answers.replicas === 1),
+      'production needs more than one replica',
+    );
     const { result, asked } = await run(['production', '1', 'eu-west'], { schema });
     expect(result).toEqual({ status: 'no-answer', reason: 'refused' });
     expect(asked).toHaveLength(3);
@@ -172,7 +189,10 @@ describe('no answer, one branch, three reasons', () => {
 
   it('a channel that throws reads as nobody there', async () => {
     const broken: PersonChannel = { present: () => true, ask: () => Promise.reject(new Error('terminal gone')) };
-    expect(await runQuestionnaire(deploy, broken, { signal: new AbortController().signal, emit: () => undefined })).toEqual({ status: 'no-answer', reason: 'away' });
+    expect(await runQuestionnaire(deploy, broken, { signal: new AbortController().signal, emit: () => undefined })).toEqual({
+      status: 'no-answer',
+      reason: 'away',
+    });
   });
 });
 

@@ -112,7 +112,16 @@ describe('userAsk: the evaluation after each turn', () => {
     await quickTurn(h, 'deploy the api', 'Deployed: the api is live.');
     expect(systemLines(h)).toEqual(['user ask achieved: The api is live.']);
     expect(evaluations(h)).toEqual([
-      { ok: true, outcome: 'achieved', reason: 'The api is live.', readable: true, ask: 'deploy the api', active: false, evaluatedTurns: 1, turnStatus: 'completed' },
+      {
+        ok: true,
+        outcome: 'achieved',
+        reason: 'The api is live.',
+        readable: true,
+        ask: 'deploy the api',
+        active: false,
+        evaluatedTurns: 1,
+        turnStatus: 'completed',
+      },
     ]);
     expect(h.ask.indicator?.()).toBeUndefined();
     expect(block(h)).toBeUndefined();
@@ -121,7 +130,13 @@ describe('userAsk: the evaluation after each turn', () => {
     await h.ask.afterTurn?.({ status: 'completed', text: 'x', transcript: h.messages });
     expect(h.completions).toHaveLength(1);
     await h.ask.onUserMessage?.('now the docs');
-    expect(savedAsk(h)).toMatchObject({ text: 'now the docs', active: true, evaluatedTurns: 0, lastOutcome: null, revisions: [{ text: 'deploy the api', outcome: 'achieved' }] });
+    expect(savedAsk(h)).toMatchObject({
+      text: 'now the docs',
+      active: true,
+      evaluatedTurns: 0,
+      lastOutcome: null,
+      revisions: [{ text: 'deploy the api', outcome: 'achieved' }],
+    });
   });
 
   it('blocked: a system line and the ask deactivates', async () => {
@@ -228,6 +243,8 @@ describe('userAsk: the system-prompt block and the caps', () => {
     await h.ask.onUserMessage?.('deploy');
     expect(h.ask.snapshot?.()).toEqual({ ask: { text: 'deploy', active: true, outcome: null, reason: null, evaluatedTurns: 0, revisions: [] } });
     await quickTurn(h, 'api-west', 'Halfway.');
-    expect(h.ask.snapshot?.()).toEqual({ ask: { text: 'api-west', active: true, outcome: 'in_progress', reason: 'half', evaluatedTurns: 1, revisions: ['deploy'] } });
+    expect(h.ask.snapshot?.()).toEqual({
+      ask: { text: 'api-west', active: true, outcome: 'in_progress', reason: 'half', evaluatedTurns: 1, revisions: ['deploy'] },
+    });
   });
 });

@@ -30,14 +30,23 @@ const lastUser = (request: ReceivedRequest) => String(request.body.messages.filt
 /** The agent answers `agent`; the evaluator answers `verdicts` in order. */
 function model(agent: (request: ReceivedRequest) => ChatReply, verdicts: ChatReply[]) {
   let judged = 0;
-  return (request: ReceivedRequest): ChatReply => (isEvaluator(request) ? verdicts[judged++] ?? { text: '{"outcome":"in_progress","reason":"default"}' } : agent(request));
+  return (request: ReceivedRequest): ChatReply =>
+    isEvaluator(request) ? (verdicts[judged++] ?? { text: '{"outcome":"in_progress","reason":"default"}' }) : agent(request);
 }
 const verdict = (outcome: string, reason: string): ChatReply => ({ text: JSON.stringify({ outcome, reason }) });
 
 interface Summary {
   status: string;
   sessionId: string;
-  ask: { text: string; active: boolean; outcome: string | null; reason: string | null; evaluatedTurns: number; revisions: string[]; evaluationError?: string } | null;
+  ask: {
+    text: string;
+    active: boolean;
+    outcome: string | null;
+    reason: string | null;
+    evaluatedTurns: number;
+    revisions: string[];
+    evaluationError?: string;
+  } | null;
 }
 
 describe('userAsk through the auggy binary against a Chat Completions server', () => {
@@ -58,11 +67,20 @@ describe('userAsk through the auggy binary against a Chat Completions server', (
     expect(lastUser(evaluator)).toContain('<ask>\ndeploy the api\n</ask>');
     expect(lastUser(evaluator)).toContain('[assistant] Building the image first.');
     const summary = JSON.parse(run.stdout) as Summary;
-    expect(summary.ask).toEqual({ text: 'deploy the api', active: true, outcome: 'in_progress', reason: 'Only the build has started.', evaluatedTurns: 1, revisions: [] });
+    expect(summary.ask).toEqual({
+      text: 'deploy the api',
+      active: true,
+      outcome: 'in_progress',
+      reason: 'Only the build has started.',
+      evaluatedTurns: 1,
+      revisions: [],
+    });
   });
 
   it('text mode prints the verdict on stderr; achieved deactivates the ask and the next message starts a fresh one', async () => {
-    server = await startChatServer(model(() => ({ text: 'Done: api-west is live.' }), [verdict('achieved', 'api-west is live.'), verdict('in_progress', 'just started')]));
+    server = await startChatServer(
+      model(() => ({ text: 'Done: api-west is live.' }), [verdict('achieved', 'api-west is live.'), verdict('in_progress', 'just started')]),
+    );
     const dir = folder();
     const first = await print(dir, server.url, 'deploy api-west', '--output', 'json');
     expect(first.exitCode).toBe(0);
@@ -73,7 +91,12 @@ describe('userAsk through the auggy binary against a Chat Completions server', (
     expect(second.stdout).toBe('Done: api-west is live.');
     expect(second.stderr).toBe('user ask in progress: just started');
     const saved = JSON.parse(readFileSync(join(dir, '.auggy', 'sessions', summary.sessionId, 'user_ask.json'), 'utf8')) as Record<string, unknown>;
-    expect(saved).toMatchObject({ text: 'now update the docs', active: true, evaluatedTurns: 1, revisions: [{ text: 'deploy api-west', outcome: 'achieved' }] });
+    expect(saved).toMatchObject({
+      text: 'now update the docs',
+      active: true,
+      evaluatedTurns: 1,
+      revisions: [{ text: 'deploy api-west', outcome: 'achieved' }],
+    });
   });
 
   it('in progress keeps the ask across two --print --session calls, restored from disk', async () => {
@@ -89,7 +112,13 @@ describe('userAsk through the auggy binary against a Chat Completions server', (
     expect(ask).toMatchObject({ text: 'deploy the api', active: true, outcome: 'in_progress', evaluatedTurns: 1 });
     expect(lastUser(server.requests[1])).toContain('<latest_turn status="input-required">');
     const onDisk = JSON.parse(readFileSync(join(dir, '.auggy', 'sessions', sessionId, 'user_ask.json'), 'utf8')) as Record<string, unknown>;
-    expect(onDisk).toMatchObject({ text: 'deploy the api', active: true, evaluatedTurns: 1, lastOutcome: 'in_progress', lastReason: 'Waiting for the service name.' });
+    expect(onDisk).toMatchObject({
+      text: 'deploy the api',
+      active: true,
+      evaluatedTurns: 1,
+      lastOutcome: 'in_progress',
+      lastReason: 'Waiting for the service name.',
+    });
 
     const second = await print(dir, server.url, 'api-west', '--session', sessionId, '--output', 'json');
     expect(second.exitCode).toBe(0);
@@ -114,10 +143,25 @@ describe('userAsk through the auggy binary against a Chat Completions server', (
     server = await startChatServer(model(() => ({ text: 'I cannot reach production.' }), [verdict('stuck', 'No access to production.')]));
     const run = await print(folder(), server.url, 'deploy', '--output', 'stream-json');
     expect(run.exitCode).toBe(0);
-    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; name?: string; value?: unknown; ask?: unknown });
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; name?: string; value?: unknown; ask?: unknown });
     const custom = events.filter((e) => e.type === 'CUSTOM').map((e) => [e.name, e.value]);
     expect(custom).toEqual([
-      ['userAsk.evaluation', { ok: true, outcome: 'blocked', reason: 'No access to production.', readable: true, ask: 'deploy', active: false, evaluatedTurns: 1, turnStatus: 'completed' }],
+      [
+        'userAsk.evaluation',
+        {
+          ok: true,
+          outcome: 'blocked',
+          reason: 'No access to production.',
+          readable: true,
+          ask: 'deploy',
+          active: false,
+          evaluatedTurns: 1,
+          turnStatus: 'completed',
+        },
+      ],
       ['auggy.system', { text: 'user ask blocked: No access to production.' }],
     ]);
     expect(events.at(-1)).toMatchObject({ type: 'RESULT', status: 'completed', ask: { outcome: 'blocked', active: false } });
@@ -134,11 +178,20 @@ describe('userAsk through the auggy binary against a Chat Completions server', (
     expect(text.stderr).toMatch(/^user ask not evaluated: the evaluator call failed: .+ \(the ask stays as it was\)$/);
     const json = await print(folder(), server.url, 'deploy', '--output', 'json');
     expect(json.exitCode).toBe(0);
-    expect((JSON.parse(json.stdout) as Summary).ask).toMatchObject({ text: 'deploy', active: true, outcome: null, evaluatedTurns: 0, evaluationError: expect.any(String) });
+    expect((JSON.parse(json.stdout) as Summary).ask).toMatchObject({
+      text: 'deploy',
+      active: true,
+      outcome: null,
+      evaluatedTurns: 0,
+      evaluationError: expect.any(String),
+    });
   });
 
   it('auggy admin shows the tools, that it is on, and the evaluator model', async () => {
-    const dir = makeAgentFolder({ augments: ['turnControl', 'userAsk'], files: { 'augments/userAsk/augment.yaml': 'type: userAsk\nconfig:\n  evaluatorModel: openai:gpt-5.4-mini\n' } });
+    const dir = makeAgentFolder({
+      augments: ['turnControl', 'userAsk'],
+      files: { 'augments/userAsk/augment.yaml': 'type: userAsk\nconfig:\n  evaluatorModel: openai:gpt-5.4-mini\n' },
+    });
     const run = await auggy(['admin', dir]);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/^userAsk\n {2}Tools: set_user_ask, clear_user_ask$/m);

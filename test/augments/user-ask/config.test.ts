@@ -25,7 +25,12 @@ describe('userAsk config', () => {
 
   it('names the file, the field and the fix for a bad value', () => {
     expect(userAskAugment.validateConfig({ evaluatorModel: 'gpt-5' }, FILE, '.')).toEqual([
-      { severity: 'error', file: FILE, field: 'config.evaluatorModel', message: expect.stringMatching(/evaluatorModel "gpt-5" must be provider:model, with provider one of anthropic, openai/) },
+      {
+        severity: 'error',
+        file: FILE,
+        field: 'config.evaluatorModel',
+        message: expect.stringMatching(/evaluatorModel "gpt-5" must be provider:model, with provider one of anthropic, openai/),
+      },
     ]);
     expect(userAskAugment.validateConfig({ maxAskChars: 5 }, FILE, '.')).toEqual([
       { severity: 'error', file: FILE, field: 'config.maxAskChars', message: 'must be at least 20' },
@@ -54,7 +59,12 @@ describe('userAsk in auggy admin', () => {
       ]),
     );
     const custom = userAskAugment.describe(agent, { evaluatorModel: 'openai:gpt-5.4-mini', maxAskChars: 500 });
-    expect(custom.rows).toEqual(expect.arrayContaining([{ label: 'Evaluator model', value: 'openai:gpt-5.4-mini' }, { label: 'Max ask chars', value: '500' }]));
+    expect(custom.rows).toEqual(
+      expect.arrayContaining([
+        { label: 'Evaluator model', value: 'openai:gpt-5.4-mini' },
+        { label: 'Max ask chars', value: '500' },
+      ]),
+    );
   });
 });
 
@@ -78,7 +88,11 @@ describe('the userAsk skill', () => {
   it('auggy create --augment userAsk writes the augment and its skill, and the folder loads clean', async () => {
     const parent = tempDir('auggy-create-');
     let err = '';
-    const code = await createCommand('asker', { yes: true, provider: 'openai', model: 'gpt-5.4-mini', augment: ['userAsk'] }, { out: () => {}, err: (t) => (err += t), cwd: parent });
+    const code = await createCommand(
+      'asker',
+      { yes: true, provider: 'openai', model: 'gpt-5.4-mini', augment: ['userAsk'] },
+      { out: () => {}, err: (t) => (err += t), cwd: parent },
+    );
     expect(err).toBe('');
     expect(code).toBe(0);
     const dir = join(parent, 'asker');

@@ -43,14 +43,19 @@ async function open(dir: string, sessionId?: string) {
   const agent = await loadFolder(dir);
   const warnings: string[] = [];
   const session = await openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId });
-  const conversation = await Conversation.open({ augmentTypes: BUILTIN_AUGMENTS, agent, modelSpec: resolveModelSpec(agent, {}, {}), session, warn: (m) => warnings.push(m) });
+  const conversation = await Conversation.open({
+    augmentTypes: BUILTIN_AUGMENTS,
+    agent,
+    modelSpec: resolveModelSpec(agent, {}, {}),
+    session,
+    warn: (m) => warnings.push(m),
+  });
   const events: KernelEvent[] = [];
   conversation.subscribe((event) => events.push(event));
   return { conversation, warnings, events };
 }
 
-const lines = (events: KernelEvent[]) =>
-  events.flatMap((e) => (e.type === 'CUSTOM' && e.name === 'auggy.system' ? [(e.value as { text: string }).text] : []));
+const lines = (events: KernelEvent[]) => events.flatMap((e) => (e.type === 'CUSTOM' && e.name === 'auggy.system' ? [(e.value as { text: string }).text] : []));
 
 describe('userAsk inside a Conversation with a scripted model', () => {
   it('judges each turn with a tool-less completion: input-required stays in progress, the answer achieves it', async () => {
@@ -69,7 +74,9 @@ describe('userAsk inside a Conversation with a scripted model', () => {
     expect(done.status).toBe('completed');
     expect(lines(events).at(-1)).toBe('user ask achieved: The service is deployed.');
     expect(conversation.indicators()).toEqual([]);
-    expect(conversation.snapshot()).toMatchObject({ ask: { text: 'api-west', active: false, outcome: 'achieved', evaluatedTurns: 2, revisions: ['deploy the api'] } });
+    expect(conversation.snapshot()).toMatchObject({
+      ask: { text: 'api-west', active: false, outcome: 'achieved', evaluatedTurns: 2, revisions: ['deploy the api'] },
+    });
     // The evaluation is in the session log like every event, after the turn's RUN_FINISHED.
     const types = events.map((e) => (e.type === 'CUSTOM' ? e.name : e.type));
     expect(types.slice(-3)).toEqual(['RUN_FINISHED', 'userAsk.evaluation', 'auggy.system']);
@@ -81,9 +88,7 @@ describe('userAsk inside a Conversation with a scripted model', () => {
     const turns = [await conversation.runTurn('deploy the api'), await conversation.runTurn('api-west')];
     // "Deployed api-west." is 2 words; the evaluator's verdicts add their own.
     expect(turns[1]!.usage.outputTokens).toBeGreaterThan(2);
-    const logged = conversation.session
-      .entries()
-      .entries.flatMap((entry) => (entry.kind === 'record' && entry.name === 'usage' ? [entry.data] : []));
+    const logged = conversation.session.entries().entries.flatMap((entry) => (entry.kind === 'record' && entry.name === 'usage' ? [entry.data] : []));
     expect(logged).toEqual(turns.map((turn) => turn.usage));
   });
 

@@ -64,7 +64,18 @@ export async function startUserAsk(options: StartOptions = {}): Promise<AskHarne
   const dir = options.dir ?? userAskFolder(options.config);
   const agent = await loadFolder(dir);
   const session = await openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId: options.sessionId });
-  const h: AskHarness = { dir, agent, session, augments: [], ask: { id: 'none' }, events: [], warnings: [], completions: [], replies: [...(options.replies ?? [])], messages: [] };
+  const h: AskHarness = {
+    dir,
+    agent,
+    session,
+    augments: [],
+    ask: { id: 'none' },
+    events: [],
+    warnings: [],
+    completions: [],
+    replies: [...(options.replies ?? [])],
+    messages: [],
+  };
   const complete: CompleteFn = async ({ system, prompt, model }) => {
     h.completions.push({ system, prompt, model });
     const reply = h.replies.shift() ?? '{"outcome":"in_progress","reason":"more to do"}';
@@ -111,13 +122,22 @@ export async function modelTurn(h: AskHarness, user: string, steps: MockStep[]) 
     maxInferenceLoops: 10,
     signal: new AbortController().signal,
     emit: (event) => h.events.push(event),
-    prepareRound: () => ({ system: buildSystemPrompt('You are a test agent.', [], h.augments), tools: h.augments.flatMap((augment) => augment.tools?.() ?? []) }),
+    prepareRound: () => ({
+      system: buildSystemPrompt('You are a test agent.', [], h.augments),
+      tools: h.augments.flatMap((augment) => augment.tools?.() ?? []),
+    }),
     onMessage: (message) => h.messages.push(message),
     describeError: (error) => String(error),
     maxRetries: 0,
   });
-  for (const augment of h.augments) await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: [...h.messages] });
-  const systems = model.doStreamCalls.map((call) => call.prompt.filter((m) => m.role === 'system').map((m) => m.content).join('\n'));
+  for (const augment of h.augments)
+    await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: [...h.messages] });
+  const systems = model.doStreamCalls.map((call) =>
+    call.prompt
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n'),
+  );
   return { result, systems };
 }
 
@@ -128,9 +148,7 @@ export function command(h: AskHarness, args: string) {
 }
 
 export function systemLines(h: AskHarness): string[] {
-  return h.events.flatMap((event) =>
-    event.type === 'CUSTOM' && event.name === SYSTEM_LINE_EVENT ? [(event.value as { text: string }).text] : [],
-  );
+  return h.events.flatMap((event) => (event.type === 'CUSTOM' && event.name === SYSTEM_LINE_EVENT ? [(event.value as { text: string }).text] : []));
 }
 
 export function evaluations(h: AskHarness): EvaluationEventValue[] {

@@ -3,21 +3,41 @@ import { MAX_REASON_CHARS, outcomeFromWord, parseEvaluation } from '../../../src
 
 describe('parseEvaluation reads the evaluator leniently', () => {
   it('reads the exact format', () => {
-    expect(parseEvaluation('{"outcome":"achieved","reason":"The service is live."}')).toEqual({ outcome: 'achieved', reason: 'The service is live.', readable: true });
+    expect(parseEvaluation('{"outcome":"achieved","reason":"The service is live."}')).toEqual({
+      outcome: 'achieved',
+      reason: 'The service is live.',
+      readable: true,
+    });
     expect(parseEvaluation(' {"outcome": "blocked", "reason": "No access."}\n')).toMatchObject({ outcome: 'blocked', readable: true });
     expect(parseEvaluation('{"outcome":"in_progress","reason":"Half done."}')).toMatchObject({ outcome: 'in_progress', readable: true });
   });
 
   it('finds the object between the first { and the last } when prose or fences surround it', () => {
-    expect(parseEvaluation('Here is my verdict:\n```json\n{"outcome": "achieved", "reason": "done"}\n```\nHope that helps.')).toMatchObject({ outcome: 'achieved', reason: 'done', readable: true });
-    expect(parseEvaluation('Sure. {"outcome":"in_progress","reason":"the {config} step remains"} — end')).toMatchObject({ outcome: 'in_progress', reason: 'the {config} step remains' });
+    expect(parseEvaluation('Here is my verdict:\n```json\n{"outcome": "achieved", "reason": "done"}\n```\nHope that helps.')).toMatchObject({
+      outcome: 'achieved',
+      reason: 'done',
+      readable: true,
+    });
+    expect(parseEvaluation('Sure. {"outcome":"in_progress","reason":"the {config} step remains"} — end')).toMatchObject({
+      outcome: 'in_progress',
+      reason: 'the {config} step remains',
+    });
   });
 
   it('maps common synonyms, in any case, with spaces or dashes', () => {
     const cases: [string, string][] = [
-      ['done', 'achieved'], ['Complete', 'achieved'], ['SUCCESS', 'achieved'], ['completed', 'achieved'],
-      ['stuck', 'blocked'], ['Blocked', 'blocked'], ['needs input', 'blocked'],
-      ['pending', 'in_progress'], ['In Progress', 'in_progress'], ['in-progress', 'in_progress'], ['ongoing', 'in_progress'], ['partial', 'in_progress'],
+      ['done', 'achieved'],
+      ['Complete', 'achieved'],
+      ['SUCCESS', 'achieved'],
+      ['completed', 'achieved'],
+      ['stuck', 'blocked'],
+      ['Blocked', 'blocked'],
+      ['needs input', 'blocked'],
+      ['pending', 'in_progress'],
+      ['In Progress', 'in_progress'],
+      ['in-progress', 'in_progress'],
+      ['ongoing', 'in_progress'],
+      ['partial', 'in_progress'],
     ];
     for (const [word, outcome] of cases) {
       expect(outcomeFromWord(word), word).toBe(outcome);
@@ -39,7 +59,16 @@ describe('parseEvaluation reads the evaluator leniently', () => {
   });
 
   it('turns anything unreadable into in_progress with a reason that says so, never a success', () => {
-    const garbled = ['', 'Achieved! Great work.', 'done', '{"outcome": "achieved", "reason": ', '["achieved"]', '{"reason":"no outcome here"}', '{"outcome":"maybe","reason":"?"}', '{"outcome":42}'];
+    const garbled = [
+      '',
+      'Achieved! Great work.',
+      'done',
+      '{"outcome": "achieved", "reason": ',
+      '["achieved"]',
+      '{"reason":"no outcome here"}',
+      '{"outcome":"maybe","reason":"?"}',
+      '{"outcome":42}',
+    ];
     for (const reply of garbled) {
       const parsed = parseEvaluation(reply);
       expect(parsed.outcome, reply).toBe('in_progress');

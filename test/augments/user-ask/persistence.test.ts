@@ -56,7 +56,9 @@ describe('userAsk persistence in user_ask.json', () => {
     writeFileSync(join(folderOf(first.session), USER_ASK_FILE), '{"text": "dep');
     const resumed = await startUserAsk({ dir: first.dir, sessionId: first.session.id });
     expect(resumed.warnings).toHaveLength(1);
-    expect(resumed.warnings[0]).toMatch(/^userAsk: user_ask\.json was not readable JSON and was set aside as .*user_ask\.json\.corrupt-\d+; no ask is tracked$/);
+    expect(resumed.warnings[0]).toMatch(
+      /^userAsk: user_ask\.json was not readable JSON and was set aside as .*user_ask\.json\.corrupt-\d+; no ask is tracked$/,
+    );
     const names = readdirSync(folderOf(resumed.session));
     expect(names.some((name) => name.startsWith('user_ask.json.corrupt-'))).toBe(true);
     expect(resumed.ask.snapshot?.()).toEqual({ ask: null });

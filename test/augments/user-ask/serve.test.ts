@@ -23,7 +23,9 @@ describe('userAsk over AG-UI (auggy serve)', () => {
     const evaluation = asked.findIndex((e) => e.type === 'CUSTOM' && e.name === 'userAsk.evaluation');
     expect(evaluation).toBeGreaterThan(0);
     expect(evaluation).toBeLessThan(asked.length - 1);
-    expect(asked[evaluation]).toMatchObject({ value: { ok: true, outcome: 'in_progress', ask: 'deploy the api', active: true, evaluatedTurns: 1, turnStatus: 'input-required' } });
+    expect(asked[evaluation]).toMatchObject({
+      value: { ok: true, outcome: 'in_progress', ask: 'deploy the api', active: true, evaluatedTurns: 1, turnStatus: 'input-required' },
+    });
     expect(asked.at(-1)).toMatchObject({ type: 'RUN_FINISHED', result: { status: 'input-required' } });
 
     const second = runInput(threadId, 'api-west');

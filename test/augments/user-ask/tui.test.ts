@@ -18,7 +18,12 @@ const auggyRun = (dir: string, args: string[] = []) => terminals.run(dir, args, 
 
 /** The status line: the bottom line of the chat (turn status on the left, indicators on the right). */
 function statusLine(screen: string): string {
-  return screen.split('\n').filter((line) => line.trim() !== '').at(-1) ?? '';
+  return (
+    screen
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .at(-1) ?? ''
+  );
 }
 
 describe.skipIf(!tmuxAvailable())('userAsk in the TUI', () => {
@@ -28,7 +33,10 @@ describe.skipIf(!tmuxAvailable())('userAsk in the TUI', () => {
     await send(terminal, 'deploy the api');
     await terminal.waitForText('user ask in progress: The agent asked which service to deploy', { joined: true });
     // Judged before the turn ends, and still there once it has.
-    const asked = await terminal.waitForScreen((s) => statusLine(s).includes('? ask (1)') && statusLine(s).includes('input-required'), '? ask (1) on the status line');
+    const asked = await terminal.waitForScreen(
+      (s) => statusLine(s).includes('? ask (1)') && statusLine(s).includes('input-required'),
+      '? ask (1) on the status line',
+    );
     expect(statusLine(asked)).toMatch(/\? input-required\s+\? ask \(1\)\s+\d+ in · \d+ out tokens$/);
 
     await send(terminal, '/ask');

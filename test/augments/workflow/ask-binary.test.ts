@@ -50,11 +50,11 @@ function deployModel(request: ReceivedRequest): ChatReply {
 }
 
 function auggy(dir: string, url: string, output: string) {
-  return execa(
-    'node',
-    [AUGGY_BIN, 'run', dir, '--print', 'deploy the api', '--output', output, '--model', 'openai-compatible:test', '--base-url', url],
-    { reject: false, env: cleanEnv, extendEnv: true },
-  );
+  return execa('node', [AUGGY_BIN, 'run', dir, '--print', 'deploy the api', '--output', output, '--model', 'openai-compatible:test', '--base-url', url], {
+    reject: false,
+    env: cleanEnv,
+    extendEnv: true,
+  });
 }
 
 describe('an ask state through the auggy binary with --print, where nobody is there', () => {
@@ -68,13 +68,24 @@ describe('an ask state through the auggy binary with --print, where nobody is th
     expect(systemOf(server.requests[1])).toContain('The person gave no answer to the questions of state details (away');
     expect(run.stderr).toContain('workflow: details → fallback (NoAnswer: away)');
 
-    const summary = JSON.parse(run.stdout) as { status: string; text: string; sessionId: string; workflow: { state: string; transitions: Record<string, unknown>[] } };
+    const summary = JSON.parse(run.stdout) as {
+      status: string;
+      text: string;
+      sessionId: string;
+      workflow: { state: string; transitions: Record<string, unknown>[] };
+    };
     expect(summary.status).toBe('completed');
     expect(summary.text).toMatch(/^I need a detail from you\.\s*Nobody answered, so I will hold the deploy\.$/);
     expect(summary.workflow.state).toBe('fallback');
     expect(summary.workflow.transitions).toEqual([
       expect.objectContaining({ from: 'intake', to: 'details', event: 'NeedDetails', initiator: 'agent' }),
-      expect.objectContaining({ from: 'details', to: 'fallback', event: 'NoAnswer', initiator: 'person', asked: expect.objectContaining({ status: 'no-answer', reason: 'away' }) }),
+      expect.objectContaining({
+        from: 'details',
+        to: 'fallback',
+        event: 'NoAnswer',
+        initiator: 'person',
+        asked: expect.objectContaining({ status: 'no-answer', reason: 'away' }),
+      }),
     ]);
 
     // The question and its non-answer are in the session log, like every event.
@@ -93,7 +104,13 @@ describe('an ask state through the auggy binary with --print, where nobody is th
       .map((line) => JSON.parse(line) as { type: string; name?: string; value?: Record<string, unknown> });
     expect(events.filter((e) => e.type === 'RUN_STARTED')).toHaveLength(1);
     const question = events.find((e) => e.type === 'CUSTOM' && e.name === 'question');
-    expect(question?.value).toMatchObject({ field: 'env', question: 'Which environment?', type: 'choice', options: ['staging', 'production'], intro: 'Where should it go?' });
+    expect(question?.value).toMatchObject({
+      field: 'env',
+      question: 'Which environment?',
+      type: 'choice',
+      options: ['staging', 'production'],
+      intro: 'Where should it go?',
+    });
     expect(events.find((e) => e.type === 'CUSTOM' && e.name === 'answered')?.value).toMatchObject({ field: 'env', reason: 'away' });
     const moves = events.filter((e) => e.type === 'CUSTOM' && e.name === 'workflow.transition').map((e) => `${String(e.value?.from)}→${String(e.value?.to)}`);
     expect(moves).toEqual(['intake→details', 'details→fallback']);

@@ -84,7 +84,9 @@ describe('a workflow ask state: the person is a state', () => {
       // Only the model's tool calls count; the person's answers are not tool calls.
       toolCalls: 2,
     });
-    expect(h.augment.snapshot?.()).toMatchObject({ workflow: { transitions: [{}, { event: 'Answered', initiator: 'person', asked: { status: 'answered' } }, {}] } });
+    expect(h.augment.snapshot?.()).toMatchObject({
+      workflow: { transitions: [{}, { event: 'Answered', initiator: 'person', asked: { status: 'answered' } }, {}] },
+    });
   });
 
   it.each([
@@ -104,7 +106,13 @@ describe('a workflow ask state: the person is a state', () => {
     if (reason === 'refused') expect(person?.asked.map((q) => q.field)).toEqual(['env', 'env', 'env', 'env']);
     expect(customValues(h.events, 'questionnaire.result')).toEqual([expect.objectContaining({ status: 'no-answer', reason })]);
     expect(countOf(h.events, 'RUN_STARTED')).toBe(1);
-    expect(transitions(h.events)[1]).toMatchObject({ from: 'details', to: 'fallback', event: 'NoAnswer', initiator: 'person', asked: { status: 'no-answer', reason } });
+    expect(transitions(h.events)[1]).toMatchObject({
+      from: 'details',
+      to: 'fallback',
+      event: 'NoAnswer',
+      initiator: 'person',
+      asked: { status: 'no-answer', reason },
+    });
     expect(h.events).toContainEqual({ type: 'CUSTOM', name: 'auggy.system', value: { text: `workflow: details → fallback (NoAnswer: ${reason})` } });
     expect(savedState(h)).toMatchObject({ state: 'done', answers: {} });
   });
@@ -199,11 +207,16 @@ describe('a workflow ask state: the person is a state', () => {
   it('a workflow left in an ask state (the process ended mid-questionnaire) settles it before the next model round', async () => {
     const dir = workflowFolder(packText(deployPack()));
     const first = await startWorkflow(dir);
-    writeFileSync(join(folderOf(first.session), 'workflow.json'), JSON.stringify({ ...savedState(first), state: 'details', visits: { intake: 1, details: 1 } }));
+    writeFileSync(
+      join(folderOf(first.session), 'workflow.json'),
+      JSON.stringify({ ...savedState(first), state: 'details', visits: { intake: 1, details: 1 } }),
+    );
     const h = await startWorkflow(dir, { sessionId: first.session.id });
     const { calls } = await runTurn(h, [{ text: 'Which environment should I use?' }]);
     expect(calls[0].system).toContain('Current state: fallback');
-    expect(transitions(h.events)).toEqual([expect.objectContaining({ from: 'details', to: 'fallback', event: 'NoAnswer', asked: expect.objectContaining({ reason: 'away' }) })]);
+    expect(transitions(h.events)).toEqual([
+      expect.objectContaining({ from: 'details', to: 'fallback', event: 'NoAnswer', asked: expect.objectContaining({ reason: 'away' }) }),
+    ]);
   });
 
   it('an ask state with no branch for its result stops the workflow, saying which', async () => {

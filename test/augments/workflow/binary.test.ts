@@ -26,7 +26,10 @@ function stateOf(request: ReceivedRequest): string | undefined {
 function supportModel(request: ReceivedRequest): ChatReply {
   switch (stateOf(request)) {
     case 'verifying':
-      return { text: 'Thanks, you are verified.', toolCalls: [{ name: 'workflow__transition', args: { event: 'AccountVerified', context: { account_id: 'ACC-777' } } }] };
+      return {
+        text: 'Thanks, you are verified.',
+        toolCalls: [{ name: 'workflow__transition', args: { event: 'AccountVerified', context: { account_id: 'ACC-777' } } }],
+      };
     case 'triage':
       return { toolCalls: [{ name: 'workflow__transition', args: { event: 'ServeBalance', context: { intent: 'balance' } } }] };
     case 'resolution':
@@ -40,7 +43,18 @@ describe('the workflow through the auggy binary against a Chat Completions serve
   it('one user message takes one inference per state, each offering that state’s tools', async () => {
     server = await startChatServer(supportModel);
     const dir = copyExample('support');
-    const run = await auggy(['run', dir, '--print', 'balance please, ACC-777', '--model', 'openai-compatible:test', '--base-url', server.url, '--output', 'json']);
+    const run = await auggy([
+      'run',
+      dir,
+      '--print',
+      'balance please, ACC-777',
+      '--model',
+      'openai-compatible:test',
+      '--base-url',
+      server.url,
+      '--output',
+      'json',
+    ]);
     // Workflow moves reach stderr as system lines in every output format; stdout stays pure JSON.
     expect(run.stderr.trim().split('\n')).toEqual(['workflow: verifying → triage (AccountVerified)', 'workflow: triage → resolution (ServeBalance)']);
     expect(run.exitCode).toBe(0);
@@ -54,7 +68,11 @@ describe('the workflow through the auggy binary against a Chat Completions serve
     // The carried context reaches the next state's prompt.
     expect(String(server.requests[2].body.messages[0].content)).toContain('Answer the request of caller ACC-777 directly.');
 
-    const summary = JSON.parse(run.stdout) as { status: string; text: string; workflow: { state: string; complete: boolean; transitions: { from: string; to: string; event: string }[] } };
+    const summary = JSON.parse(run.stdout) as {
+      status: string;
+      text: string;
+      workflow: { state: string; complete: boolean; transitions: { from: string; to: string; event: string }[] };
+    };
     expect(summary.status).toBe('completed');
     // Every round's text, in order, in the one reply (how rounds are separated is the kernel's call).
     expect(summary.text).toMatch(/^Thanks, you are verified\.\s*Your balance is \$12\.00\.$/);
@@ -71,7 +89,18 @@ describe('the workflow through the auggy binary against a Chat Completions serve
   it('stream-json carries every transition as a CUSTOM event, in order', async () => {
     server = await startChatServer(supportModel);
     const dir = copyExample('support');
-    const run = await auggy(['run', dir, '--print', 'balance, ACC-777', '--model', 'openai-compatible:test', '--base-url', server.url, '--output', 'stream-json']);
+    const run = await auggy([
+      'run',
+      dir,
+      '--print',
+      'balance, ACC-777',
+      '--model',
+      'openai-compatible:test',
+      '--base-url',
+      server.url,
+      '--output',
+      'stream-json',
+    ]);
     expect(run.exitCode).toBe(0);
     const custom = run.stdout
       .trim()

@@ -42,7 +42,7 @@ describe('workflow engine.budget', () => {
     expect(savedState(h)).toMatchObject({ toolCalls: 2, state: 'ping' });
   });
 
-  it('max_tool_calls counts transitions too: reaching the limit in a batch refuses that batch\'s move', async () => {
+  it("max_tool_calls counts transitions too: reaching the limit in a batch refuses that batch's move", async () => {
     const h = await startWorkflow(workflowFolder(pingPong({ max_tool_calls: 1 })));
     const { result, calls } = await runTurn(h, [...hits(2), { text: 'never' }]);
     expect(calls).toHaveLength(1);
@@ -77,10 +77,7 @@ describe('workflow engine.budget', () => {
   it('the budget is checked before max_visits: no redirect when both trip on the same move', async () => {
     const h = await startWorkflow(
       workflowFolder(
-        pingPong(
-          { max_total_visits: 3 },
-          { pong: { max_visits: 1, on_max_visits: 'fallback' }, fallback: { prompt_task: 'ping', terminal: true } },
-        ),
+        pingPong({ max_total_visits: 3 }, { pong: { max_visits: 1, on_max_visits: 'fallback' }, fallback: { prompt_task: 'ping', terminal: true } }),
       ),
     );
     // ping(1) → pong(2) → ping(3) → pong: the total would be 4 > 3, and pong is full (1/1).

@@ -51,7 +51,16 @@ describe('workflow state control (RFC 0014, Level 2)', () => {
     expect(calls[1].tools).toEqual(['workflow__transition']);
     expect(JSON.stringify(calls[1].toolSchemas[0])).toContain('"enum":["ServeBalance","EscalateToAgent"]');
     expect(savedState(h)).toMatchObject({ state: 'resolution', complete: true });
-    expect(h.augment.snapshot?.()).toMatchObject({ workflow: { state: 'resolution', complete: true, transitions: [{ from: 'verifying', to: 'triage' }, { from: 'triage', to: 'resolution' }] } });
+    expect(h.augment.snapshot?.()).toMatchObject({
+      workflow: {
+        state: 'resolution',
+        complete: true,
+        transitions: [
+          { from: 'verifying', to: 'triage' },
+          { from: 'triage', to: 'resolution' },
+        ],
+      },
+    });
   });
 
   it('codegen loop compile → fix → compile → test runs without user turns; fix.max_visits redirects to report, which speaks', async () => {
@@ -158,7 +167,11 @@ describe('workflow state control (RFC 0014, Level 2)', () => {
       },
     });
     const h = await startWorkflow(workflowFolder(cycle));
-    const { result, calls } = await runTurn(h, Array.from({ length: 50 }, () => ({ toolCalls: [transition('Go')] })), { maxInferenceLoops: 4 });
+    const { result, calls } = await runTurn(
+      h,
+      Array.from({ length: 50 }, () => ({ toolCalls: [transition('Go')] })),
+      { maxInferenceLoops: 4 },
+    );
     // Every move into an agent state used to restart the count; now the turn has one bound.
     expect(calls).toHaveLength(4);
     expect(result.status).toBe('budget-exhausted');
@@ -176,7 +189,11 @@ describe('workflow state control (RFC 0014, Level 2)', () => {
       budget: { max_rounds: 6 },
     });
     const h = await startWorkflow(workflowFolder(cycle));
-    const { result, calls } = await runTurn(h, Array.from({ length: 50 }, () => ({ toolCalls: [transition('Go')] })), { maxInferenceLoops: 2 });
+    const { result, calls } = await runTurn(
+      h,
+      Array.from({ length: 50 }, () => ({ toolCalls: [transition('Go')] })),
+      { maxInferenceLoops: 2 },
+    );
     expect(calls).toHaveLength(6);
     expect(result.status).toBe('budget-exhausted');
     expect(result.message).toMatch(/6 inference rounds \(engine\.budget\.max_rounds of /);
@@ -192,7 +209,7 @@ describe('workflow state control (RFC 0014, Level 2)', () => {
 });
 
 describe('the PromptKit-shaped workflow__transition', () => {
-  it('offers {event, context} with event an enum of the state\'s events and context a required string', async () => {
+  it("offers {event, context} with event an enum of the state's events and context a required string", async () => {
     const h = await startWorkflow(workflowFolder(SUPPORT));
     const { calls } = await runTurn(h, [{ text: 'Hello.' }]);
     const schema = JSON.stringify(calls[0].toolSchemas[0]);
@@ -209,7 +226,10 @@ describe('the PromptKit-shaped workflow__transition', () => {
       prompts: { confirmation: { system_template: 'Confirm the refund. Handed over: {{workflow_context}}' } },
     });
     const h = await startWorkflow(workflowFolder(pack));
-    const { result, calls } = await runTurn(h, [{ toolCalls: [transition('Approved', 'Refunded $20 on order 7')] }, { text: 'Your $20 refund is on its way.' }]);
+    const { result, calls } = await runTurn(h, [
+      { toolCalls: [transition('Approved', 'Refunded $20 on order 7')] },
+      { text: 'Your $20 refund is on its way.' },
+    ]);
     expect(transitions(h.events)).toEqual([expect.objectContaining({ from: 'triage', to: 'confirmation', context: 'Refunded $20 on order 7' })]);
     // confirmation has no on_event: terminal, as in PromptKit; nothing was said, so it speaks.
     expect(calls[1].system).toContain('Handed over: Refunded $20 on order 7');

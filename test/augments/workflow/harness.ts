@@ -36,7 +36,8 @@ export function packText(spec: PackSpec): string {
   const prompts: Record<string, Record<string, unknown>> = {};
   for (const state of Object.values(spec.states)) {
     const task = state.prompt_task;
-    if (typeof task === 'string' && !spec.omitPrompts?.includes(task)) prompts[task] = { id: task, name: task, version: '1.0.0', system_template: `Do the ${task} step.` };
+    if (typeof task === 'string' && !spec.omitPrompts?.includes(task))
+      prompts[task] = { id: task, name: task, version: '1.0.0', system_template: `Do the ${task} step.` };
   }
   Object.assign(prompts, spec.prompts);
   return stringify({
@@ -144,7 +145,10 @@ export async function runTurn(
     maxRetries: 0,
   });
   const calls = model.doStreamCalls.map((call) => ({
-    system: call.prompt.filter((m) => m.role === 'system').map((m) => m.content).join('\n'),
+    system: call.prompt
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n'),
     tools: (call.tools ?? []).map((t) => t.name),
     toolSchemas: call.tools ?? [],
   }));
@@ -154,7 +158,9 @@ export async function runTurn(
 /** `workflow.transition` events in the order they were emitted. */
 export function transitions(events: KernelEvent[]): { from: string; to: string; event: string; redirected?: unknown; initiator: string; context: unknown }[] {
   return events.flatMap((event) =>
-    event.type === 'CUSTOM' && event.name === 'workflow.transition' ? [event.value as { from: string; to: string; event: string; initiator: string; context: unknown }] : [],
+    event.type === 'CUSTOM' && event.name === 'workflow.transition'
+      ? [event.value as { from: string; to: string; event: string; initiator: string; context: unknown }]
+      : [],
   );
 }
 

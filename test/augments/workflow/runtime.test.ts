@@ -49,10 +49,7 @@ describe('the workflow augment at runtime', () => {
     const h = await startWorkflow(dir);
     expect(h.augment.promptBlock?.()).toContain('You work for Acme in the north.');
     expect(h.augment.promptBlock?.()).toContain('Current state: intake — Find out who is asking.');
-    const { calls } = await runTurn(h, [
-      { toolCalls: [transition('Identified', { customer: 'Ada', artifacts: { ticket: 'T-9' } })] },
-      { text: 'Reviewing.' },
-    ]);
+    const { calls } = await runTurn(h, [{ toolCalls: [transition('Identified', { customer: 'Ada', artifacts: { ticket: 'T-9' } })] }, { text: 'Reviewing.' }]);
     expect(calls[1].system).toContain('Review the request of Ada (T-9).');
     expect(calls[1].tools).toEqual(['workflow__transition']);
   });
@@ -60,11 +57,21 @@ describe('the workflow augment at runtime', () => {
   it('keeps its position in workflow.json and resumes it with the session', async () => {
     const dir = workflowFolder(PACK);
     const h = await startWorkflow(dir);
-    expect(savedState(h)).toMatchObject({ version: 1, pack: 'test-pack', state: 'intake', visits: { intake: 1 }, transitions: [], toolCalls: 0, complete: false });
+    expect(savedState(h)).toMatchObject({
+      version: 1,
+      pack: 'test-pack',
+      state: 'intake',
+      visits: { intake: 1 },
+      transitions: [],
+      toolCalls: 0,
+      complete: false,
+    });
     await runTurn(h, [{ toolCalls: [transition('Escalate')] }]);
     const resumed = await startWorkflow(dir, { sessionId: h.session.id });
     expect(resumed.augment.indicator?.()).toBe('workflow: desk');
-    expect(resumed.augment.snapshot?.()).toMatchObject({ workflow: { state: 'desk', complete: false, transitions: [{ from: 'intake', to: 'desk', event: 'Escalate' }] } });
+    expect(resumed.augment.snapshot?.()).toMatchObject({
+      workflow: { state: 'desk', complete: false, transitions: [{ from: 'intake', to: 'desk', event: 'Escalate' }] },
+    });
   });
 
   it('applies an external event before the turn without consulting control, and refuses a wrong one', async () => {
@@ -78,7 +85,10 @@ describe('the workflow augment at runtime', () => {
     expect(await h.augment.hostInput?.('event', 'Identified')).toEqual({ ok: true, message: 'workflow: intake → review (Identified, external)' });
     expect(transitions(h.events)).toEqual([{ from: 'intake', to: 'review', event: 'Identified', context: {}, initiator: 'external' }]);
     expect(await h.augment.hostInput?.('event', 'Approved')).toMatchObject({ ok: true });
-    expect(await h.augment.hostInput?.('event', 'Approved')).toEqual({ ok: false, message: 'workflow: the workflow is complete (state done); it takes no more events' });
+    expect(await h.augment.hostInput?.('event', 'Approved')).toEqual({
+      ok: false,
+      message: 'workflow: the workflow is complete (state done); it takes no more events',
+    });
     expect(savedState(h)).toMatchObject({ state: 'done', complete: true });
     expect(h.augment.indicator?.()).toBe('workflow: done (complete)');
   });

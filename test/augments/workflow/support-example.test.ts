@@ -16,7 +16,13 @@ async function openSupport(dir = copyExample('support'), sessionId?: string) {
   const agent = loaded.agent!;
   const warnings: string[] = [];
   const session = await openSession({ agentDir: dir, agentName: agent.yaml.name, sessionId });
-  const conversation = await Conversation.open({ augmentTypes: BUILTIN_AUGMENTS, agent, modelSpec: resolveModelSpec(agent, {}, {}), session, warn: (w) => warnings.push(w) });
+  const conversation = await Conversation.open({
+    augmentTypes: BUILTIN_AUGMENTS,
+    agent,
+    modelSpec: resolveModelSpec(agent, {}, {}),
+    session,
+    warn: (w) => warnings.push(w),
+  });
   return { dir, conversation, warnings };
 }
 

@@ -69,14 +69,24 @@ describe('validating ask states', () => {
 
   it('an ask state needs Answered or NoAnswer: an error with neither, a warning for the one missing', () => {
     expect(check({ on_event: { Done: 'plan' } })).toEqual([
-      expect.objectContaining({ severity: 'error', field: 'workflow.states.details.on_event', message: expect.stringMatching(/declares neither Answered nor NoAnswer/) }),
-      expect.objectContaining({ severity: 'warning', field: 'workflow.states.details.on_event.Done', message: expect.stringMatching(/can never fire in ask state/) }),
+      expect.objectContaining({
+        severity: 'error',
+        field: 'workflow.states.details.on_event',
+        message: expect.stringMatching(/declares neither Answered nor NoAnswer/),
+      }),
+      expect.objectContaining({
+        severity: 'warning',
+        field: 'workflow.states.details.on_event.Done',
+        message: expect.stringMatching(/can never fire in ask state/),
+      }),
     ]);
     expect(summary(check({ on_event: undefined }))).toEqual([['error', 'workflow.states.details']]);
     expect(check({ on_event: { Answered: 'plan' } })).toEqual([
       expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/declares no NoAnswer: when nobody answers .* the workflow stops there/) }),
     ]);
-    expect(check({ on_event: { NoAnswer: 'intake' } })).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/declares no Answered/) })]);
+    expect(check({ on_event: { NoAnswer: 'intake' } })).toEqual([
+      expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/declares no Answered/) }),
+    ]);
   });
 
   it('flags what has no effect on an ask state, and refuses a terminal one', () => {
@@ -86,7 +96,9 @@ describe('validating ask states', () => {
       ['warning', 'workflow.states.details.orchestration'],
     ]);
     expect(check({ terminal: true })).toEqual(
-      expect.arrayContaining([expect.objectContaining({ severity: 'error', field: 'workflow.states.details.terminal', message: expect.stringMatching(/cannot be terminal/) })]),
+      expect.arrayContaining([
+        expect.objectContaining({ severity: 'error', field: 'workflow.states.details.terminal', message: expect.stringMatching(/cannot be terminal/) }),
+      ]),
     );
   });
 
@@ -106,13 +118,20 @@ describe('validating ask states', () => {
         message: expect.stringMatching(/ask states details → confirm → details lead back on NoAnswer with no max_visits/),
       }),
     ]);
-    expect(check({ on_event: { Answered: 'plan', NoAnswer: 'confirm' } }, { extra: { confirm: { ...confirm, max_visits: 2, on_max_visits: 'intake' } } })).toEqual([]);
+    expect(
+      check({ on_event: { Answered: 'plan', NoAnswer: 'confirm' } }, { extra: { confirm: { ...confirm, max_visits: 2, on_max_visits: 'intake' } } }),
+    ).toEqual([]);
   });
 
   it('an ask state holds no floor for the agent, even marked control: agent: a route through it is no unbounded cycle', () => {
     const found = check(
       { control: 'agent', on_event: { Answered: 'route', NoAnswer: 'route' } },
-      { extra: { intake: { prompt_task: 'intake', on_event: { Start: 'route' } }, route: { prompt_task: 'route', control: 'agent', on_event: { Ask: 'details', Finish: 'plan' } } } },
+      {
+        extra: {
+          intake: { prompt_task: 'intake', on_event: { Start: 'route' } },
+          route: { prompt_task: 'route', control: 'agent', on_event: { Ask: 'details', Finish: 'plan' } },
+        },
+      },
     );
     expect(summary(found)).toEqual([['warning', 'workflow.states.details.control']]);
   });

@@ -95,8 +95,18 @@ describe('workflow pack validation', () => {
         'workflow.states.a.control',
         /"system" is not one of user, agent/,
       ],
-      ['unknown entry', { entry: 'strat', states: { start: { prompt_task: 'a', terminal: true } } }, 'workflow.entry', /entry "strat" is not a state \(start\); did you mean start\?/],
-      ['unknown prompt_task', { entry: 'a', states: { a: { prompt_task: 'nope', terminal: true } }, prompts: { real: { system_template: 'x' } }, omitPrompts: ['nope'] }, 'workflow.states.a.prompt_task', /"nope" is not a prompt of this pack/],
+      [
+        'unknown entry',
+        { entry: 'strat', states: { start: { prompt_task: 'a', terminal: true } } },
+        'workflow.entry',
+        /entry "strat" is not a state \(start\); did you mean start\?/,
+      ],
+      [
+        'unknown prompt_task',
+        { entry: 'a', states: { a: { prompt_task: 'nope', terminal: true } }, prompts: { real: { system_template: 'x' } }, omitPrompts: ['nope'] },
+        'workflow.states.a.prompt_task',
+        /"nope" is not a prompt of this pack/,
+      ],
       [
         'unknown on_event target',
         { entry: 'a', states: { a: { prompt_task: 'a', on_event: { Go: 'bee' } }, b: { prompt_task: 'a', terminal: true } } },
@@ -105,7 +115,10 @@ describe('workflow pack validation', () => {
       ],
       [
         'unknown on_max_visits target',
-        { entry: 'a', states: { a: { prompt_task: 'a', max_visits: 2, on_max_visits: 'elsewhere', on_event: { Go: 'b' } }, b: { prompt_task: 'a', terminal: true } } },
+        {
+          entry: 'a',
+          states: { a: { prompt_task: 'a', max_visits: 2, on_max_visits: 'elsewhere', on_event: { Go: 'b' } }, b: { prompt_task: 'a', terminal: true } },
+        },
         'workflow.states.a.on_max_visits',
         /"elsewhere" is not a state/,
       ],
@@ -115,7 +128,12 @@ describe('workflow pack validation', () => {
         'workflow.states.a.orchestration',
         /"externel" is not one of internal, external, hybrid, composition; did you mean external\?/,
       ],
-      ['version not 1 or 2', { version: 3, entry: 'a', states: { a: { prompt_task: 'a', terminal: true } } }, 'workflow.version', /workflow version 3 is not supported; use 1 or 2/],
+      [
+        'version not 1 or 2',
+        { version: 3, entry: 'a', states: { a: { prompt_task: 'a', terminal: true } } },
+        'workflow.version',
+        /workflow version 3 is not supported; use 1 or 2/,
+      ],
       ['a state without prompt_task', { entry: 'a', states: { a: { terminal: true } } }, 'workflow.states.a', /has no prompt_task/],
     ])('%s', (_label, spec, field, message) => {
       const found = errors(check(spec));
@@ -145,7 +163,13 @@ describe('workflow pack validation', () => {
   describe('warnings', () => {
     it('control: agent on a terminal state', () => {
       const found = check({ entry: 'a', states: { a: { prompt_task: 'a', control: 'agent', terminal: true } } });
-      expect(found).toEqual([expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.control', message: expect.stringMatching(/terminal, so control: agent has no effect/) })]);
+      expect(found).toEqual([
+        expect.objectContaining({
+          severity: 'warning',
+          field: 'workflow.states.a.control',
+          message: expect.stringMatching(/terminal, so control: agent has no effect/),
+        }),
+      ]);
     });
 
     it('a cycle of control: agent states with no way back to the user and no max_visits', () => {
@@ -189,7 +213,10 @@ describe('workflow pack validation', () => {
     });
 
     it('event names that are not PascalCase', () => {
-      const found = check({ entry: 'a', states: { a: { prompt_task: 'a', on_event: { resolved: 'b', 'ServeBalance': 'b', escalate_now: 'b' } }, b: { prompt_task: 'a', terminal: true } } });
+      const found = check({
+        entry: 'a',
+        states: { a: { prompt_task: 'a', on_event: { resolved: 'b', ServeBalance: 'b', escalate_now: 'b' } }, b: { prompt_task: 'a', terminal: true } },
+      });
       expect(found.map((d) => [d.severity, d.field])).toEqual([
         ['warning', 'workflow.states.a.on_event.resolved'],
         ['warning', 'workflow.states.a.on_event.escalate_now'],
@@ -199,15 +226,29 @@ describe('workflow pack validation', () => {
 
     it('a terminal state with on_event', () => {
       const found = check({ entry: 'a', states: { a: { prompt_task: 'a', terminal: true, on_event: { Reopen: 'a' } } } });
-      expect(found).toEqual([expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.on_event', message: expect.stringMatching(/terminal but declares on_event/) })]);
+      expect(found).toEqual([
+        expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.on_event', message: expect.stringMatching(/terminal but declares on_event/) }),
+      ]);
     });
 
     it('a version 2 state with no on_event, which is terminal as in PromptKit, unless it says so itself', () => {
       const found = check({ entry: 'a', states: { a: { prompt_task: 'a', on_event: { Go: 'stuck' } }, stuck: { prompt_task: 'a' } } });
-      expect(found).toEqual([expect.objectContaining({ severity: 'warning', field: 'workflow.states.stuck', message: expect.stringMatching(/not marked terminal and has no on_event, so it is terminal/) })]);
+      expect(found).toEqual([
+        expect.objectContaining({
+          severity: 'warning',
+          field: 'workflow.states.stuck',
+          message: expect.stringMatching(/not marked terminal and has no on_event, so it is terminal/),
+        }),
+      ]);
       expect(check({ version: 1, entry: 'a', states: { a: { prompt_task: 'a', on_event: { Go: 'last' } }, last: { prompt_task: 'a' } } })).toEqual([]);
-      const denied = check({ version: 1, entry: 'a', states: { a: { prompt_task: 'a', on_event: { Go: 'last' } }, last: { prompt_task: 'a', terminal: false } } });
-      expect(denied).toEqual([expect.objectContaining({ field: 'workflow.states.last', message: expect.stringMatching(/says terminal: false but has no on_event/) })]);
+      const denied = check({
+        version: 1,
+        entry: 'a',
+        states: { a: { prompt_task: 'a', on_event: { Go: 'last' } }, last: { prompt_task: 'a', terminal: false } },
+      });
+      expect(denied).toEqual([
+        expect.objectContaining({ field: 'workflow.states.last', message: expect.stringMatching(/says terminal: false but has no on_event/) }),
+      ]);
     });
 
     it('fields auggy does not execute: validators, RFC 0009 artifacts, an on_max_visits redirect chain', () => {
@@ -222,7 +263,11 @@ describe('workflow pack validation', () => {
       });
       expect(found).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.artifacts', message: expect.stringMatching(/artifacts \(RFC 0009\); auggy does not keep/) }),
+          expect.objectContaining({
+            severity: 'warning',
+            field: 'workflow.states.a.artifacts',
+            message: expect.stringMatching(/artifacts \(RFC 0009\); auggy does not keep/),
+          }),
           expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.on_max_visits', message: expect.stringMatching(/redirect is not chained/) }),
           expect.objectContaining({ severity: 'warning', field: 'prompts.a.validators', message: expect.stringMatching(/does not run validators/) }),
         ]),
@@ -231,8 +276,13 @@ describe('workflow pack validation', () => {
     });
 
     it('a composition state, which auggy does not run', () => {
-      const found = check({ entry: 'a', states: { a: { orchestration: 'composition', composition: 'analyze', on_event: { Done: 'b' } }, b: { prompt_task: 'b', terminal: true } } });
-      expect(found).toEqual([expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.orchestration', message: expect.stringMatching(/not run by auggy/) })]);
+      const found = check({
+        entry: 'a',
+        states: { a: { orchestration: 'composition', composition: 'analyze', on_event: { Done: 'b' } }, b: { prompt_task: 'b', terminal: true } },
+      });
+      expect(found).toEqual([
+        expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.orchestration', message: expect.stringMatching(/not run by auggy/) }),
+      ]);
     });
   });
 });

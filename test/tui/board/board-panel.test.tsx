@@ -53,7 +53,11 @@ describe('BoardPanel', () => {
   });
 
   it('takes a row a line plus the blank row above it, which the live area leaves free', () => {
-    expect(render(<BoardPanel board={BOARD} marginTop={1} />).lastFrame()?.split('\n')).toHaveLength(boardPanelRows(BOARD));
+    expect(
+      render(<BoardPanel board={BOARD} marginTop={1} />)
+        .lastFrame()
+        ?.split('\n'),
+    ).toHaveLength(boardPanelRows(BOARD));
     expect(boardPanelRows(BOARD)).toBe(4);
     expect(boardPanelRows({})).toBe(0);
     expect(boardPanelRows(undefined)).toBe(0);
@@ -76,7 +80,9 @@ describe('boardAfterEvent', () => {
     expect(boardAfterEvent(changed, text)).toBe(changed);
     expect(boardAfterEvent(changed, { type: 'STATE_SNAPSHOT', snapshot: { other: 1 } })).toBe(changed);
     expect(boardAfterEvent(changed, { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/other', value: 1 }] })).toBe(changed);
-    expect(boardAfterEvent(changed, { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/board/notes/text', value: 'field patch' }] })?.notes.text).toBe('field patch');
+    expect(boardAfterEvent(changed, { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/board/notes/text', value: 'field patch' }] })?.notes.text).toBe(
+      'field patch',
+    );
     expect(boardAfterEvent(changed, { type: 'STATE_DELTA', delta: [{ op: 'remove', path: '/board/notes' }] })).not.toHaveProperty('notes');
   });
 

@@ -4,7 +4,6 @@ import { boardFolder } from '../../helpers/board-fixture.js';
 import { startChatServer, type ChatServer } from '../../helpers/chat-server.js';
 import { tmuxAvailable } from '../../helpers/tmux.js';
 
-
 const terminals = auggyTerminals();
 let server: ChatServer | undefined;
 afterEach(async () => {
@@ -16,7 +15,9 @@ afterEach(async () => {
 describe.skipIf(!tmuxAvailable())('the board in a real terminal', () => {
   it("the agent's write shows in its row, and /board set works while the server holds the turn open", async () => {
     server = await startChatServer((_request, index) =>
-      index === 0 ? { toolCalls: [{ name: 'board_write', args: { line: 'progress', text: 'step 1 of 2 done' } }] } : { text: 'Still working on it.', hold: true },
+      index === 0
+        ? { toolCalls: [{ name: 'board_write', args: { line: 'progress', text: 'step 1 of 2 done' } }] }
+        : { text: 'Still working on it.', hold: true },
     );
     const terminal = await terminals.run(boardFolder(), ['--model', 'openai-compatible:test', '--base-url', server.url]);
     await terminal.waitForText(/notes\s+both\s+remember the changelog/);

@@ -28,7 +28,10 @@ describe('FieldQuestionView: the field makes the question', () => {
   });
 
   it('a choice lists its options by number, the highlighted one marked', async () => {
-    const frame = await draw({ ...base, question: 'Which environment?', type: 'choice', options: ['staging', 'production'] }, { editor: emptyEditor, highlighted: 1 });
+    const frame = await draw(
+      { ...base, question: 'Which environment?', type: 'choice', options: ['staging', 'production'] },
+      { editor: emptyEditor, highlighted: 1 },
+    );
     expect(frame).toContain('    1. staging\n  › 2. production');
     expect(frame).toContain('↑↓ and Enter, or type its number or text');
   });

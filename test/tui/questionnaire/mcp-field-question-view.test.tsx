@@ -40,7 +40,16 @@ describe('FieldQuestionView for questions an MCP server or tool asks', () => {
 
   it("a server form's question says which server asks", async () => {
     const frame = await draw(
-      { questionnaireId: 'q', field: 'email', question: 'Email (an email address)', type: 'text', required: true, index: 4, total: 13, purpose: { kind: 'elicitation', server: 'everything' } },
+      {
+        questionnaireId: 'q',
+        field: 'email',
+        question: 'Email (an email address)',
+        type: 'text',
+        required: true,
+        index: 4,
+        total: 13,
+        purpose: { kind: 'elicitation', server: 'everything' },
+      },
       'asked by',
     );
     expect(frame.split('\n')[0]).toBe('? question 4 of 13 · asked by the MCP server everything');

@@ -26,7 +26,7 @@ const UP = '\u001b[A';
 const DOWN = '\u001b[B';
 
 describe('question keys', () => {
-  it('arrows move over a choice\'s options, wrapping; Enter picks the highlighted one', () => {
+  it("arrows move over a choice's options, wrapping; Enter picks the highlighted one", () => {
     expect(initialQuestionInput(choice).highlighted).toBe(-1);
     expect(press(choice, [DOWN, DOWN, '\r']).last).toEqual({ kind: 'submit', text: 'production' });
     expect(press(choice, [UP, '\r']).last).toEqual({ kind: 'submit', text: 'dev' });
@@ -63,7 +63,7 @@ describe('question keys', () => {
     expect(press({ ...list, type: 'text' }, ['\u001b[200~a\nb\u001b[201~', '\r']).last).toEqual({ kind: 'submit', text: 'a b' });
   });
 
-  it('Esc declines; Ctrl+C and Ctrl+L are the chat\'s; other keys stay with the question', () => {
+  it("Esc declines; Ctrl+C and Ctrl+L are the chat's; other keys stay with the question", () => {
     expect(press(choice, ['\u001b']).last).toEqual({ kind: 'decline' });
     expect(press(choice, ['\u0003']).last).toEqual({ kind: 'pass' });
     expect(press(choice, ['\u000c']).last).toEqual({ kind: 'pass' });

@@ -125,7 +125,13 @@ describe('useQuestionnaire with FieldQuestionView', () => {
     const tui = createTuiPerson();
     const app = render(<Screen tui={tui} runCommand={() => false} />);
     await frameWith(() => app.lastFrame(), 'no question');
-    const path = questionnaireSpecSchema.parse({ prompt: 'p', fields: [{ name: 'dir', type: 'text' }, { name: 'other', type: 'text' }] });
+    const path = questionnaireSpecSchema.parse({
+      prompt: 'p',
+      fields: [
+        { name: 'dir', type: 'text' },
+        { name: 'other', type: 'text' },
+      ],
+    });
     const result = runQuestionnaire(path, tui.person, { signal: new AbortController().signal, emit: () => undefined });
     await frameWith(() => app.lastFrame(), 'question 1 of 2');
     app.stdin.write('/var/log');

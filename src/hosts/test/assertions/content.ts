@@ -48,7 +48,10 @@ export const contentExcludes = assertionType({
   aliases: ['content_not_includes'],
   params: z
     .object({ patterns: stringList.optional(), words: stringList.optional(), match_mode: z.enum(['substring', 'word_boundary']).optional() })
-    .refine((params) => params.patterns !== undefined || params.words !== undefined, { message: 'needs patterns: the texts that must not appear', path: ['patterns'] }),
+    .refine((params) => params.patterns !== undefined || params.words !== undefined, {
+      message: 'needs patterns: the texts that must not appear',
+      path: ['patterns'],
+    }),
   check(params, scope) {
     const patterns = params.patterns ?? params.words ?? [];
     const matches = params.match_mode === 'word_boundary' ? wordBoundary : includes;
@@ -56,7 +59,10 @@ export const contentExcludes = assertionType({
     return {
       passed: found.length === 0,
       expected: `the reply not to include ${listed(patterns, 'or')}`,
-      actual: found.length === 0 ? 'none found' : `${listed(found)} found in ${shown(scope.replies.find((reply) => found.some((pattern) => matches(reply, pattern))))}`,
+      actual:
+        found.length === 0
+          ? 'none found'
+          : `${listed(found)} found in ${shown(scope.replies.find((reply) => found.some((pattern) => matches(reply, pattern))))}`,
     };
   },
 });

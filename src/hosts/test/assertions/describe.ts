@@ -18,9 +18,19 @@ export function listed(values: readonly string[], word = 'and'): string {
 }
 
 /** One string or a non-empty list of them, as PromptKit's `patterns`, `tools` and `sequence` are written. */
-export const stringList = z.union([z.string().min(1).transform((value) => [value]), z.array(z.string().min(1)).min(1)], {
-  error: (issue) => (issue.input === undefined ? 'is required: a text or a list of texts' : `must be a text or a non-empty list of texts, not ${JSON.stringify(issue.input)}`),
-});
+export const stringList = z.union(
+  [
+    z
+      .string()
+      .min(1)
+      .transform((value) => [value]),
+    z.array(z.string().min(1)).min(1),
+  ],
+  {
+    error: (issue) =>
+      issue.input === undefined ? 'is required: a text or a list of texts' : `must be a text or a non-empty list of texts, not ${JSON.stringify(issue.input)}`,
+  },
+);
 
 /** One of `values`, or a non-empty list of them; the message names the choices and the likely one. */
 export function oneOrMany<const T extends readonly [string, ...string[]]>(values: T) {
@@ -47,14 +57,17 @@ export function strictShape<S extends z.ZodRawShape>(shape: S) {
 }
 
 /** A regular expression written in a scenario; checked when the file loads. */
-export const regexSource = z.string().min(1).refine((source) => {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
-}, 'is not a valid regular expression');
+export const regexSource = z
+  .string()
+  .min(1)
+  .refine((source) => {
+    try {
+      new RegExp(source);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'is not a valid regular expression');
 
 /**
  * PromptKit writes Go regular expressions; the inline flags they open with (`(?i)`, `(?s)`) are

@@ -75,7 +75,10 @@ function argText(value: unknown): string {
 /** tool_args: some call of `tool_name` has every one of `expected_args` (other arguments may be there too). */
 export const toolArgs = assertionType({
   name: 'tool_args',
-  params: z.object({ tool_name: z.string().min(1), expected_args: z.record(z.string(), z.unknown()).refine((args) => Object.keys(args).length > 0, 'needs at least one argument') }),
+  params: z.object({
+    tool_name: z.string().min(1),
+    expected_args: z.record(z.string(), z.unknown()).refine((args) => Object.keys(args).length > 0, 'needs at least one argument'),
+  }),
   check({ tool_name: name, expected_args: expected }, scope) {
     const calls = scope.toolCalls.filter((call) => call.name === name);
     const fits = (input: unknown) =>
@@ -86,7 +89,10 @@ export const toolArgs = assertionType({
     return {
       passed: calls.some((call) => fits(call.input)),
       expected: `${name} called with ${shown(expected)}`,
-      actual: calls.length === 0 ? `${name} was not called; ${calledNames(scope.toolCalls)}` : `${name} called with ${calls.map((call) => shown(call.input)).join(', then ')}`,
+      actual:
+        calls.length === 0
+          ? `${name} was not called; ${calledNames(scope.toolCalls)}`
+          : `${name} called with ${calls.map((call) => shown(call.input)).join(', then ')}`,
     };
   },
 });
@@ -110,7 +116,12 @@ export const noToolErrors = assertionType({
 /** tool_result_includes: at least `occurrence` results (of `tool`, when given) contain every pattern. */
 export const toolResultIncludes = assertionType({
   name: 'tool_result_includes',
-  params: z.object({ tool: z.string().min(1).optional(), tool_name: z.string().min(1).optional(), patterns: stringList, occurrence: z.number().int().min(1).default(1) }),
+  params: z.object({
+    tool: z.string().min(1).optional(),
+    tool_name: z.string().min(1).optional(),
+    patterns: stringList,
+    occurrence: z.number().int().min(1).default(1),
+  }),
   check(params, scope) {
     const tool = params.tool ?? params.tool_name;
     const calls = scope.toolCalls.filter((call) => tool === undefined || call.name === tool);
@@ -118,7 +129,10 @@ export const toolResultIncludes = assertionType({
     return {
       passed: matching.length >= params.occurrence,
       expected: `${params.occurrence} or more result(s)${tool ? ` of ${tool}` : ''} including ${listed(params.patterns)}`,
-      actual: calls.length === 0 ? `no result${tool ? ` of ${tool}` : ''}; ${calledNames(scope.toolCalls)}` : `${matching.length} matched; results: ${calls.map((call) => shown(call.result)).join(', ')}`,
+      actual:
+        calls.length === 0
+          ? `no result${tool ? ` of ${tool}` : ''}; ${calledNames(scope.toolCalls)}`
+          : `${matching.length} matched; results: ${calls.map((call) => shown(call.result)).join(', ')}`,
     };
   },
 });
@@ -131,7 +145,9 @@ export const toolCallCount = assertionType({
     .refine((params) => params.min !== undefined || params.max !== undefined, { message: 'needs min or max: the number of calls allowed' }),
   check(params, scope) {
     const count = scope.toolCalls.filter((call) => params.tool === undefined || call.name === params.tool).length;
-    const bounds = [params.min !== undefined ? `at least ${params.min}` : '', params.max !== undefined ? `at most ${params.max}` : ''].filter(Boolean).join(' and ');
+    const bounds = [params.min !== undefined ? `at least ${params.min}` : '', params.max !== undefined ? `at most ${params.max}` : '']
+      .filter(Boolean)
+      .join(' and ');
     return {
       passed: count >= (params.min ?? 0) && count <= (params.max ?? Infinity),
       expected: `${bounds} call(s)${params.tool ? ` of ${params.tool}` : ''}`,

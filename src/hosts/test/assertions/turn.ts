@@ -11,7 +11,10 @@ export const turnStatus = assertionType({
   name: 'turn_status',
   params: z.object({ status: oneOrMany(STATUSES) }),
   check({ status }, scope) {
-    const actual = scope.status === undefined ? 'no model turn ran in this step' : `${scope.status}${scope.message && scope.status !== 'input-required' ? ` (${scope.message})` : ''}`;
+    const actual =
+      scope.status === undefined
+        ? 'no model turn ran in this step'
+        : `${scope.status}${scope.message && scope.status !== 'input-required' ? ` (${scope.message})` : ''}`;
     return { passed: scope.status !== undefined && status.includes(scope.status), expected: `the turn to end ${status.join(' or ')}`, actual };
   },
 });
@@ -21,10 +24,14 @@ export const asks = assertionType({
   name: 'asks',
   params: z
     .object({ pattern: regexSource.optional(), fields: stringList.optional() })
-    .refine((params) => params.pattern !== undefined || params.fields !== undefined, { message: 'needs pattern (the question, as a regular expression) or fields (the questionnaire fields asked)' }),
+    .refine((params) => params.pattern !== undefined || params.fields !== undefined, {
+      message: 'needs pattern (the question, as a regular expression) or fields (the questionnaire fields asked)',
+    }),
   check({ pattern, fields }, scope) {
     const asked = scope.questions;
-    const wanted = [pattern !== undefined ? `a question matching /${pattern}/` : '', fields ? `the field(s) ${listed(fields)} asked` : ''].filter(Boolean).join(' and ');
+    const wanted = [pattern !== undefined ? `a question matching /${pattern}/` : '', fields ? `the field(s) ${listed(fields)} asked` : '']
+      .filter(Boolean)
+      .join(' and ');
     const matches = pattern === undefined || asked.some((question) => compilePattern(pattern, 'i').test(question.text));
     const missing = (fields ?? []).filter((field) => !asked.some((question) => question.field === field));
     const actual =
@@ -44,7 +51,11 @@ export const askOutcome = assertionType({
     const ask = scope.ask;
     if (!ask) return { passed: false, expected, actual: 'the agent has no userAsk augment (add userAsk to agent.yaml augments)' };
     if (!ask.judged) return { passed: false, expected, actual: `no verdict for this turn${ask.error ? ` (the evaluator failed: ${ask.error})` : ''}` };
-    return { passed: ask.outcome !== undefined && (outcome as readonly string[]).includes(ask.outcome), expected, actual: `${ask.outcome ?? 'none'}${ask.reason ? `: ${shown(ask.reason)}` : ''}` };
+    return {
+      passed: ask.outcome !== undefined && (outcome as readonly string[]).includes(ask.outcome),
+      expected,
+      actual: `${ask.outcome ?? 'none'}${ask.reason ? `: ${shown(ask.reason)}` : ''}`,
+    };
   },
 });
 
@@ -57,7 +68,9 @@ export const boardLine = assertionType({
       message: 'needs text (the exact line) or pattern (a regular expression on it)',
     }),
   check({ line, text, pattern, by }, scope) {
-    const wanted = [text !== undefined ? `to read ${shown(text)}` : '', pattern !== undefined ? `to match /${pattern}/` : '', by ? `written by the ${by}` : ''].filter(Boolean).join(', ');
+    const wanted = [text !== undefined ? `to read ${shown(text)}` : '', pattern !== undefined ? `to match /${pattern}/` : '', by ? `written by the ${by}` : '']
+      .filter(Boolean)
+      .join(', ');
     const expected = `board line ${shown(line)} ${wanted}`;
     if (!scope.board) return { passed: false, expected, actual: 'the agent has no board augment (add board to agent.yaml augments)' };
     const found = scope.board[line];

@@ -10,7 +10,9 @@ function withWorkflow(scope: Scope, expected: string, check: (workflow: Observed
 }
 
 function path(workflow: ObservedWorkflow): string {
-  return workflow.transitions.length === 0 ? `no transitions (still in ${workflow.state})` : workflow.transitions.map((move) => `${move.from} -${move.event}-> ${move.to}`).join(', ');
+  return workflow.transitions.length === 0
+    ? `no transitions (still in ${workflow.state})`
+    : workflow.transitions.map((move) => `${move.from} -${move.event}-> ${move.to}`).join(', ');
 }
 
 const stateParams = z.object({ state: z.string().min(1) });
@@ -60,7 +62,9 @@ export const workflowComplete = assertionType({
     return withWorkflow(scope, expected, (workflow) => ({
       passed: workflow.complete,
       expected,
-      actual: workflow.complete ? `complete in ${workflow.state}` : `not complete: in ${shown(workflow.state)}${workflow.stopped ? `, stopped: ${workflow.stopped}` : ''}`,
+      actual: workflow.complete
+        ? `complete in ${workflow.state}`
+        : `not complete: in ${shown(workflow.state)}${workflow.stopped ? `, stopped: ${workflow.stopped}` : ''}`,
     }));
   },
 });

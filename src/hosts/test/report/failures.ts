@@ -37,12 +37,25 @@ export function failuresOf(report: ScenarioReport): Failure[] {
   const addAssertions = (where: string, prefix: string, outcomes: readonly AssertionOutcome[]) =>
     outcomes.forEach((outcome, index) => {
       if (outcome.status !== 'failed') return;
-      add(`${prefix}:${index}`, { where, type: outcome.type, location: location(file, outcome.line, outcome.column), expected: outcome.expected, actual: outcome.actual, message: outcome.message });
+      add(`${prefix}:${index}`, {
+        where,
+        type: outcome.type,
+        location: location(file, outcome.line, outcome.column),
+        expected: outcome.expected,
+        actual: outcome.actual,
+        message: outcome.message,
+      });
     });
   for (const run of report.runs) {
     for (const turn of run.turns) {
       turn.problems.forEach((problem, index) =>
-        add(`${turn.index}:problem:${index}`, { where: turnLabel(turn), type: 'setup', location: location(file, turn.line), expected: 'the step to apply', actual: problem }),
+        add(`${turn.index}:problem:${index}`, {
+          where: turnLabel(turn),
+          type: 'setup',
+          location: location(file, turn.line),
+          expected: 'the step to apply',
+          actual: problem,
+        }),
       );
       addAssertions(turnLabel(turn), String(turn.index), turn.assertions);
     }

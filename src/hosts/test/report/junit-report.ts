@@ -24,8 +24,15 @@ function testcase(agent: string, report: ScenarioReport): string {
   // A scenario that met its pass rate passes: its flaky runs are told in system-out, not as failures.
   const failures = report.passed ? [] : failuresOf(report).map(failureElement);
   const rate = passRateText(report);
-  const thresholds = report.thresholds.map((t) => `${t.type} at line ${t.line ?? '?'}: passed in ${Math.round(t.passRate * 100)}% of runs, needs ${Math.round(t.threshold * 100)}%`);
-  const unmetRate = !report.passed && failures.length === 0 ? [`      ${openTag('failure', { message: rate || 'a pass_threshold was not met', type: 'pass_rate' })}${xmlEscape([rate, ...thresholds].filter(Boolean).join('\n'))}</failure>`] : [];
+  const thresholds = report.thresholds.map(
+    (t) => `${t.type} at line ${t.line ?? '?'}: passed in ${Math.round(t.passRate * 100)}% of runs, needs ${Math.round(t.threshold * 100)}%`,
+  );
+  const unmetRate =
+    !report.passed && failures.length === 0
+      ? [
+          `      ${openTag('failure', { message: rate || 'a pass_threshold was not met', type: 'pass_rate' })}${xmlEscape([rate, ...thresholds].filter(Boolean).join('\n'))}</failure>`,
+        ]
+      : [];
   const out = [rate, ...thresholds].filter(Boolean);
   const children = [...failures, ...unmetRate, ...(out.length > 0 ? [`      <system-out>${xmlEscape(out.join('\n'))}</system-out>`] : [])];
   if (children.length === 0) return `    ${openTag('testcase', attributes, true)}`;

@@ -22,7 +22,9 @@ export function scenarioLines(report: ScenarioReport, style: TextStyle): string[
     lines.push(`        expected: ${failure.expected}`, `        actual:   ${failure.actual}`);
   }
   for (const threshold of report.thresholds.filter((t) => !t.met)) {
-    lines.push(`      ${threshold.type} at line ${threshold.line ?? '?'} passed in ${Math.round(threshold.passRate * 100)}% of runs; its pass_threshold is ${Math.round(threshold.threshold * 100)}%`);
+    lines.push(
+      `      ${threshold.type} at line ${threshold.line ?? '?'} passed in ${Math.round(threshold.passRate * 100)}% of runs; its pass_threshold is ${Math.round(threshold.threshold * 100)}%`,
+    );
   }
   const notes = [...new Set(report.runs.flatMap((run) => run.turns.flatMap((turn) => turn.notes.map((note) => `turn ${turn.index}: ${note}`))))];
   for (const note of notes) lines.push(`      note: ${note}`);

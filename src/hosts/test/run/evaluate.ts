@@ -42,7 +42,12 @@ export async function evaluateAll(assertions: readonly CompiledAssertion[], scop
       const result = await assertion.run(scope, context);
       outcomes.push({ ...base, status: result.passed ? 'passed' : 'failed', expected: result.expected, actual: result.actual });
     } catch (error) {
-      outcomes.push({ ...base, status: 'failed', expected: 'the check to run', actual: `it failed: ${error instanceof Error ? error.message : String(error)}` });
+      outcomes.push({
+        ...base,
+        status: 'failed',
+        expected: 'the check to run',
+        actual: `it failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
   return outcomes;

@@ -31,7 +31,9 @@ function boardOf(snapshot: Record<string, unknown>): Record<string, ObservedBoar
   if (!isRecord(value)) return undefined;
   return Object.fromEntries(
     Object.entries(value).flatMap(([name, line]) =>
-      isRecord(line) ? [[name, { text: String(line.text ?? ''), owner: String(line.owner ?? ''), ...(typeof line.by === 'string' ? { by: line.by } : {}) }]] : [],
+      isRecord(line)
+        ? [[name, { text: String(line.text ?? ''), owner: String(line.owner ?? ''), ...(typeof line.by === 'string' ? { by: line.by } : {}) }]]
+        : [],
     ),
   );
 }
@@ -60,7 +62,8 @@ function questionsOf(events: readonly KernelEvent[], result: TurnResult | undefi
     const question = questionOf(event);
     // A field re-asked after a refused answer is the same question; it is counted once. An
     // approval is the person's yes to a tool, not a question the agent asked.
-    if (question && !question.error && approvalFor(question) === undefined) questions.push({ text: question.question, field: question.field, source: 'questionnaire' });
+    if (question && !question.error && approvalFor(question) === undefined)
+      questions.push({ text: question.question, field: question.field, source: 'questionnaire' });
   }
   return questions;
 }

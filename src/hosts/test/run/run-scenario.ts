@@ -52,11 +52,15 @@ async function applyHostInputs(conversation: Conversation, turn: ScenarioTurn): 
     const value = `${line}=${text}`;
     const refused = conversation.checkHostInput('board', value);
     const applied = refused ?? (await conversation.hostInput('board', value));
-    if (!applied.ok) problems.push(`board line ${line} was not written: ${applied.message.replace(/^no enabled augment takes --board.*$/, 'the agent has no board augment')}`);
+    if (!applied.ok)
+      problems.push(`board line ${line} was not written: ${applied.message.replace(/^no enabled augment takes --board.*$/, 'the agent has no board augment')}`);
   }
   if (turn.event !== undefined) {
     const applied = await conversation.hostInput('event', turn.event);
-    if (!applied.ok) problems.push(`event ${turn.event} was not applied: ${applied.message.replace(/^no enabled augment takes --event.*$/, 'the agent has no workflow augment')}`);
+    if (!applied.ok)
+      problems.push(
+        `event ${turn.event} was not applied: ${applied.message.replace(/^no enabled augment takes --event.*$/, 'the agent has no workflow augment')}`,
+      );
   }
   return problems;
 }
@@ -76,9 +80,21 @@ async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: 
   }
   const scope = turnScope({ events, result, snapshot: conversation.snapshot(), transcript: conversation.transcript() });
   const assertions = await evaluateAll(turn.assertions, scope, { complete: conversation.complete, signal: options.signal });
-  const notes = person.unscripted.map(({ field, took }) => `the scripted person had no answer for field ${field}, so it ${took === 'default' ? 'took the default' : 'declined it'}`);
+  const notes = person.unscripted.map(
+    ({ field, took }) => `the scripted person had no answer for field ${field}, so it ${took === 'default' ? 'took the default' : 'declined it'}`,
+  );
   return {
-    report: { index: turn.index, line: turn.line, content: turn.content, status: result?.status, message: result?.message, durationMs: Date.now() - started, problems, notes, assertions },
+    report: {
+      index: turn.index,
+      line: turn.line,
+      content: turn.content,
+      status: result?.status,
+      message: result?.message,
+      durationMs: Date.now() - started,
+      problems,
+      notes,
+      assertions,
+    },
     scope,
   };
 }
@@ -98,7 +114,15 @@ export async function runScenarioOnce(scenario: Scenario, options: RunOptions): 
   const host = createHostScope();
   try {
     const session = await openSession({ agentDir: root, agentName: agent.yaml.name, agentId: agent.yaml.id });
-    const conversation = await Conversation.open({ agent, augmentTypes: options.target.augmentTypes, modelSpec, session, warn: options.warn, models: options.models, host });
+    const conversation = await Conversation.open({
+      agent,
+      augmentTypes: options.target.augmentTypes,
+      modelSpec,
+      session,
+      warn: options.warn,
+      models: options.models,
+      host,
+    });
     for (const turn of scenario.turns) {
       if (options.signal.aborted) break;
       options.onTurn?.(turn);
@@ -107,7 +131,9 @@ export async function runScenarioOnce(scenario: Scenario, options: RunOptions): 
       scopes.push(scope);
     }
     const canceled = options.signal.aborted;
-    const conversationOutcomes = canceled ? [] : await evaluateAll(scenario.conversationAssertions, conversationScope(scopes), { complete: conversation.complete, signal: options.signal });
+    const conversationOutcomes = canceled
+      ? []
+      : await evaluateAll(scenario.conversationAssertions, conversationScope(scopes), { complete: conversation.complete, signal: options.signal });
     const passed = !canceled && turns.every((turn) => turn.problems.length === 0 && !turn.assertions.some(failsRun)) && !conversationOutcomes.some(failsRun);
     return { passed, canceled, durationMs: Date.now() - started, turns, conversation: conversationOutcomes };
   } finally {

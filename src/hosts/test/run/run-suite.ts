@@ -46,7 +46,10 @@ export interface SuiteOptions extends Omit<RunOptions, 'onTurn'> {
 function thresholdsOf(runs: readonly RunReport[]): ThresholdReport[] {
   const byKey = new Map<string, AssertionOutcome[]>();
   for (const run of runs) {
-    const all = [...run.turns.flatMap((turn) => turn.assertions.map((outcome, index) => [`${turn.index}:${index}`, outcome] as const)), ...run.conversation.map((outcome, index) => [`c:${index}`, outcome] as const)];
+    const all = [
+      ...run.turns.flatMap((turn) => turn.assertions.map((outcome, index) => [`${turn.index}:${index}`, outcome] as const)),
+      ...run.conversation.map((outcome, index) => [`c:${index}`, outcome] as const),
+    ];
     for (const [key, outcome] of all) if (outcome.passThreshold !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), outcome]);
   }
   return [...byKey.values()].map((outcomes) => {

@@ -50,7 +50,9 @@ export function findScenarioFiles(dir: string, files: readonly string[], cwd = p
     const tests = join(agentDir, 'tests');
     const paths = isDirectory(tests) ? scenariosIn(tests) : [];
     if (paths.length === 0) {
-      throw new UsageError(`no scenarios: ${relative(cwd, tests) || tests} has no *.scenario.yaml files; write one (auggy create adds tests/example.scenario.yaml) or name the files`);
+      throw new UsageError(
+        `no scenarios: ${relative(cwd, tests) || tests} has no *.scenario.yaml files; write one (auggy create adds tests/example.scenario.yaml) or name the files`,
+      );
     }
     return { agentDir, paths };
   }

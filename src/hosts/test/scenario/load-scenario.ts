@@ -37,7 +37,9 @@ function compileAll(raws: readonly unknown[] | null | undefined, path: FieldPath
 }
 
 function personOf(turn: TurnEntry): PersonScript {
-  const granted = Object.entries(turn.consent_overrides ?? {}).filter(([, consent]) => consent === 'grant').map(([tool]) => tool);
+  const granted = Object.entries(turn.consent_overrides ?? {})
+    .filter(([, consent]) => consent === 'grant')
+    .map(([tool]) => tool);
   if (turn.person === 'away') return { kind: 'away' };
   if (turn.person === undefined && granted.length === 0) return { kind: 'away' };
   return { kind: 'scripted', answers: turn.person?.answers ?? {}, approve: [...(turn.person?.approve ?? []), ...granted] };
@@ -94,10 +96,15 @@ export function loadScenario(path: string, file: string): LoadedScenario {
   }
   const spec = record.spec as Record<string, unknown> | undefined;
   if (spec && spec.turns === undefined && spec.steps !== undefined) {
-    return fail(file, 'spec.steps (a PromptKit workflow scenario) is not run by auggy; write spec.turns, each with role: user and content', locateField(source, ['spec', 'steps'])?.line);
+    return fail(
+      file,
+      'spec.steps (a PromptKit workflow scenario) is not run by auggy; write spec.turns, each with role: user and content',
+      locateField(source, ['spec', 'steps'])?.line,
+    );
   }
   const document = scenarioDocumentSchema.safeParse(data);
-  if (!document.success) return { diagnostics: schemaDiagnostics(document.error.issues, source, { examples: { 'spec.turns': 'turns: [{role: user, content: "hello"}]' } }) };
+  if (!document.success)
+    return { diagnostics: schemaDiagnostics(document.error.issues, source, { examples: { 'spec.turns': 'turns: [{role: user, content: "hello"}]' } }) };
 
   const diagnostics: Diagnostic[] = [];
   const turns = document.data.spec.turns.flatMap((raw, index) => loadTurn(raw, index, source, diagnostics) ?? []);

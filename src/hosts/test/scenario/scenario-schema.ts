@@ -56,13 +56,18 @@ export const turnSchema = z
   })
   .superRefine((turn, ctx) => {
     if (turn.role !== 'user') {
-      ctx.addIssue({ code: 'custom', path: ['role'], message: `"${turn.role}" turns are not run by auggy, which plays only the person's side; use role: user` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['role'],
+        message: `"${turn.role}" turns are not run by auggy, which plays only the person's side; use role: user`,
+      });
     }
     const media = turn.parts?.findIndex((part) => part.type !== 'text') ?? -1;
-    if (media >= 0) ctx.addIssue({ code: 'custom', path: ['parts', media], message: 'only text parts can be sent; auggy turns carry no images, audio or video' });
+    if (media >= 0)
+      ctx.addIssue({ code: 'custom', path: ['parts', media], message: 'only text parts can be sent; auggy turns carry no images, audio or video' });
     const hasMessage = turn.content !== undefined || (turn.parts?.length ?? 0) > 0;
     if (!hasMessage && turn.event === undefined && turn.board === undefined) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'needs content (the person\'s message), event or board' });
+      ctx.addIssue({ code: 'custom', path: [], message: "needs content (the person's message), event or board" });
     }
   });
 export type TurnEntry = z.infer<typeof turnSchema>;

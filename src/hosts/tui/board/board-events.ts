@@ -1,4 +1,12 @@
-import { BOARD_CHANGED_EVENT, BOARD_STATE_KEY, applyBoardChange, applyBoardPatch, boardChangeSchema, parseSharedBoard, type SharedBoard } from '../../../augments/board/shared-state.js';
+import {
+  BOARD_CHANGED_EVENT,
+  BOARD_STATE_KEY,
+  applyBoardChange,
+  applyBoardPatch,
+  boardChangeSchema,
+  parseSharedBoard,
+  type SharedBoard,
+} from '../../../augments/board/shared-state.js';
 import type { KernelEvent } from '../../../kernel/events.js';
 
 /** What the board hook needs of a conversation; a Conversation is one. */
@@ -23,7 +31,7 @@ function touchesBoard(path: string): boolean {
 export function boardAfterEvent(board: SharedBoard | undefined, event: KernelEvent): SharedBoard | undefined {
   switch (event.type) {
     case 'STATE_SNAPSHOT':
-      return BOARD_STATE_KEY in event.snapshot ? parseSharedBoard(event.snapshot[BOARD_STATE_KEY]) ?? board : board;
+      return BOARD_STATE_KEY in event.snapshot ? (parseSharedBoard(event.snapshot[BOARD_STATE_KEY]) ?? board) : board;
     case 'STATE_DELTA':
       if (!event.delta.some((op) => touchesBoard(op.path))) return board;
       return applyBoardPatch(board ?? {}, event.delta);

@@ -44,11 +44,7 @@ export function BoardPanel({ board, width, marginTop = 0 }: BoardPanelProps) {
               <Text dimColor> {ownerMark(line.owner).padEnd(MARK_COLUMN)} </Text>
             </Box>
             <Box flexGrow={1} flexShrink={1}>
-              {text === '' ? (
-                <Text dimColor>(empty)</Text>
-              ) : (
-                <Text wrap="truncate-end">{text}</Text>
-              )}
+              {text === '' ? <Text dimColor>(empty)</Text> : <Text wrap="truncate-end">{text}</Text>}
             </Box>
           </Box>
         );

@@ -40,7 +40,11 @@ function block(token: Token, width: number, palette: Palette): Row[] {
   switch (token.type) {
     case 'heading': {
       const heading = token as Tokens.Heading;
-      return styledRows(inlineStyled(heading.tokens, palette), width, { bold: true, color: heading.depth <= 2 ? palette.heading : undefined, underline: heading.depth === 1 });
+      return styledRows(inlineStyled(heading.tokens, palette), width, {
+        bold: true,
+        color: heading.depth <= 2 ? palette.heading : undefined,
+        underline: heading.depth === 1,
+      });
     }
     case 'paragraph':
       return styledRows(inlineStyled((token as Tokens.Paragraph).tokens, palette), width);
@@ -97,7 +101,9 @@ function cellWidth(cell: Tokens.TableCell, palette: Palette): number {
 
 /** Columns as wide as their widest cell, shrunk in proportion when the table is wider than the screen; cells wrap. */
 function columnWidths(token: Tokens.Table, width: number, palette: Palette): number[] {
-  const natural = token.header.map((cell, column) => Math.max(cellWidth(cell, palette), ...token.rows.map((row) => (row[column] ? cellWidth(row[column], palette) : 0)), 1));
+  const natural = token.header.map((cell, column) =>
+    Math.max(cellWidth(cell, palette), ...token.rows.map((row) => (row[column] ? cellWidth(row[column], palette) : 0)), 1),
+  );
   const gaps = (natural.length - 1) * 3;
   const room = Math.max(natural.length * 4, width - gaps);
   const total = natural.reduce((sum, value) => sum + value, 0);

@@ -11,10 +11,7 @@ export interface QuestionInput {
 
 export type QuestionKeyResult =
   /** Not the question's key (Ctrl+C, Ctrl+L): the chat handles it as usual. */
-  | { kind: 'pass' }
-  | { kind: 'edit'; input: QuestionInput }
-  | { kind: 'submit'; text: string }
-  | { kind: 'decline' };
+  { kind: 'pass' } | { kind: 'edit'; input: QuestionInput } | { kind: 'submit'; text: string } | { kind: 'decline' };
 
 /** The answers offered to pick with the arrows: a choice's options, or yes and no. */
 export function pickable(question: PresentedQuestion): string[] | undefined {

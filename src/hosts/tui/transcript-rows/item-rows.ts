@@ -34,7 +34,12 @@ export function itemRows(item: DisplayItem, width: number, palette: Palette): Ro
       return gutter(mark, { bold: true, color: tint }, wrapText(turnEndText(item.status, item.message), { color: tint }, text), 0);
     }
     case 'system': {
-      const look = item.tone === 'warning' ? { mark: glyph.warning, colour: palette.warning } : item.tone === 'error' ? { mark: glyph.error, colour: palette.error } : { mark: ' ', colour: undefined };
+      const look =
+        item.tone === 'warning'
+          ? { mark: glyph.warning, colour: palette.warning }
+          : item.tone === 'error'
+            ? { mark: glyph.error, colour: palette.error }
+            : { mark: ' ', colour: undefined };
       return gutter(look.mark, { bold: true, color: look.colour }, wrapText(item.text, { color: look.colour, dim: item.tone === 'info' }, text), 0);
     }
   }

@@ -9,7 +9,8 @@ import { EMPTY_ROW, PLAIN, cleanText, type Look, type Row, type Span } from './s
  * measured by its length: string-width's Unicode segmentation was most of laying out a long
  * transcript (profiled).
  */
-const ONE_COLUMN = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u017f\u2010-\u2027\u2030-\u205e\u20a0-\u20c0\u2190-\u21ff\u2200-\u22ff\u2500-\u257f\u25cf\u2610\u2611\u2713\u2717]*$/;
+const ONE_COLUMN =
+  /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u017f\u2010-\u2027\u2030-\u205e\u20a0-\u20c0\u2190-\u21ff\u2200-\u22ff\u2500-\u257f\u25cf\u2610\u2611\u2713\u2717]*$/;
 
 /** Columns the text takes on a terminal: wide characters two, emoji sequences as drawn, marks none. */
 export function textWidth(text: string): number {
