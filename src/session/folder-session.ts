@@ -95,16 +95,7 @@ export class FolderSession implements SessionHandle {
     if (this.openBatch === batch) this.openBatch = undefined;
     try {
       if (this.logFailure) throw this.logFailure;
-      const data = batch.lines.length === 1 ? batch.lines[0] : Buffer.concat(batch.lines);
-      // A turn appends a dozen lines or more: as the session's writer, the log is opened once for them all.
-      const log = this.log ?? (await openLog(this.eventsFile));
-      try {
-        await appendWhole(log, data);
-        // Counted before anything else can read the log (entries() sets it afresh).
-        if (this.knownSize !== undefined) this.knownSize += data.length;
-      } finally {
-        if (log !== this.log) await log.close().catch(ignore);
-      }
+      await this.appendToLog(batch.lines.length === 1 ? batch.lines[0] : Buffer.concat(batch.lines));
       for (const { resolve } of batch.settle) resolve();
     } catch (error) {
       const first = this.logFailure === undefined;
@@ -121,17 +112,23 @@ export class FolderSession implements SessionHandle {
    */
   private async noteRefusal(reason: string): Promise<void> {
     const note: SessionEntry = { kind: 'record', name: LOG_WRITE_REFUSED, data: { reason }, at: new Date().toISOString() };
-    const data = Buffer.from(`${JSON.stringify(note)}\n`, 'utf8');
     try {
-      const log = this.log ?? (await openLog(this.eventsFile));
-      try {
-        await appendWhole(log, data);
-        if (this.knownSize !== undefined) this.knownSize += data.length;
-      } finally {
-        if (log !== this.log) await log.close().catch(ignore);
-      }
+      await this.appendToLog(Buffer.from(`${JSON.stringify(note)}\n`, 'utf8'));
     } catch {
       // Nothing more can be said in the log; the refusal itself still reaches the writer.
+    }
+  }
+
+  /** Appends whole lines, or nothing of them (appendWhole takes a cut write back). */
+  private async appendToLog(data: Buffer): Promise<void> {
+    // A turn appends a dozen lines or more: as the session's writer, the log is opened once for them all.
+    const log = this.log ?? (await openLog(this.eventsFile));
+    try {
+      await appendWhole(log, data);
+      // Counted before anything else can read the log (entries() sets it afresh).
+      if (this.knownSize !== undefined) this.knownSize += data.length;
+    } finally {
+      if (log !== this.log) await log.close().catch(ignore);
     }
   }
 

@@ -71,7 +71,7 @@ export function InputLine({ text, cursor, placeholder, maxLines = Number.POSITIV
   const below = lines.length - first - size;
   return (
     <Box flexDirection="column">
-      {above > 0 && <Text dimColor> … {above} more lines above</Text>}
+      {above > 0 && <Text dimColor>{`  … ${above} more lines above`}</Text>}
       {lines.slice(first, first + size).map(({ line, start }, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a row of the input is its position; its text changes as the person types.
         <Box key={first + index}>
@@ -81,7 +81,7 @@ export function InputLine({ text, cursor, placeholder, maxLines = Number.POSITIV
           </Box>
         </Box>
       ))}
-      {below > 0 && <Text dimColor> … {below} more lines below</Text>}
+      {below > 0 && <Text dimColor>{`  … ${below} more lines below`}</Text>}
     </Box>
   );
 }

@@ -6,6 +6,9 @@ import { usePalette } from './palette.js';
 import { PaletteProvider, paletteFor } from './palette.js';
 import { useKeys } from './use-keys.js';
 
+/** Two spaces between a row's columns, as a string: a formatter may fold spaces in JSX text. */
+const GAP = '  ';
+
 export interface SessionPickerProps {
   sessions: readonly SessionSummary[];
   onPick(sessionId: string | undefined): void;
@@ -51,7 +54,12 @@ export function SessionPicker({ sessions, onPick, max = 12 }: SessionPickerProps
           return (
             <Text key={row.id} wrap="truncate-end" color={on ? colours.accent : undefined} bold={on}>
               {on ? '› ' : '  '}
-              {row.id} <Text dimColor={!on}>{row.when}</Text> <Text color={row.ending.startsWith('waiting') ? colours.question : undefined}>{row.ending}</Text>{' '}
+              {row.id}
+              {GAP}
+              <Text dimColor={!on}>{row.when}</Text>
+              {GAP}
+              <Text color={row.ending.startsWith('waiting') ? colours.question : undefined}>{row.ending}</Text>
+              {GAP}
               {row.message}
             </Text>
           );
