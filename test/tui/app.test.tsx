@@ -131,6 +131,8 @@ describe('the chat screen', () => {
     chat.write(KEY.escape);
     const frame = await frameWith(chat.lastFrame, '⊘ canceled');
     expect(frame).toContain('● Thinking');
+    // The chat draws the end as it is emitted; its line in the log may still be on its way.
+    await chat.conversation.session.flush();
     expect(readFileSync(join(folderOf(chat.conversation.session), 'events.jsonl'), 'utf8')).toContain('"status":"canceled"');
   });
 
