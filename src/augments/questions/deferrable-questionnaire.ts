@@ -2,19 +2,15 @@ import { z } from 'zod';
 import type { PersonChannel, PresentedQuestion } from '../../kernel/person.js';
 import { answerSchema } from './answer-schema.js';
 import { toQuestionFields, type QuestionField, type QuestionnaireSpec } from './field-spec.js';
-import { readAnswer, type AnswerValue } from './parse-answer.js';
+import { readAnswer } from './parse-answer.js';
 import { presentQuestion } from './present-question.js';
 import { answeredEvent, questionEvent, questionnaireResultEvent } from './question-events.js';
 import { noAnswer, type QuestionnaireResult } from './questionnaire-result.js';
 import { responseSchema } from './response-schema.js';
-import { MAX_REASKS, runQuestionnaire, type QuestionnaireOptions } from './run-questionnaire.js';
+import { definedOnly, MAX_REASKS, runQuestionnaire, type QuestionnaireOptions } from './run-questionnaire.js';
 
 /** The questionnaire is held open: the call that asked it ends deferred and a later run answers. */
 export type PendingQuestionnaire = { status: 'pending' };
-
-function definedOnly(data: unknown): Record<string, AnswerValue> {
-  return Object.fromEntries(Object.entries(data as Record<string, unknown>).filter(([, value]) => value !== undefined)) as Record<string, AnswerValue>;
-}
 
 /**
  * A questionnaire asked by a tool call (or a workflow ask state), which can wait for its answers past the run: where the

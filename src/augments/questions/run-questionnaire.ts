@@ -54,7 +54,8 @@ function refusedField(issues: readonly z.core.$ZodIssue[], fields: readonly Ques
   return issue ? { index, message: issue.message } : undefined;
 }
 
-function definedOnly(data: unknown): Record<string, AnswerValue> {
+/** The checked answers without the fields left out (an optional field nobody answered). */
+export function definedOnly(data: unknown): Record<string, AnswerValue> {
   return Object.fromEntries(Object.entries(data as Record<string, unknown>).filter(([, value]) => value !== undefined)) as Record<string, AnswerValue>;
 }
 
