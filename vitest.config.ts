@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Components that draw markdown are rendered directly in tests; the chat loads the lexer itself.
-    setupFiles: ['test/helpers/markdown-lexer.ts'],
+    // Each file also starts without the developer's AUGGY_* settings (clean-environment.ts says why).
+    setupFiles: ['test/helpers/clean-environment.ts', 'test/helpers/markdown-lexer.ts'],
   },
 });

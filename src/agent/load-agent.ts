@@ -10,6 +10,7 @@ import { readDotEnv } from './dot-env.js';
 import { readAgentFile } from './read-agent-file.js';
 import { catalogOf, type AugmentCatalog, type AugmentType, type Diagnostic, type LoadedAgent, type LoadedSkill, type LoadResult } from './types.js';
 import { missingTools, offeredTools } from './skill-tools.js';
+import { misspelledKeys } from './misspelled-keys.js';
 
 export interface LoadOptions {
   /** The environment provider keys are looked up in besides .env; process.env by default. */
@@ -133,6 +134,7 @@ export async function loadAgent(dir: string, augmentTypes: readonly AugmentType[
 
   const checked = agentYamlSchema.safeParse(raw);
   if (!checked.success) diagnostics.push(...schemaDiagnostics(checked.error.issues, source, { examples: AGENT_EXAMPLES }));
+  diagnostics.push(...misspelledKeys(source));
 
   // The rest is checked even when the schema failed, so one validate run shows every problem.
   const identityPath = checked.success ? checked.data.identity : typeof raw.identity === 'string' && raw.identity !== '' ? raw.identity : './identity.md';

@@ -33,6 +33,10 @@ export const inlineAugmentSchema = z.looseObject({
 });
 export type InlineAugment = z.infer<typeof inlineAugmentSchema>;
 
+export const settingsSchema = z.looseObject({
+  maxInferenceLoops: z.number().int().min(1).max(1000).default(10),
+});
+
 // Unknown keys are kept (looseObject) because folders written by other auggy releases carry more.
 export const agentYamlSchema = z.looseObject({
   id: z
@@ -44,11 +48,7 @@ export const agentYamlSchema = z.looseObject({
   purpose: z.string().optional(),
   identity: z.string().min(1).default('./identity.md'),
   engine: engineSchema,
-  settings: z
-    .looseObject({
-      maxInferenceLoops: z.number().int().min(1).max(1000).default(10),
-    })
-    .default({ maxInferenceLoops: 10 }),
+  settings: settingsSchema.default({ maxInferenceLoops: 10 }),
   creator: z.looseObject({ displayName: z.string().optional() }).optional(),
   augments: z.array(z.union([z.string().min(1), inlineAugmentSchema])).default([]),
 });

@@ -6,6 +6,7 @@ import { registerCommands } from './commands.js';
 import { packagePath } from './package-root.js';
 import { bareAction, routeArgs } from './entry-args.js';
 import { ROOT_HELP_AFTER } from './help.js';
+import { closestOption } from './closest-option.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
@@ -19,6 +20,14 @@ function oneLine(message: string): string {
     .replace(/\n\(Did you mean/g, ' (did you mean')
     .replace(/\s*\n\s*/g, ' ')
     .trim();
+}
+
+/** ` (did you mean --allow-tool?)` for an unknown option commander found nothing close to. */
+function suggestionFor(error: CommanderError, program: Command, argv: readonly string[]): string {
+  if (error.code !== 'commander.unknownOption' || /Did you mean/.test(error.message)) return '';
+  const unknown = /'([^']+)'/.exec(error.message)?.[1];
+  const meant = unknown === undefined ? undefined : closestOption(program, argv, unknown.split('=')[0]);
+  return meant === undefined ? '' : ` (did you mean ${meant}?)`;
 }
 
 const USAGE_CODES = new Set([
@@ -93,7 +102,7 @@ export async function main(rawArgv: string[]): Promise<number> {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
         return EXIT.ok;
       }
-      process.stderr.write(`auggy: ${oneLine(error.message)}\n`);
+      process.stderr.write(`auggy: ${oneLine(error.message)}${suggestionFor(error, program, argv)}\n`);
       if (error.code === 'commander.executeSubCommandAsync') return EXIT.failed;
       return USAGE_CODES.has(error.code) ? EXIT.usage : error.exitCode || EXIT.usage;
     }

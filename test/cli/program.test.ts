@@ -48,6 +48,14 @@ describe('the auggy binary', () => {
     expect(result.stderr).toBe("auggy: unknown option '--jsn' (did you mean --json?)");
   });
 
+  it("suggests the closest option for another CLI's camelCase flag", async () => {
+    const result = await auggy(['run', '--allowedTools', 'x', '--print', 'hi']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe("auggy: unknown option '--allowedTools' (did you mean --allow-tool?)");
+    const serve = await auggy(['serve', '--maxMessageChars=3']);
+    expect(serve.stderr).toBe("auggy: unknown option '--maxMessageChars=3' (did you mean --max-message-chars?)");
+  });
+
   it('create without a terminal takes the defaults, never waits for input, and the folder validates', async () => {
     const cwd = tempDir('auggy-bin-');
     // execa gives the child a pipe on stdin that stays open: a prompt would hang here.

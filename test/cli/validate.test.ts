@@ -56,6 +56,24 @@ describe('auggy validate', () => {
     expect(out).toMatch(/agent: 2 errors, 1 warning\n$/);
   });
 
+  it('names a misspelled key with the key it likely meant, and keeps unknown keys of other releases silent', async () => {
+    const dir = folder({
+      'agent.yaml': AGENT_YAML.replace('engine:', 'enigne:').replace('augments:', 'compactionStrategy: rolling\naugmets:'),
+    });
+    const { code, out } = await validate(dir);
+    expect(code).toBe(1);
+    expect(out).toContain('agent.yaml error engine: is required; add engine: with provider: and model: under it\n');
+    expect(out).toContain('agent.yaml:2:1 warning enigne: not a key auggy reads, so it is ignored; did you mean engine:?\n');
+    expect(out).toContain('agent.yaml:6:1 warning augmets: not a key auggy reads, so it is ignored; did you mean augments:?\n');
+    expect(out).not.toContain('compactionStrategy');
+  });
+
+  it('names a misspelled key under engine, and says nothing of a key that is right', async () => {
+    const { out } = await validate(folder({ 'agent.yaml': AGENT_YAML.replace('model: llama3.2', 'modle: llama3.2\n  maxTokens: 100') }));
+    expect(out).toContain('agent.yaml:4:3 warning engine.modle: not a key auggy reads, so it is ignored; did you mean model:?\n');
+    expect(out).not.toContain('maxTokens');
+  });
+
   it('prints the findings as a JSON array with --json', async () => {
     const dir = folder({ 'augments/turnControl/augment.yaml': 'type: turnControl\nconfig:\n  requestInputDescription: ""\n' });
     const { code, out } = await validate(dir, true);

@@ -6,7 +6,7 @@ import { HttpAgent } from '@ag-ui/client';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { checkRun, clientRun, interruptModel, interruptsOf } from '../helpers/interrupt-agent.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
-import { usePostgres } from '../helpers/postgres.js';
+import { postgresAvailable, usePostgres } from '../helpers/postgres.js';
 import { THREE_LINES } from '../helpers/board-fixture.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 
@@ -59,7 +59,7 @@ describe('open interrupts live in the session', () => {
     expect(existsSync(join(dir, '.auggy', 'sessions', agent.threadId, 'interrupts.json'))).toBe(false);
   });
 
-  it('on PostgreSQL, a question asked on one replica is answered on the other', async () => {
+  it.skipIf(!postgresAvailable)('on PostgreSQL, a question asked on one replica is answered on the other', async () => {
     const { url } = await pg.freshDatabase();
     const dirA = makeAgentFolder({ augments: ['turnControl', 'questions'] });
     const dirB = join(mkdtempSync(join(tmpdir(), 'auggy-replica-')), 'agent');

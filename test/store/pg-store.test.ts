@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { openPgStore } from '../../src/session/postgres/pg-store.js';
 import { SCHEMA_VERSION } from '../../src/session/postgres/schema.js';
 import { SessionBusyError, type SessionStore } from '../../src/session/store.js';
-import { usePostgres } from '../helpers/postgres.js';
+import { describeWithPostgres, usePostgres } from '../helpers/postgres.js';
 
 const pg = usePostgres();
 
@@ -31,7 +31,7 @@ function waitFor<T>(check: () => T | undefined): Promise<T> {
   });
 }
 
-describe('the PostgreSQL session store', () => {
+describeWithPostgres('the PostgreSQL session store', () => {
   it('creates its schema on an empty database, and a second start finds it current', async () => {
     const url = await freshDatabase();
     const first = await open(url);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { HttpAgent } from '@ag-ui/client';
 import { auggyPrint } from '../helpers/auggy-cli.js';
 import { boardFolder } from '../helpers/board-fixture.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
-import { usePostgres } from '../helpers/postgres.js';
+import { describeWithPostgres, usePostgres } from '../helpers/postgres.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 
 const pg = usePostgres();
@@ -25,7 +25,7 @@ afterEach(async () => {
 
 const freshStore = () => pg.freshDatabase();
 
-describe('auggy run --print --store', () => {
+describeWithPostgres('auggy run --print --store', () => {
   it('keeps the session in the database, not the folder, and resumes it from there', async () => {
     const { url, database } = await freshStore();
     chat = await startChatServer([{ text: 'First answer.' }, { text: 'Second answer.' }]);

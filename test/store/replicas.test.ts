@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { HttpAgent, type BaseEvent, type Message } from '@ag-ui/client';
 import { postRun, runInput, validateEach } from '../helpers/agui-events.js';
 import { boardFolder, systemPrompt } from '../helpers/board-fixture.js';
 import { startChatServer, type ChatReply, type ChatServer } from '../helpers/chat-server.js';
-import { usePostgres } from '../helpers/postgres.js';
+import { describeWithPostgres, usePostgres } from '../helpers/postgres.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 
 const pg = usePostgres();
@@ -102,7 +102,7 @@ async function userTexts(database: string, threadId: string): Promise<string[]> 
 
 const ASK: ChatReply = { toolCalls: [{ name: 'request_input', args: { prompt: 'Which service: api-west or api-east?' } }] };
 
-describe('two serve replicas on one PostgreSQL store', () => {
+describeWithPostgres('two serve replicas on one PostgreSQL store', () => {
   it('a question asked through one replica is answered through the other, with the whole thread', async () => {
     const { a, b, chat, dirs, database } = await startReplicas((index) => (index === 0 ? ASK : { text: 'Deploying api-west.' }));
     const threadId = `thread-${randomUUID()}`;

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { AUGGY_BIN, copyExample } from '../helpers/agent-fixture.js';
-import { usePostgres } from '../helpers/postgres.js';
+import { describeWithPostgres, usePostgres } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { KEY, frameWith, openChat } from '../tui/chat-harness.js';
 import { CLEAN_MODEL_ENV, TUI_READY, sendLine } from '../helpers/auggy-terminal.js';
@@ -50,7 +50,7 @@ function shape(summary: SessionSummary) {
   return rest;
 }
 
-describe('auggy sessions --store', () => {
+describeWithPostgres('auggy sessions --store', () => {
   it('lists the sessions run --print --store made, in the text and --json of the folder listing, and writes no .auggy/sessions', async () => {
     const { url } = await pg.freshDatabase();
     const inStore = copyExample();
@@ -161,7 +161,7 @@ describe('auggy sessions --store', () => {
   });
 });
 
-describe("the PostgreSQL store's summaries", () => {
+describeWithPostgres("the PostgreSQL store's summaries", () => {
   it("are the folder store's summaries of the same entries: first message, count, ending, question; a NUL does not stop them", async () => {
     const { url } = await pg.freshDatabase();
     const agent = { dir: tempDir('auggy-summaries-'), name: 'fixture', id: 'aug1_11111111-2222-4333-8444-555555555555' };
@@ -213,7 +213,7 @@ describe("the PostgreSQL store's summaries", () => {
   });
 });
 
-describe('state files after the lease', () => {
+describeWithPostgres('state files after the lease', () => {
   async function replicas(example: string) {
     const { url, database } = await pg.freshDatabase();
     const target = await loadRunnableAgent(copyExample(example), {}, () => undefined);
@@ -263,7 +263,7 @@ describe('state files after the lease', () => {
   });
 });
 
-describe('the chat on a store', () => {
+describeWithPostgres('the chat on a store', () => {
   it("the --resume picker lists the store's sessions and opens the one picked", async () => {
     const { url } = await pg.freshDatabase();
     const dir = copyExample();
@@ -363,7 +363,7 @@ describe('the chat on a store', () => {
   );
 });
 
-describe('a chat on a store after another process wrote its session', () => {
+describeWithPostgres('a chat on a store after another process wrote its session', () => {
   /** The session's log as the database holds it: who said what, in order. */
   async function userLines(database: string, sessionId: string): Promise<string[]> {
     const rows = await pg
