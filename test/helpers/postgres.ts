@@ -44,18 +44,12 @@ export function postgresBinDir(): string | undefined {
  */
 export const postgresAvailable = postgresBinDir() !== undefined || process.env.CI === 'true';
 
-let skipSaid = false;
-
-/** `describe` for tests that need PostgreSQL: skipped, said once, where it is not installed. */
-export const describeWithPostgres: typeof describe = postgresAvailable ? describe : sayingSkip();
-
-function sayingSkip(): typeof describe {
-  if (!skipSaid) {
-    skipSaid = true;
-    console.warn('PostgreSQL is not installed (no initdb under /usr/lib/postgresql or on PATH): its store tests are skipped. Install it to run them.');
-  }
-  return describe.skip;
+if (!postgresAvailable) {
+  console.warn('PostgreSQL is not installed (no initdb under /usr/lib/postgresql or on PATH): its store tests are skipped. Install it to run them.');
 }
+
+/** `describe` for tests that need PostgreSQL: skipped, with the line above, where it is not installed. */
+export const describeWithPostgres = describe.skipIf(!postgresAvailable);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
