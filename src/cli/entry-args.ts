@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { agentFolderAbove } from './agent-folder.js';
 
 /** Root options that are auggy's own; every other leading option belongs to `run`. */
 const ROOT_OPTIONS = new Set(['-h', '--help', '-v', '--version']);
@@ -20,7 +19,10 @@ export function routeArgs(argv: string[]): Entry {
   return { kind: 'argv', argv };
 }
 
-/** Bare `auggy`: in an agent folder on a terminal it opens the chat there (as `claude` does); elsewhere the help. */
+/**
+ * Bare `auggy`: in an agent folder (or a folder inside one) on a terminal it opens the chat there,
+ * as `claude` does; elsewhere the help.
+ */
 export function bareAction(cwd: string, terminal: boolean): 'chat' | 'help' {
-  return terminal && existsSync(join(cwd, 'agent.yaml')) ? 'chat' : 'help';
+  return terminal && agentFolderAbove(cwd) !== undefined ? 'chat' : 'help';
 }

@@ -7,6 +7,7 @@ import { packagePath } from './package-root.js';
 import { bareAction, routeArgs } from './entry-args.js';
 import { ROOT_HELP_AFTER } from './help.js';
 import { closestOption } from './closest-option.js';
+import { defaultAgentFolder } from './agent-folder.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
@@ -92,6 +93,10 @@ export async function main(rawArgv: string[]): Promise<number> {
   program.addHelpText('after', ROOT_HELP_AFTER);
   registerCommands(program, (code) => {
     exitCode = code;
+  });
+  // Every command's [dir] defaults to `.`; from a subfolder of an agent it means that agent.
+  program.hook('preAction', (_program, action) => {
+    if (action.registeredArguments[0]?.name() === 'dir' && action.processedArgs[0] === '.') action.processedArgs[0] = defaultAgentFolder('.');
   });
 
   try {

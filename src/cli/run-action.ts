@@ -5,6 +5,7 @@ import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { integerOption } from './integer-option.js';
 import { invokedAs } from './invoked-as.js';
 import { resolveRunArgs } from './run-args.js';
+import { defaultAgentFolder } from './agent-folder.js';
 import { storeChoiceFrom, type StoreOptionValues } from './store-option.js';
 import { agentSessions, sessionListText } from './sessions/sessions-action.js';
 import { loadRunnableAgent, openAgentStore, openConversation, type AgentTarget, type SessionChoice } from '../hosts/open-conversation.js';
@@ -72,7 +73,9 @@ function modelFlags(options: RunOptionValues): string[] {
 /** `auggy run`: --print runs one turn; otherwise the TUI opens on a terminal. */
 export async function runCommand(first: string | undefined, second: string | undefined, options: RunOptionValues): Promise<number> {
   const print = options.print === true;
-  const { dir, message, messageFromSoleArgument } = resolveRunArgs(first, second, print);
+  const args = resolveRunArgs(first, second, print);
+  const { message, messageFromSoleArgument } = args;
+  const dir = defaultAgentFolder(args.dir);
   const choice = sessionChoice(options);
   // isatty asks without creating process.stdin, which for a file or /dev/null (a script's usual
   // stdin) loads Node's file streams: a few ms of every `--print` start.

@@ -260,3 +260,30 @@ describe('a warning about the folder', () => {
     expect(line?.match(/warning/g)).toHaveLength(1);
   });
 });
+
+describe('auggy inside a subfolder of an agent folder', () => {
+  it('finds the agent above, as git finds its repository, and says which folder it used', async () => {
+    const agent = copyExample('demo');
+    const deeper = join(agent, 'notes', 'drafts');
+    mkdirSync(deeper, { recursive: true });
+    const turn = await auggyIn(deeper, ['-p', 'hello']);
+    expect(turn.exitCode).toBe(0);
+    expect(turn.stdout).toContain("I'm the demo agent");
+    expect(turn.stderr).toContain(`auggy: using the agent in ../.. (${agent}), the nearest folder above this one with an agent.yaml`);
+    expect(readdirSync(join(agent, '.auggy', 'sessions'))).toHaveLength(1);
+    expect(existsSync(join(deeper, '.auggy'))).toBe(false);
+
+    const checked = await auggyIn(deeper, ['validate']);
+    expect(checked.stdout).toBe(`${agent}: no problems found`);
+    const listed = await auggyIn(deeper, ['sessions', '--json']);
+    expect(JSON.parse(listed.stdout)).toHaveLength(1);
+  });
+
+  it('a folder named on the command line is used as given, without searching', async () => {
+    const agent = copyExample('demo');
+    mkdirSync(join(agent, 'notes'));
+    const checked = await auggyIn(agent, ['validate', 'notes']);
+    expect(checked.exitCode).toBe(2);
+    expect(checked.stderr).toBe('auggy: notes has no agent.yaml; pass an agent folder, or create one with: auggy create <name>');
+  });
+});
