@@ -14,6 +14,7 @@ export interface ServeOptionValues extends ModelOptionValues, StoreOptionValues 
   port: string;
   token?: string;
   maxMessageChars: string;
+  maxBodyMb: string;
   graceMs: string;
   corsOrigin: string[];
   allowTool: string[];
@@ -34,6 +35,7 @@ interface ServeSettings {
   port: number;
   token?: string;
   maxMessageChars: number;
+  maxBodyBytes: number;
   graceMs: number;
   interruptWaitMs?: number;
 }
@@ -76,6 +78,7 @@ function settingsFrom(options: ServeOptionValues): ServeSettings {
     token,
     port: integerOption('--port', options.port, 0, 65535),
     maxMessageChars: integerOption('--max-message-chars', options.maxMessageChars, 1),
+    maxBodyBytes: integerOption('--max-body-mb', options.maxBodyMb, 1) * 1024 * 1024,
     graceMs: integerOption('--grace-ms', options.graceMs, 0),
     ...(options.interruptWait !== undefined ? { interruptWaitMs: integerOption('--interrupt-wait', options.interruptWait, 1) * 1000 } : {}),
   };
@@ -133,6 +136,7 @@ async function serveUntilStopped(target: AgentTarget, store: SessionStore, setti
     store,
     token: settings.token,
     maxMessageChars: settings.maxMessageChars,
+    maxBodyBytes: settings.maxBodyBytes,
     interruptWaitMs: settings.interruptWaitMs,
     corsOrigins: options.corsOrigin,
     allowedHosts: options.allowedHost,

@@ -4,7 +4,7 @@ import type { ServeOptionValues } from './serve-action.js';
 import { addModelOptions } from './model-options.js';
 import { addStoreOption } from './store-option.js';
 import { numberDefault } from './integer-option.js';
-import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
+import { DEFAULT_MAX_BODY_MB, DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -19,6 +19,9 @@ export function registerServe(program: Command, setExitCode: SetExitCode): void 
     .addOption(numberDefault(new Option('--port <number>', 'port to listen on (0 picks a free one)'), 8787))
     .option('--token <secret>', 'bearer token required on /agent/run and /admin (also AUGGY_TOKEN)')
     .addOption(numberDefault(new Option('--max-message-chars <n>', 'refuse a user message longer than this (HTTP 413)'), DEFAULT_MAX_MESSAGE_CHARS))
+    .addOption(
+      numberDefault(new Option('--max-body-mb <n>', 'refuse a request body larger than this many MiB, history included (HTTP 413)'), DEFAULT_MAX_BODY_MB),
+    )
     .addOption(numberDefault(new Option('--grace-ms <ms>', 'on SIGTERM, how long in-flight runs may finish before they are canceled'), 5000))
     .option('--cors-origin <origin>', 'let web pages from this origin (or *) call the server; repeatable', collect, [])
     .option('--allowed-host <name>', 'a name besides the bound address and localhost that clients may use in Host; repeatable', collect, [])

@@ -70,6 +70,32 @@ describe('parseRunInput', () => {
     expect(refusal('hello').message).toMatch(/not an AG-UI RunAgentInput/);
   });
 
+  it('names every missing field at once, so a request typed by hand is fixed in one go', () => {
+    expect(refusal({ messages: [{ role: 'user', content: 'hi' }] })).toEqual({
+      status: 400,
+      message: 'the body is not an AG-UI RunAgentInput: threadId, runId and messages[0].id are missing',
+    });
+    expect(refusal({ threadId: 't', messages: 'hi' }).message).toBe(
+      'the body is not an AG-UI RunAgentInput: runId is missing; messages: expected array, received string',
+    );
+  });
+
+  it('bounds every message of the history a client resends, as it bounds the new one', () => {
+    const long = 'x'.repeat(11);
+    const history = [
+      { id: 'a', role: 'user', content: 'first' },
+      { id: 'b', role: 'assistant', content: long },
+      { id: 'c', role: 'user', content: 'next' },
+    ];
+    expect(refusal({ ...runInput('t', 'next'), messages: history }, 10)).toEqual({
+      status: 413,
+      message: 'messages[1] (assistant) is 11 characters; this server takes at most 10 per message (--max-message-chars)',
+    });
+    const toolCall = { id: 'b', role: 'assistant', toolCalls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: `{"a":"${long}"}` } }] };
+    expect(refusal({ ...runInput('t', 'next'), messages: [history[0], toolCall, history[2]] }, 10).status).toBe(413);
+    expect(parseRunInput({ ...runInput('t', 'next'), messages: history }, 11).history).toHaveLength(2);
+  });
+
   it('refuses ids that could leave the sessions folder, empty and oversized messages', () => {
     for (const id of ['..', '../x', 'a/b', 'a\\b', '-flag', 'x'.repeat(129)]) expect(refusal(runInput(id, 'hi')).status).toBe(400);
     expect(refusal(runInput('t', '   ')).message).toMatch(/no text/);

@@ -19,6 +19,8 @@ export interface AguiServerOptions {
   /** Bearer token for /agent/run and /admin; undefined leaves them open (loopback only). */
   token?: string;
   maxMessageChars: number;
+  /** The largest /agent/run body taken, in bytes; 4 MiB by default. */
+  maxBodyBytes?: number;
   /** Browser origins allowed to call (`*` for any); none by default, so web pages elsewhere cannot. */
   corsOrigins?: readonly string[];
   /** Names besides the bound address and localhost that the Host header may carry. */
@@ -122,6 +124,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
         await handleRun(req, res, {
           ...beside,
           maxMessageChars: options.maxMessageChars,
+          maxBodyBytes: options.maxBodyBytes,
           headers,
           closingRefusal: () => closingRefusal(headers),
           interruptWaitMs: options.interruptWaitMs,

@@ -20,6 +20,8 @@ import { planResume, type ResumePlan } from './resume-plan.js';
 export interface RunRouteContext extends BesideRunContext {
   threads: ThreadRegistry;
   maxMessageChars: number;
+  /** The largest /agent/run body taken, in bytes (--max-body-mb). */
+  maxBodyBytes?: number;
   /** Headers every response carries (CORS). */
   headers: Record<string, string>;
   /** One line on stderr per finished run, for whoever operates the server. */
@@ -187,7 +189,7 @@ async function refuseBusy(context: RunRouteContext, request: RunRequest, holder?
  * thrown before the stream opens; once it is open, the run always ends with one terminal event.
  */
 export async function handleRun(req: IncomingMessage, res: ServerResponse, context: RunRouteContext): Promise<void> {
-  const request = parseRunInput(await readJsonBody(req), context.maxMessageChars);
+  const request = parseRunInput(await readJsonBody(req, context.maxBodyBytes), context.maxMessageChars);
   // Checked again after the body arrived: shutdown may have begun while it was uploading.
   const closing = context.closingRefusal();
   if (closing) throw closing;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_MAX_BODY_MB } from '../message-limit.js';
 
 /** A refusal answered before any stream opens: an HTTP status and one readable sentence. */
 export class HttpError extends Error {
@@ -13,23 +14,26 @@ export class HttpError extends Error {
 
 /**
  * Clients resend the whole message history on every run, so the body may be far larger than
- * the one message we read from it; this cap only guards memory against a runaway upload.
+ * the one message we read from it; this cap guards memory and disk against a runaway upload
+ * (serve's --max-body-mb sets it).
  */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+export const MAX_BODY_BYTES = DEFAULT_MAX_BODY_MB * 1024 * 1024;
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `the request body is over ${limit / (1024 * 1024)} MiB; this server takes at most that (--max-body-mb)`, { connection: 'close' });
+}
 
 /** Reads the request body as UTF-8, refusing (413) once it passes `limit` bytes. */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    return Promise.reject(new HttpError(413, `the request body is over ${limit} bytes`, { connection: 'close' }));
-  }
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        reject(new HttpError(413, `the request body is over ${limit} bytes`, { connection: 'close' }));
+        reject(tooLarge(limit));
         req.removeAllListeners('data');
         req.resume();
         return;

@@ -44,7 +44,7 @@ function fieldName(path: PropertyKey[]): string {
 
 const MISSING = /received undefined$/;
 
-/** One sentence naming the field and what it should be, from zod's first issue. */
+/** One sentence naming the field and what it should be, from one of zod's issues. */
 function describeIssue(issue: SchemaIssue): string {
   const field = fieldName(issue.path);
   const alternatives = (issue.errors ?? []).map((branch) => branch[0]).filter((first): first is SchemaIssue => first !== undefined);
@@ -55,6 +55,23 @@ function describeIssue(issue: SchemaIssue): string {
   }
   if (MISSING.test(issue.message)) return `${field} is missing`;
   return `${field}: ${issue.message.replace(/^Invalid input: /, '')}`;
+}
+
+/** `a, b and c`. */
+function listed(names: string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * Every problem of the body in one sentence, so a request typed by hand (curl) is fixed in one go:
+ * the missing fields together (`threadId, runId and messages[0].id are missing`), then the rest.
+ */
+function describeIssues(issues: SchemaIssue[]): string {
+  const sentences = issues.map(describeIssue);
+  const missing = sentences.filter((sentence) => sentence.endsWith(' is missing')).map((sentence) => sentence.slice(0, -' is missing'.length));
+  const others = sentences.filter((sentence) => !sentence.endsWith(' is missing'));
+  const parts = missing.length === 0 ? [] : [`${listed(missing)} ${missing.length === 1 ? 'is' : 'are'} missing`];
+  return [...parts, ...new Set(others)].join('; ');
 }
 
 function shorten(text: string, max = 60): string {
@@ -108,17 +125,43 @@ function turnInput(messages: Message[], maxMessageChars: number): Pick<RunReques
 }
 
 /**
+ * Every character a message carries: its content (parts as written, so an inlined image counts),
+ * a tool result's error, an assistant's tool-call arguments.
+ */
+function messageChars(message: Message): number {
+  const content: unknown = message.content;
+  let chars = typeof content === 'string' ? content.length : content === undefined ? 0 : (JSON.stringify(content)?.length ?? 0);
+  if (message.role === 'tool' && message.error !== undefined) chars += message.error.length;
+  if (message.role === 'assistant') for (const call of message.toolCalls ?? []) chars += call.function.arguments.length;
+  return chars;
+}
+
+/**
+ * The history a client resends is bounded like the message it adds: a new thread adopts it into
+ * the session, so an unbounded one would be written to disk and held in memory as it came.
+ */
+function checkHistorySize(messages: Message[], maxMessageChars: number): void {
+  for (const [index, message] of messages.entries()) {
+    const chars = messageChars(message);
+    if (chars > maxMessageChars) {
+      throw new HttpError(
+        413,
+        `messages[${index}] (${message.role}) is ${chars} characters; this server takes at most ${maxMessageChars} per message (--max-message-chars)`,
+      );
+    }
+  }
+}
+
+/**
  * Checks a body against AG-UI's RunAgentInput and picks out the turn's input. Every refusal is an
  * HttpError naming the field, raised before anything touches the disk.
  */
 export function parseRunInput(body: unknown, maxMessageChars: number): RunRequest {
   if (!isPlainObject(body)) throw new HttpError(400, 'the body is not an AG-UI RunAgentInput (a JSON object with threadId, runId and messages)');
   const parsed = RunAgentInputSchema.safeParse(body);
-  if (!parsed.success) {
-    const [first] = parsed.error.issues as SchemaIssue[];
-    throw new HttpError(400, `the body is not an AG-UI RunAgentInput: ${describeIssue(first)}`);
-  }
+  if (!parsed.success) throw new HttpError(400, `the body is not an AG-UI RunAgentInput: ${describeIssues(parsed.error.issues as SchemaIssue[])}`);
   const input = parsed.data;
+  checkHistorySize(input.messages, maxMessageChars);
   // The thread id becomes a folder name: check its shape before it goes anywhere near the disk.
   if (!isValidSessionId(input.threadId)) {
     throw new HttpError(
