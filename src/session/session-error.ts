@@ -2,6 +2,14 @@
 export class SessionError extends Error {}
 
 /**
+ * The store itself cannot be reached just now (the database is down or the network between):
+ * nothing about the session is wrong, so trying again later may work. The message names where
+ * the store is, for a person at the terminal or an operator's log; a server tells its clients
+ * less, since the address and user are its own business.
+ */
+export class StoreUnreachableError extends SessionError {}
+
+/**
  * Why a write under the session folder failed, in words that say what to do. `then` is what to
  * do once the disk has room: resume the session, or, for one that could not be made, try again.
  */

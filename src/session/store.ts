@@ -46,6 +46,11 @@ export interface SessionStore {
   summaries(): Promise<SessionSummary[]>;
   /** Takes the session's one writer; SessionBusyError when another process or run holds it. */
   acquireWriter(sessionId: string): Promise<WriterLease>;
+  /**
+   * Resolves when the store answers now; rejects (StoreUnreachableError) when it cannot be
+   * reached. A store on local disk has nothing to check and leaves it out.
+   */
+  check?(): Promise<void>;
   /** Ends connections and timers; open handles must not be used afterwards. */
   close(): Promise<void>;
 }

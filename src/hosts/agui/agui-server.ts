@@ -11,6 +11,8 @@ import { handleRun } from './handle-run.js';
 import { HttpError, sendError, sendJson } from './http-io.js';
 import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from './request-guards.js';
 import { ThreadRegistry } from './thread-registry.js';
+import { STORE_DOWN, STORE_RETRY_SECONDS, sendHealth } from './store-health.js';
+import { StoreUnreachableError } from '../../session/session.js';
 
 export interface AguiServerOptions {
   target: AgentTarget;
@@ -112,7 +114,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
     if (method !== expected) throw new HttpError(405, `${path} takes ${expected}, not ${method}`, { allow: expected });
     switch (path) {
       case '/health':
-        sendJson(res, 200, { status: 'healthy' }, headers);
+        await sendHealth(res, headers, options.store, options.log);
         return;
       case '/admin':
         requireBearer(req, options.token);
@@ -152,6 +154,12 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof StoreUnreachableError) {
+        // Where the store is and as whom stays in the operator's log; the client learns when to retry.
+        options.log(`error: ${req.method} ${req.url}: ${message}`);
+        sendError(res, new HttpError(503, STORE_DOWN, { ...headers, 'retry-after': STORE_RETRY_SECONDS }));
+        return;
+      }
       options.log(`error: ${req.method} ${req.url}: ${message}`);
       sendError(res, new HttpError(500, `internal error: ${message}`, headers));
     });

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Conversation } from '../../kernel/conversation.js';
-import { SessionBusyError, SessionError } from '../../session/session.js';
+import { SessionBusyError, SessionError, StoreUnreachableError } from '../../session/session.js';
 import type { TurnOutcome } from '../../kernel/events.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
 import { HttpError, readJsonBody } from './http-io.js';
@@ -46,6 +46,8 @@ async function openThread(context: RunRouteContext, threadId: string): Promise<C
   try {
     return await context.threads.conversation(threadId);
   } catch (error) {
+    // The store being down is the server's state, not this thread's: agui-server answers 503.
+    if (error instanceof StoreUnreachableError) throw error;
     // Refused before the stream opens: a clear 500 rather than a run that fails at once.
     throw new HttpError(500, `the session for thread ${threadId} could not be opened: ${describe(error)}`);
   }
@@ -226,6 +228,7 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
       });
     } catch (error) {
       if (error instanceof SessionBusyError) throw await refuseBusy(context, request, error.message);
+      if (error instanceof StoreUnreachableError) throw error;
       if (error instanceof SessionError)
         throw new HttpError(500, `the session for thread ${request.threadId} could not be written: ${error.message}`, context.headers);
       throw error;

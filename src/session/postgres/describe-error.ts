@@ -1,3 +1,4 @@
+import { SessionError, StoreUnreachableError } from '../session-error.js';
 import { redactStoreUrl } from './store-url.js';
 
 interface PgLikeError {
@@ -28,4 +29,35 @@ export function describeStoreError(error: unknown, url: string): string {
     default:
       return `the session store ${where} failed: ${message}`;
   }
+}
+
+/** Error codes that mean the server is not there (down, restarting, out of reach), not that a request was wrong. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+
+function unreachable(error: unknown): boolean {
+  const { code, message = '' } = (typeof error === 'object' && error !== null ? error : {}) as PgLikeError;
+  // 08xxx are PostgreSQL's connection exceptions; node-postgres says "Connection terminated" for a socket that closed.
+  return (
+    (code !== undefined && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+  );
+}
+
+/** The SessionError for a failure of the store: StoreUnreachableError when the server is not there. */
+export function storeError(error: unknown, url: string): SessionError {
+  if (error instanceof SessionError) return error;
+  const message = describeStoreError(error, url);
+  return unreachable(error) ? new StoreUnreachableError(message) : new SessionError(message);
 }

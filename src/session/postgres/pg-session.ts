@@ -6,7 +6,7 @@ import { mergeState } from '../merge-state.js';
 import { SessionError, type SessionHandle, type SessionWriterLease } from '../session.js';
 import type { WriterLease } from '../store.js';
 import { HeldLeases } from '../writer-lock.js';
-import { describeStoreError } from './describe-error.js';
+import { storeError } from './describe-error.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -301,7 +301,7 @@ export class PgSession implements SessionHandle {
         }
         for (const done of taken) done.settle.resolve();
       } catch (error) {
-        this.failure ??= error instanceof SessionError ? error : new SessionError(describeStoreError(error, this.context.url));
+        this.failure ??= storeError(error, this.context.url);
         // This write and every one queued after it: the session keeps no write that skipped one before it.
         for (const refused of [...taken, ...this.ops.splice(0)]) refused.settle.reject(this.failure);
       }

@@ -5,7 +5,7 @@ import type { SessionHeader } from '../entries.js';
 import { isValidSessionId, newSessionId } from '../ids.js';
 import { SessionError } from '../session.js';
 import { SessionBusyError, observerView, type SessionStore, type StoreAgent, type StoreOpenOptions } from '../store.js';
-import { describeStoreError } from './describe-error.js';
+import { describeStoreError, storeError } from './describe-error.js';
 import { DEFAULT_LEASE_MS, Leases } from './leases.js';
 import { PgSession, loadSession, type LoadedSession, type PgSessionContext } from './pg-session.js';
 import { migrate } from './schema.js';
@@ -76,7 +76,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
   } catch (error) {
     await feed.close();
     await pool.end().catch(() => undefined);
-    throw error instanceof SessionError ? error : new SessionError(describeStoreError(error, url));
+    throw storeError(error, url);
   }
 
   const context: PgSessionContext = {
@@ -156,7 +156,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
         const handle = await open(options);
         return options.observer ? observerView(handle) : handle;
       } catch (error) {
-        throw error instanceof SessionError ? error : new SessionError(describeStoreError(error, url));
+        throw storeError(error, url);
       }
     },
     list: () => spoken(),
@@ -164,7 +164,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
       try {
         return await pgSessionSummaries(pool, agentKey);
       } catch (error) {
-        throw new SessionError(describeStoreError(error, url));
+        throw storeError(error, url);
       }
     },
     async acquireWriter(sessionId) {
@@ -172,7 +172,14 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
         return await leases.acquire(sessionId);
       } catch (error) {
         if (error instanceof SessionBusyError) throw error;
-        throw new SessionError(describeStoreError(error, url));
+        throw storeError(error, url);
+      }
+    },
+    async check() {
+      try {
+        await pool.query('SELECT 1');
+      } catch (error) {
+        throw storeError(error, url);
       }
     },
     async close() {
