@@ -47,6 +47,10 @@ function parserMessage(message: string): string {
   return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
 }
 
+/** The parser runs out of stack on lists or mappings nested hundreds deep, and says so in V8's words. */
+const TOO_DEEP = /Maximum call stack size exceeded/;
+const TOO_DEEP_MESSAGE = 'nests lists or mappings too deeply to be read (hundreds of levels); flatten it there';
+
 /** Parses YAML text; syntax errors come back as diagnostics with the parser's line and column. */
 export function parseYamlSource(
   text: string,
@@ -64,7 +68,7 @@ export function parseYamlSource(
         file,
         line: at ? at.line + lineOffset : undefined,
         column: at?.col,
-        message: `${parserMessage(error.message)}; fix the YAML syntax there`,
+        message: TOO_DEEP.test(error.message) ? TOO_DEEP_MESSAGE : `${parserMessage(error.message)}; fix the YAML syntax there`,
       };
     });
     return { diagnostics };
@@ -75,9 +79,12 @@ export function parseYamlSource(
     data = doc.toJS();
   } catch (error) {
     const bomb = error instanceof Error && /alias/i.test(error.message);
-    const message = bomb
-      ? 'repeats YAML aliases (*name) so often that reading it would exhaust memory (an alias bomb), so it is refused; write the values out'
-      : `cannot be read as data (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); fix the YAML there`;
+    const message =
+      error instanceof RangeError && TOO_DEEP.test(error.message)
+        ? TOO_DEEP_MESSAGE
+        : bomb
+          ? 'repeats YAML aliases (*name) so often that reading it would exhaust memory (an alias bomb), so it is refused; write the values out'
+          : `cannot be read as data (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); fix the YAML there`;
     return { diagnostics: [{ severity: options.severity ?? 'error', file, line: lineOffset + 1, column: 1, message }] };
   }
   return { source: { file, doc, lineCounter, lineOffset, data }, diagnostics: [] };

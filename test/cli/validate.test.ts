@@ -74,6 +74,14 @@ describe('auggy validate', () => {
     expect(out).not.toContain('maxTokens');
   });
 
+  it('says a file nested hundreds of levels deep is too deep, not that the stack overflowed', async () => {
+    const dir = folder({ 'agent.yaml': `${AGENT_YAML}extra: ${'['.repeat(3000)}${']'.repeat(3000)}\n` });
+    const { code, out } = await validate(dir);
+    expect(code).toBe(1);
+    expect(out).toMatch(/^agent\.yaml:\d+:\d+ error nests lists or mappings too deeply to be read \(hundreds of levels\); flatten it there$/m);
+    expect(out).not.toMatch(/stack/i);
+  });
+
   it('prints the findings as a JSON array with --json', async () => {
     const dir = folder({ 'augments/turnControl/augment.yaml': 'type: turnControl\nconfig:\n  requestInputDescription: ""\n' });
     const { code, out } = await validate(dir, true);

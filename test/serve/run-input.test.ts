@@ -80,6 +80,18 @@ describe('parseRunInput', () => {
     );
   });
 
+  it('refuses state nested deeper than any page would send, naming where, before anything walks it', () => {
+    let deep: unknown = {};
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    expect(refusal(runInput('t', 'hi', { state: deep }))).toEqual({
+      status: 400,
+      message: expect.stringMatching(/^state is nested more than 64 levels deep \(at state\.a\.a\.a.*\); send flatter state$/),
+    });
+    let fine: unknown = 'leaf';
+    for (let i = 0; i < 63; i++) fine = [fine];
+    expect(parseRunInput(runInput('t', 'hi', { state: { list: fine } }), 1000).state).toEqual({ list: fine });
+  });
+
   it('bounds every message of the history a client resends, as it bounds the new one', () => {
     const long = 'x'.repeat(11);
     const history = [

@@ -152,6 +152,27 @@ function checkHistorySize(messages: Message[], maxMessageChars: number): void {
   }
 }
 
+/** How deep a client's shared state may nest: far beyond any page's, well within what merging it can walk. */
+const MAX_STATE_DEPTH = 64;
+
+/**
+ * Where `value` first nests deeper than `max` levels (`.a.b[0]…`, shortened), or undefined. Walked
+ * with a stack of its own, since the point is a value too deep for the call stack.
+ */
+function deeperThan(value: unknown, max: number): string | undefined {
+  const pending: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: '' }];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === undefined || next.value === null || typeof next.value !== 'object') continue;
+    if (next.depth >= max) return next.path.length > 60 ? `${next.path.slice(0, 60)}...` : next.path;
+    for (const [key, child] of Object.entries(next.value)) {
+      const path = next.path.length > 80 ? next.path : Array.isArray(next.value) ? `${next.path}[${key}]` : `${next.path}.${key}`;
+      pending.push({ value: child, depth: next.depth + 1, path });
+    }
+  }
+  return undefined;
+}
+
 /**
  * Checks a body against AG-UI's RunAgentInput and picks out the turn's input. Every refusal is an
  * HttpError naming the field, raised before anything touches the disk.
@@ -170,6 +191,10 @@ export function parseRunInput(body: unknown, maxMessageChars: number): RunReques
     );
   }
   const state: unknown = input.state;
+  const tooDeep = deeperThan(state, MAX_STATE_DEPTH);
+  if (tooDeep !== undefined) {
+    throw new HttpError(400, `state is nested more than ${MAX_STATE_DEPTH} levels deep (at state${tooDeep}); send flatter state`);
+  }
   const resume = input.resume ?? [];
   return {
     threadId: input.threadId,
