@@ -68,7 +68,7 @@ describe('auggy acp with the demo agent, through the ACP SDK client', () => {
   it('a questionnaire is one elicitation form; a refused field is asked again with the reason, and the turn goes on', async () => {
     const sessionId = await acp.newSession(dir);
     let asked = 0;
-    acp.person.elicit = (request) => {
+    acp.person.elicit = () => {
       asked++;
       // The first time, a replica count that is no number; the second, only that field again.
       if (asked === 1) return { action: 'accept', content: { environment: 'production', replicas: 'lots', regions: 'eu-west, us-east' } };

@@ -8,7 +8,7 @@ export interface AcpPersonOptions {
   /** The client advertised `elicitation.form`: questionnaires are asked as its forms. */
   forms: boolean;
   /** How an approval's call is titled, as its tool_call was. */
-  describeCall(toolCallId: string, toolName: string): { title: string; name: string };
+  describeCall(toolName: string): { title: string; name: string };
   /** Tools the person said "reject always" to in this session: refused without asking. */
   rejectedAlways: Set<string>;
 }
@@ -73,7 +73,7 @@ export class AcpPerson implements PersonChannel {
         'session/request_permission',
         {
           sessionId: this.options.sessionId,
-          toolCall: { toolCallId: ask.toolCallId ?? ask.questionnaireId, ...this.options.describeCall(ask.toolCallId ?? '', toolName), status: 'pending' },
+          toolCall: { toolCallId: ask.toolCallId ?? ask.questionnaireId, ...this.options.describeCall(toolName), status: 'pending' },
           options: PERMISSION_OPTIONS,
           _meta: { auggy: { message: ask.prompt } },
         },

@@ -80,7 +80,7 @@ export class AcpSession {
       client: this.options.client,
       sessionId: this.id,
       forms: this.options.forms,
-      describeCall: (toolCallId, toolName) => mapper.describeCall(toolCallId, toolName),
+      describeCall: (toolName) => mapper.describeCall(toolName),
       rejectedAlways: this.rejectedAlways,
     });
     const size = this.conversation.agent.yaml.engine.maxContextTokens ?? 0;

@@ -106,7 +106,7 @@ export class SessionUpdateMapper {
   }
 
   /** How the call is shown when the person is asked to allow it (`session/request_permission`). */
-  describeCall(toolCallId: string, toolName: string): { title: string; name: string } {
+  describeCall(toolName: string): { title: string; name: string } {
     const server = this.sources.mcpServerOf(toolName);
     return { title: server === undefined ? toolName : `${toolName} (MCP server ${server})`, name: toolName };
   }
