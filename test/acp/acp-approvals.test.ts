@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { McpServer } from '@agentclientprotocol/sdk';
 import { AcpAgentProcess, nonJsonRpcLines } from '../helpers/acp-agent-process.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { callingModel, mcpAgentFolder, toolResults } from '../helpers/mcp-agent.js';
+import { EVERYTHING_BIN, startEverythingHttp } from '../helpers/mcp-servers.js';
 
 // server-everything over stdio; .mcp.json lists get-sum under confirmTools, so it asks first.
 const { dir } = mcpAgentFolder();
@@ -81,6 +83,29 @@ describe('auggy acp: MCP approvals through session/request_permission', () => {
     acp.person.permit = () => ({ outcome: { outcome: 'cancelled' } });
     await acp.prompt(sessionId, SUM);
     expect(approvalEvents(sessionId)).toEqual([expect.objectContaining({ decision: 'refused' })]);
+  });
+
+  it("the editor's MCP servers join .mcp.json's, over HTTP and stdio; the editor's wins a name clash, said once", async () => {
+    const http = await startEverythingHttp();
+    try {
+      const mcpServers: McpServer[] = [
+        { type: 'http', name: 'remote', url: http.url, headers: [] },
+        // "files" is .mcp.json's filesystem server; the editor's one of that name is server-everything.
+        { name: 'files', command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], env: [] },
+      ];
+      const { sessionId } = await acp.agent.request('session/new', { cwd: dir, mcpServers });
+      const viaHttp = await acp.prompt(sessionId, 'call mcp_remote_echo {"message":"over http"}');
+      expect(viaHttp.stopReason).toBe('end_turn');
+      expect(acp.replyText(sessionId)).toContain('Echo: over http');
+      await acp.prompt(sessionId, 'call mcp_files_echo {"message":"the editor\'s files"}');
+      expect(acp.replyText(sessionId)).toContain("Echo: the editor's files");
+      const call = acp.updates(sessionId).find((u) => u.sessionUpdate === 'tool_call' && u.title.startsWith('mcp_remote_echo'));
+      expect(call).toMatchObject({ title: 'mcp_remote_echo (MCP server remote)' });
+      expect(acp.stderr.match(/the editor's MCP server files replaces the one of the same name in .mcp.json/g)).toHaveLength(1);
+      await acp.agent.request('session/close', { sessionId });
+    } finally {
+      await http.stop();
+    }
   });
 
   it('stdout carries JSON-RPC messages only, with the MCP servers running under it', () => {

@@ -1,9 +1,10 @@
-import { agent, PROTOCOL_VERSION, RequestError, type AgentContext, type InitializeResponse, type Stream } from '@agentclientprotocol/sdk';
+import { agent, PROTOCOL_VERSION, RequestError, type AgentContext, type InitializeResponse, type McpServer, type Stream } from '@agentclientprotocol/sdk';
 import { UsageError } from '../exit-codes.js';
 import { openConversation } from '../open-conversation.js';
 import type { SessionChoice } from '../open-conversation.js';
 import { AcpSession } from './acp-session.js';
 import { agentFolderFor, type AgentFolders } from './agent-folders.js';
+import { editorServersScope } from './editor-mcp-servers.js';
 import { mcpServerOf } from './mcp-server-of.js';
 import { promptText } from './prompt-text.js';
 
@@ -44,19 +45,24 @@ export function startAcpAgent(stream: Stream, options: AcpHostOptions): { closed
     if (!folder.ok) throw new RequestError(-32603, folder.problem);
     return folder;
   };
-  const open = async (client: AgentContext, cwd: string, choice: SessionChoice): Promise<AcpSession> => {
-    const open = choice.sessionId === undefined ? undefined : sessions.get(choice.sessionId);
-    if (open) return open;
+  const open = async (client: AgentContext, cwd: string, choice: SessionChoice, mcpServers: readonly McpServer[] = []): Promise<AcpSession> => {
+    const already = choice.sessionId === undefined ? undefined : sessions.get(choice.sessionId);
+    if (already) return already;
     const { target, store } = await loaded(cwd);
+    const withMcp = target.agent.augments.some((augment) => augment.type === 'mcp');
+    if (mcpServers.length > 0 && !withMcp) options.log("the editor's MCP servers are not started: this agent does not list the mcp augment in agent.yaml");
+    // The editor's servers are this session's own: a scope of its own starts and closes them.
+    const ownScope = withMcp ? editorServersScope(mcpServers, target.host, options.log) : undefined;
     let conversation;
     try {
-      conversation = await openConversation(target, choice, (message) => options.log(`warning: ${message}`), store);
+      conversation = await openConversation(ownScope ? { ...target, host: ownScope } : target, choice, (message) => options.log(`warning: ${message}`), store);
     } catch (error) {
+      await ownScope?.close();
       throw error instanceof UsageError && choice.sessionId !== undefined
         ? new RequestError(-32002, error.message, { sessionId: choice.sessionId })
         : requestError(error);
     }
-    const session = new AcpSession({ conversation, client, forms, mcpServerOf });
+    const session = new AcpSession({ conversation, client, forms, mcpServerOf, ...(ownScope ? { ownScope } : {}) });
     sessions.set(session.id, session);
     return session;
   };
@@ -94,18 +100,18 @@ export function startAcpAgent(stream: Stream, options: AcpHostOptions): { closed
       };
     })
     .onRequest('session/new', async ({ params, client }) => {
-      const session = await open(client, params.cwd, {});
+      const session = await open(client, params.cwd, {}, params.mcpServers);
       announceSoon(session);
       return { sessionId: session.id };
     })
     .onRequest('session/load', async ({ params, client }) => {
-      const session = await open(client, params.cwd, { sessionId: params.sessionId });
+      const session = await open(client, params.cwd, { sessionId: params.sessionId }, params.mcpServers);
       await session.replay();
       announceSoon(session);
       return {};
     })
     .onRequest('session/resume', async ({ params, client }) => {
-      const session = await open(client, params.cwd, { sessionId: params.sessionId });
+      const session = await open(client, params.cwd, { sessionId: params.sessionId }, params.mcpServers ?? []);
       announceSoon(session);
       return {};
     })

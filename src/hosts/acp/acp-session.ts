@@ -1,6 +1,7 @@
 import type { AgentContext, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import { loggedKernelEvent } from '../../kernel/events.js';
 import type { Conversation } from '../../kernel/conversation.js';
+import type { HostScope } from '../../kernel/host-scope.js';
 import { parseCommandLine, runCommand } from '../slash-commands.js';
 import { AcpPerson } from './acp-person.js';
 import { availableCommands } from './agent-commands.js';
@@ -15,6 +16,8 @@ export interface AcpSessionOptions {
   forms: boolean;
   /** The MCP server a tool name comes from, when it is one of the mcp augment's. */
   mcpServerOf(conversation: Conversation, toolName: string): string | undefined;
+  /** The session's own scope (the editor's MCP servers), closed with the session. */
+  ownScope?: HostScope;
 }
 
 /**
@@ -115,6 +118,7 @@ export class AcpSession {
     await this.flushed();
     await this.conversation.session.close().catch(() => undefined);
     await this.conversation.close();
+    await this.options.ownScope?.close();
   }
 
   private commandIn(text: string): { command: ReturnType<Conversation['commands']>[number]; args: string } | undefined {
