@@ -8,6 +8,7 @@ import { registerServe } from './serve.js';
 import { registerMcp } from './mcp.js';
 import { registerSessions } from './sessions.js';
 import { registerTest } from './test.js';
+import { registerAcp } from './acp.js';
 
 /**
  * Every command registers its options and help here; the work itself is imported lazily
@@ -22,4 +23,5 @@ export function registerCommands(program: Command, setExitCode: SetExitCode): vo
   registerSessions(program, setExitCode);
   registerMcp(program, setExitCode);
   registerTest(program, setExitCode);
+  registerAcp(program, setExitCode);
 }

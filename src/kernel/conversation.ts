@@ -18,7 +18,7 @@ import { SYSTEM_LINE_EVENT, loggedKernelEvent, type KernelEvent } from './events
 import { createHostScope, type HostScope } from './host-scope.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { PersonChannel } from './person.js';
-import { runTurnLoop, type TurnResult } from './turn-loop.js';
+import { runTurnLoop, type TurnLoopOptions, type TurnResult } from './turn-loop.js';
 
 export type EventListener = (event: KernelEvent) => void;
 
@@ -29,6 +29,8 @@ export interface TurnOptions {
   clientTools?: KernelTool[];
   /** The client's id for the user message, kept so its history is recognised later. */
   messageId?: string;
+  /** Told each model call's tokens as it finishes (ACP's usage_update). */
+  onModelUsage?: TurnLoopOptions['onModelUsage'];
 }
 
 /** How a turn resumes calls left open on the person: which calls, run again with `person` answering. */
@@ -519,6 +521,7 @@ export class Conversation {
           onRecord: (name, data) => this.log.entry({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() }),
           describeError: (error, context) => classifyModelError(error, this.modelSpec, context),
           maxOutputTokens: maxTokensOf(this.modelSpec),
+          ...(options.onModelUsage ? { onModelUsage: options.onModelUsage } : {}),
         });
       }
       for (const augment of this.augmentList) {

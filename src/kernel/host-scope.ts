@@ -10,16 +10,22 @@ export interface Closable {
 export interface HostScope {
   /** `--allow-tool` patterns: tools that may run without the person's yes (`mcp_ops_*`). */
   readonly allowedTools: readonly string[];
+  /**
+   * What the host hands augments by key, beside the folder's own settings (ACP: the MCP servers
+   * an editor gives a session). The kernel reads none of it; the augment that owns a key does.
+   */
+  readonly supplied: Readonly<Record<string, unknown>>;
   /** The resource under `key`, made by `create` the first time it is asked for. */
   obtain<T extends Closable>(key: string, create: () => T): T;
   /** Closes every resource, newest first; safe to call twice. */
   close(): Promise<void>;
 }
 
-export function createHostScope(options: { allowedTools?: readonly string[] } = {}): HostScope {
+export function createHostScope(options: { allowedTools?: readonly string[]; supplied?: Record<string, unknown> } = {}): HostScope {
   const resources = new Map<string, Closable>();
   return {
     allowedTools: [...(options.allowedTools ?? [])],
+    supplied: { ...options.supplied },
     obtain<T extends Closable>(key: string, create: () => T): T {
       const existing = resources.get(key);
       if (existing) return existing as T;

@@ -64,6 +64,8 @@ export interface QuestionnaireAsk {
 export type QuestionnaireReply =
   | { kind: 'answers'; texts: Record<string, string>; reasks: number }
   | { kind: 'declined' }
+  /** Nobody can answer this here (an ACP client without forms): no answer, at once, as nobody. */
+  | { kind: 'away' }
   /** Nobody answers during this run: the question is held open and the call waits. */
   | { kind: 'pending' };
 

@@ -79,6 +79,8 @@ export interface TurnLoopOptions {
   maxRetries?: number;
   /** The output limit sent with every call (engine.maxTokens). */
   maxOutputTokens?: number;
+  /** Told each model call's tokens as it finishes (ACP's usage_update); the turn's total is in the result. */
+  onModelUsage?(usage: StepUsage, finishReason: FinishReason): void;
 }
 
 function assistantMessage(step: StepOutcome): ModelMessage | undefined {
@@ -170,6 +172,7 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
       });
       result.usage.inputTokens += step.usage.inputTokens;
       result.usage.outputTokens += step.usage.outputTokens;
+      options.onModelUsage?.(step.usage, step.finishReason);
       if (step.text) {
         result.text = step.text;
         keep({ role: 'assistant', content: [{ type: 'text', text: step.text }] });
@@ -251,6 +254,7 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     result.finishReason = step.finishReason;
     result.usage.inputTokens += step.usage.inputTokens;
     result.usage.outputTokens += step.usage.outputTokens;
+    options.onModelUsage?.(step.usage, step.finishReason);
     // Rounds each say their part; the person reads them as one reply, in paragraphs.
     if (step.text) result.text += (result.text ? '\n\n' : '') + step.text;
 

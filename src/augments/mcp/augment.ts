@@ -14,6 +14,7 @@ import { readMcpConfig } from './read-config.js';
 import { answerSampling } from './sampling.js';
 import { indicatorText, reportLines, reportOf, targetOf } from './server-status.js';
 import { ServerPool } from './server-pool.js';
+import { withSuppliedServers } from './supplied-servers.js';
 
 export const STATUS_EVENT = 'mcp.status';
 
@@ -95,7 +96,7 @@ export const mcpAugment: AugmentFactory = {
     const lookup = envLookup(agent.env);
     const pool = host.obtain(`mcp:${agent.dir}`, () => {
       const read = readMcpConfig(agent.dir, lookup);
-      return new ServerPool(read.servers, lookup, agent.dir, {
+      return new ServerPool(withSuppliedServers(read.servers, host, setup.warn), lookup, agent.dir, {
         elicit: (server, params, seat, signal) => answerElicitation(server.name, params, seat, signal),
         sample: (server, params, seat, signal) => answerSampling(server, params, seat, signal),
       });

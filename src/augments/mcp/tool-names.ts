@@ -11,6 +11,14 @@ export function exposedToolName(server: string, tool: string): string {
   return `mcp_${safeName(server)}_${safeName(tool)}`;
 }
 
+/** The server among `servers` whose tools the exposed name is one of (the longest name wins a shared prefix). */
+export function serverOfExposedTool(toolName: string, servers: readonly string[]): string | undefined {
+  return servers
+    .filter((server) => toolName.startsWith(`mcp_${safeName(server)}_`))
+    .sort((a, b) => b.length - a.length)
+    .at(0);
+}
+
 export function matchesPattern(pattern: string, name: string): boolean {
   const regex = new RegExp(
     `^${pattern

@@ -61,41 +61,48 @@ export async function runDeferrableQuestionnaire(
     return reply;
   };
 
-  const reply = await put(fields, {}, {}, 0);
-  if (reply.kind === 'pending') return { status: 'pending' };
-  if (reply.kind === 'declined') {
-    emit(answeredEvent({ questionnaireId, field: fields[0].name, reason: 'declined' }));
-    return finish(noAnswer('declined'));
-  }
   // An `answered` event per field, as the field-by-field interview has, so the session log reads alike.
   const answers: Record<string, unknown> = {};
   const accepted: Record<string, string> = {};
-  const errors: Record<string, string> = {};
-  fields.forEach((field) => {
-    const text = reply.texts[field.name] ?? '';
-    const answer = readAnswer(field, text);
-    answers[field.name] = answer;
-    emit(answeredEvent({ questionnaireId, field: field.name, text, answer }));
-    const checked = fieldSchemas?.[field.name]?.safeParse(answer);
-    if (checked && !checked.success) errors[field.name] = checked.error.issues[0]?.message ?? 'not valid';
-    else accepted[field.name] = text;
-  });
-  if (Object.keys(errors).length === 0) {
-    const whole = schema.safeParse(answers);
-    if (whole.success) return finish({ status: 'answered', answers: definedOnly(whole.data) });
-    const names = fields.map((field) => field.name);
-    for (const issue of whole.error.issues) {
-      const name = String(issue.path[0] ?? '');
-      // An issue about the whole object names no field to ask again: the answer cannot stand.
-      if (!names.includes(name)) return finish(noAnswer('refused'));
-      errors[name] ??= issue.message;
-      delete accepted[name];
+  let asked: readonly QuestionField[] = fields;
+  let errors: Record<string, string> = {};
+  let reasks = 0;
+  // A host that answers within the run (ACP's form) answers each re-ask at once; one that holds
+  // the questionnaire open past the run (serve's interrupts) leaves the re-ask pending.
+  for (;;) {
+    const reply = await put(asked, errors, accepted, reasks);
+    if (reply.kind === 'pending') return { status: 'pending' };
+    if (reply.kind === 'away') return finish(noAnswer('away'));
+    if (reply.kind === 'declined') {
+      emit(answeredEvent({ questionnaireId, field: asked[0].name, reason: 'declined' }));
+      return finish(noAnswer('declined'));
     }
+    errors = {};
+    asked.forEach((field) => {
+      const text = reply.texts[field.name] ?? '';
+      const answer = readAnswer(field, text);
+      answers[field.name] = answer;
+      emit(answeredEvent({ questionnaireId, field: field.name, text, answer }));
+      const checked = fieldSchemas?.[field.name]?.safeParse(answer);
+      if (checked && !checked.success) {
+        errors[field.name] = checked.error.issues[0]?.message ?? 'not valid';
+        delete accepted[field.name];
+      } else accepted[field.name] = text;
+    });
+    if (Object.keys(errors).length === 0) {
+      const whole = schema.safeParse(answers);
+      if (whole.success) return finish({ status: 'answered', answers: definedOnly(whole.data) });
+      const names = fields.map((field) => field.name);
+      for (const issue of whole.error.issues) {
+        const name = String(issue.path[0] ?? '');
+        // An issue about the whole object names no field to ask again: the answer cannot stand.
+        if (!names.includes(name)) return finish(noAnswer('refused'));
+        errors[name] ??= issue.message;
+        delete accepted[name];
+      }
+    }
+    asked = fields.filter((field) => errors[field.name] !== undefined);
+    reasks = reply.reasks + asked.length;
+    if (reasks > maxReasks) return finish(noAnswer('refused'));
   }
-  const refused = fields.filter((field) => errors[field.name] !== undefined);
-  const reasks = reply.reasks + refused.length;
-  if (reasks > maxReasks) return finish(noAnswer('refused'));
-  const again = await put(refused, errors, accepted, reasks);
-  // The answers came with this run; a second reply in the same run is not how a host answers.
-  return again.kind === 'pending' ? { status: 'pending' } : finish(noAnswer(again.kind === 'declined' ? 'declined' : 'refused'));
 }

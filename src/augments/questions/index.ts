@@ -10,6 +10,7 @@ export {
 } from './field-spec.js';
 export { answerSchema, fieldValueSchema } from './answer-schema.js';
 export { readAnswer, DASH, type AnswerValue } from './parse-answer.js';
+export { asTyped } from './typed-answer.js';
 export { presentQuestion } from './present-question.js';
 export { runQuestionnaire, MAX_REASKS, type QuestionnaireOptions } from './run-questionnaire.js';
 export { noAnswer, type NoAnswerReason, type QuestionnaireResult } from './questionnaire-result.js';

@@ -1,23 +1,13 @@
 import type { ResumeEntry } from '@ag-ui/core';
 import type { Interrupt } from '../../kernel/interrupt.js';
 import type { PersonChannel, PersonReply, PresentedQuestion, QuestionnaireAsk, QuestionnaireReply } from '../../kernel/person.js';
-import { DASH } from '../../augments/questions/index.js';
+import { asTyped, DASH } from '../../augments/questions/index.js';
 import type { HeldInterrupt } from './held-interrupts.js';
 
 /** A held question and the resume entry that answers it in this run. */
 export interface Answer {
   held: HeldInterrupt;
   entry: Pick<ResumeEntry, 'status' | 'payload'>;
-}
-
-/** How a JSON answer reads as typed, so the terminal's reading and messages apply to it unchanged. */
-function asTyped(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (Array.isArray(value)) return value.map((item) => asTyped(item)).join(', ');
-  if (typeof value === 'number') return String(value);
-  return JSON.stringify(value);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,7 @@
-import type { CommandOutput, SlashCommand } from '../../kernel/augment.js';
+import type { SlashCommand } from '../../kernel/augment.js';
 import { editDistance } from '../../agent/suggest.js';
+
+export { parseCommandLine, runCommand } from '../slash-commands.js';
 
 /** A slash command in the one list the person sees, whoever contributed it. */
 export interface RegisteredCommand extends SlashCommand {
@@ -32,13 +34,6 @@ export function buildRegistry(own: SlashCommand[], augments: SlashCommand[]): Co
     }
   }
   return { commands, shadowed };
-}
-
-/** `/name args` → its parts; undefined when the text is not a command. */
-export function parseCommandLine(text: string): { name: string; args: string } | undefined {
-  const match = /^\/(\S*)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  if (!match) return undefined;
-  return { name: match[1], args: (match[2] ?? '').trim() };
 }
 
 export function findCommand(registry: CommandRegistry, name: string): RegisteredCommand | undefined {
@@ -81,13 +76,4 @@ export function helpLines(registry: CommandRegistry): string[] {
   const labels = registry.commands.map((command) => `/${command.name}${command.usage ? ` ${command.usage}` : ''}`);
   const width = Math.max(0, ...labels.map((label) => label.length));
   return registry.commands.map((command, index) => `${labels[index].padEnd(width)}  ${command.summary}`);
-}
-
-export async function runCommand(command: SlashCommand, args: string): Promise<CommandOutput> {
-  try {
-    return await command.run(args);
-  } catch (error) {
-    // A broken augment command is reported like any other failure; the chat carries on.
-    return { lines: [`/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`], isError: true };
-  }
 }

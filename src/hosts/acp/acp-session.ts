@@ -1,0 +1,139 @@
+import type { AgentContext, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
+import { loggedKernelEvent } from '../../kernel/events.js';
+import type { Conversation } from '../../kernel/conversation.js';
+import type { HostScope } from '../../kernel/host-scope.js';
+import { parseCommandLine, runCommand } from '../slash-commands.js';
+import { AcpPerson } from './acp-person.js';
+import { availableCommands } from './agent-commands.js';
+import { boardPlan } from './board-plan.js';
+import { SessionUpdateMapper } from './session-updates.js';
+import { promptResponse } from './turn-ending.js';
+
+export interface AcpSessionOptions {
+  conversation: Conversation;
+  client: AgentContext;
+  /** The client advertised `elicitation.form`. */
+  forms: boolean;
+  /** The MCP server a tool name comes from, when it is one of the mcp augment's. */
+  mcpServerOf(conversation: Conversation, toolName: string): string | undefined;
+  /** The session's own scope (the editor's MCP servers), closed with the session. */
+  ownScope?: HostScope;
+}
+
+/**
+ * One ACP session: an ordinary auggy session (the same log `auggy run --session ID` continues),
+ * its turns streamed to the editor as `session/update`s in the order they happened.
+ */
+export class AcpSession {
+  private running: AbortController | undefined;
+  /** Updates go out one after another; a prompt's response waits for its turn's last one. */
+  private sent: Promise<void> = Promise.resolve();
+  private readonly rejectedAlways = new Set<string>();
+  readonly conversation: Conversation;
+
+  constructor(private readonly options: AcpSessionOptions) {
+    this.conversation = options.conversation;
+  }
+
+  get id(): string {
+    return this.conversation.session.id;
+  }
+
+  private mapper(): SessionUpdateMapper {
+    return new SessionUpdateMapper({
+      mcpServerOf: (toolName) => this.options.mcpServerOf(this.conversation, toolName),
+      plan: () => boardPlan(this.conversation.sharedState()),
+    });
+  }
+
+  send(update: SessionUpdate): void {
+    this.sent = this.sent
+      .then(() => this.options.client.notify('session/update', { sessionId: this.id, update }))
+      // A client gone away loses its updates; the turn itself is kept in the session.
+      .catch(() => undefined);
+  }
+
+  async flushed(): Promise<void> {
+    await this.sent;
+  }
+
+  /** The agent's slash commands, which work when sent as a prompt. */
+  announceCommands(): void {
+    this.send({ sessionUpdate: 'available_commands_update', availableCommands: availableCommands(this.conversation.commands()) });
+  }
+
+  /** `session/load`: the whole history again, as the updates it streamed then. */
+  async replay(): Promise<void> {
+    const mapper = this.mapper();
+    for (const entry of this.conversation.session.entries().entries) {
+      if (entry.kind === 'user') this.send({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: entry.text } });
+      else if (entry.kind === 'event') mapper.map(loggedKernelEvent(entry.event)).forEach((update) => this.send(update));
+    }
+    await this.flushed();
+  }
+
+  async prompt(text: string): Promise<PromptResponse> {
+    if (this.running) throw new Error('a turn is already running in this session; cancel it or wait for its end');
+    const command = this.commandIn(text);
+    if (command) return this.runSlashCommand(command.command, command.args);
+    const controller = new AbortController();
+    this.running = controller;
+    const mapper = this.mapper();
+    const person = new AcpPerson({
+      client: this.options.client,
+      sessionId: this.id,
+      forms: this.options.forms,
+      describeCall: (toolName) => mapper.describeCall(toolName),
+      rejectedAlways: this.rejectedAlways,
+    });
+    const size = this.conversation.agent.yaml.engine.maxContextTokens ?? 0;
+    const unsubscribe = this.conversation.subscribe((event) => mapper.map(event).forEach((update) => this.send(update)));
+    try {
+      const result = await this.conversation.runTurn(text, {
+        signal: controller.signal,
+        person,
+        onModelUsage: (usage) =>
+          this.send({
+            sessionUpdate: 'usage_update',
+            used: usage.inputTokens + usage.outputTokens,
+            size,
+            _meta: { auggy: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } },
+          }),
+      });
+      await this.flushed();
+      return promptResponse(result);
+    } finally {
+      unsubscribe();
+      this.running = undefined;
+    }
+  }
+
+  /** `session/cancel`: the turn stops at once; what was said so far stays in the session. */
+  cancel(): void {
+    this.running?.abort();
+  }
+
+  async close(): Promise<void> {
+    this.cancel();
+    await this.flushed();
+    await this.conversation.session.close().catch(() => undefined);
+    await this.conversation.close();
+    await this.options.ownScope?.close();
+  }
+
+  private commandIn(text: string): { command: ReturnType<Conversation['commands']>[number]; args: string } | undefined {
+    const parsed = text.startsWith('//') ? undefined : parseCommandLine(text);
+    if (!parsed) return undefined;
+    const command = this.conversation.commands().find((candidate) => candidate.name.toLowerCase() === parsed.name.toLowerCase());
+    return command ? { command, args: parsed.args } : undefined;
+  }
+
+  private async runSlashCommand(command: ReturnType<Conversation['commands']>[number], args: string): Promise<PromptResponse> {
+    // A command may write the session's state (the ask, the board): as the session's one writer.
+    const output = await this.conversation.asWriter(() => runCommand(command, args));
+    this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${output.lines.join('\n')}\n` } });
+    this.announceCommands();
+    await this.flushed();
+    return { stopReason: 'end_turn', _meta: { auggy: { command: command.name, ...(output.isError ? { status: 'failed' } : {}) } } };
+  }
+}
