@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { KernelEvent } from '../../../src/kernel/events.js';
 import type { ServerPool } from '../../../src/augments/mcp/server-pool.js';
-import { exposedTools } from '../../../src/augments/mcp/mcp-tools.js';
 import { customValues } from '../../helpers/scripted-person.js';
 import { everythingStdio, filesystemStdio } from '../../helpers/mcp-servers.js';
 import { callTool, poolFor, toolsContext } from './harness.js';
