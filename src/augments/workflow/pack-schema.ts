@@ -79,7 +79,10 @@ export const packSchema = z.looseObject({
   description: z.string().optional(),
   template_engine: z.looseObject({ syntax: z.string().optional() }).optional(),
   prompts: z.record(z.string(), promptSchema),
-  workflow: workflowSchema,
+  /** Optional, as in PromptKit: a pack without one is the agent's prompt set (one prompt chosen, no states). */
+  workflow: workflowSchema.optional(),
+  /** Tools the prompts may use, declared by name, description and JSON Schema parameters; an augment or MCP server provides them. */
+  tools: z.record(z.string(), z.looseObject({ name: z.string().optional(), description: z.string().optional() })).optional(),
 });
 
 export type PackFile = z.infer<typeof packSchema>;
