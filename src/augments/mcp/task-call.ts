@@ -1,6 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolResultParts } from './result-text.js';
-import type { CallOptions } from './server-connection.js';
+
+/** Where the task's progress goes: the call's own onProgress. */
+interface TaskProgress {
+  onProgress(progress: { progress: number; total?: number; message?: string }): void;
+}
 
 /** How long a server keeps a task's result after it ends; the call reads it at once, so a minute is plenty. */
 const TASK_TTL_MS = 60_000;
