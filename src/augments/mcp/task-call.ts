@@ -18,7 +18,7 @@ export async function callAsTask(
   client: Client,
   name: string,
   args: Record<string, unknown>,
-  options: CallOptions,
+  options: TaskProgress,
   signal: AbortSignal,
 ): Promise<ToolResultParts> {
   let taskId: string | undefined;
