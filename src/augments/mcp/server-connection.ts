@@ -279,7 +279,7 @@ export class ServerConnection {
     const signal = AbortSignal.any([options.signal, options.clock.signal]);
     try {
       if (this.tools().find((tool) => tool.name === name)?.execution?.taskSupport === 'required') {
-        return await callAsTask(client, name, args, { ...options, signal }, signal);
+        return await callAsTask(client, name, args, options, signal);
       }
       return (await client.callTool({ name, arguments: args }, undefined, {
         signal,
