@@ -34,10 +34,25 @@ function isMapping(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Reads the identity file agent.yaml points at; missing is an error, empty a warning. */
-function readIdentity(agentDir: string, identity: string, source: YamlSource): { text?: string; diagnostics: Diagnostic[] } {
-  const position = locateField(source, ['identity']);
-  const at = { field: 'identity', line: position?.line, column: position?.column };
+const DEFAULT_IDENTITY = './identity.md';
+
+/**
+ * Reads the identity file: the one agent.yaml's `identity:` names (missing is an error), else
+ * ./identity.md when the folder has one. Real auggy folders may have neither: the agent is then
+ * its purpose and skills alone. Empty is a warning.
+ */
+function readIdentity(
+  agentDir: string,
+  named: string | undefined,
+  purpose: string | undefined,
+  source: YamlSource,
+): { text?: string; diagnostics: Diagnostic[] } {
+  if (named === undefined && !existsSync(resolve(agentDir, DEFAULT_IDENTITY))) {
+    return { text: purpose?.trim() ? `Your purpose: ${purpose.trim()}` : '', diagnostics: [] };
+  }
+  const identity = named ?? DEFAULT_IDENTITY;
+  const position = named === undefined ? undefined : locateField(source, ['identity']);
+  const at = named === undefined ? {} : { field: 'identity', line: position?.line, column: position?.column };
   const read = readAgentFile(agentDir, identity);
   if (!read.ok && read.problem === 'missing') {
     return { diagnostics: [error(`${identity} does not exist; write the agent's instructions there, or point identity: at the right file`, at)] };
@@ -137,8 +152,9 @@ export async function loadAgent(dir: string, augmentTypes: readonly AugmentType[
   diagnostics.push(...misspelledKeys(source));
 
   // The rest is checked even when the schema failed, so one validate run shows every problem.
-  const identityPath = checked.success ? checked.data.identity : typeof raw.identity === 'string' && raw.identity !== '' ? raw.identity : './identity.md';
-  const identity = readIdentity(agentDir, identityPath, source);
+  const identityPath = checked.success ? checked.data.identity : typeof raw.identity === 'string' && raw.identity !== '' ? raw.identity : undefined;
+  const purpose = typeof raw.purpose === 'string' ? raw.purpose : undefined;
+  const identity = readIdentity(agentDir, identityPath, purpose, source);
   diagnostics.push(...identity.diagnostics);
 
   const dotEnv = readDotEnv(agentDir);

@@ -46,7 +46,8 @@ export const agentYamlSchema = z.looseObject({
   name: z.string().min(1),
   displayName: z.string().min(1).optional(),
   purpose: z.string().optional(),
-  identity: z.string().min(1).default('./identity.md'),
+  /** Optional, as in real auggy: without it, ./identity.md if the folder has one, else purpose and skills alone. */
+  identity: z.string().min(1).optional(),
   engine: engineSchema,
   settings: settingsSchema.default({ maxInferenceLoops: 10 }),
   creator: z.looseObject({ displayName: z.string().optional() }).optional(),

@@ -1,5 +1,5 @@
-import type { LoadedAgent } from '../agent/types.js';
-import type { AdminReport } from './admin-report.js';
+import type { Diagnostic, LoadedAgent } from '../agent/types.js';
+import { buildAdminReport, type AdminReport } from './admin-report.js';
 import { findAugmentFactory } from './registry.js';
 import type { AugmentProbe } from '../kernel/augment.js';
 
@@ -22,4 +22,14 @@ export function withProbes(report: AdminReport, probes: ReadonlyMap<string, Augm
       return probe ? { ...section, tools: probe.tools, rows: [...section.rows, ...probe.rows] } : section;
     }),
   };
+}
+
+/** The tools an augment wants (a pack's prompt tools) that no augment offers, once the probes saw the live ones. */
+export function unprovidedTools(agent: LoadedAgent, probes: ReadonlyMap<string, AugmentProbe>): Diagnostic[] {
+  const offered = withProbes(buildAdminReport(agent), probes).augments.flatMap((section) => section.tools);
+  return [...probes.values()].flatMap((probe) =>
+    (probe.wantedTools ?? [])
+      .filter((wanted) => !offered.some((name) => wanted.matches(name)))
+      .map((wanted) => ({ severity: 'warning' as const, file: wanted.file, message: wanted.message })),
+  );
 }

@@ -33,8 +33,10 @@ export async function validateCommand(dir: string, options: { json?: boolean; co
   const diagnostics = [...loaded.diagnostics];
   // Checks that need the outside world (an MCP server's tool list) run on a folder that loads.
   if (loaded.agent && options.connect !== false) {
-    const { probeAugments } = await import('../augments/probe-augments.js');
-    for (const probe of (await probeAugments(loaded.agent)).values()) diagnostics.push(...probe.diagnostics);
+    const { probeAugments, unprovidedTools } = await import('../augments/probe-augments.js');
+    const probes = await probeAugments(loaded.agent);
+    for (const probe of probes.values()) diagnostics.push(...probe.diagnostics);
+    diagnostics.push(...unprovidedTools(loaded.agent, probes));
   }
   if (options.json) {
     write(`${JSON.stringify(diagnostics, null, 2)}\n`);

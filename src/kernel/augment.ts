@@ -194,4 +194,6 @@ export interface AugmentProbe {
   rows: AdminRow[];
   tools: string[];
   diagnostics: Diagnostic[];
+  /** Tools this augment needs another to offer (a pack's prompt tools): validate warns for each that none offers. */
+  wantedTools?: { tool: string; file: string; message: string; matches(offered: string): boolean }[];
 }

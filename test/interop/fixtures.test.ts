@@ -131,3 +131,32 @@ describe('PromptKit packs run as their authors meant', () => {
     expect(out).toMatchObject({ status: 'budget-exhausted', message: expect.stringMatching(/5 inference rounds \(settings\.maxInferenceLoops\)/) });
   });
 });
+
+describe('a PromptKit pack without a workflow', () => {
+  it('runs as the prompt set: identity first, the prompt rendered with defaults and config, its mock tool offered and answering', async () => {
+    const {
+      run,
+      out,
+      chat: server,
+    } = await turn(
+      'promptkit/prompt-set',
+      [{ toolCalls: [{ name: 'get_weather', args: { city: 'Oslo' } }] }, { text: 'Light snow in Oslo.' }],
+      'weather in Oslo?',
+    );
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const system = systemOf(server);
+    expect(system.indexOf('weather desk of a small radio station')).toBeLessThan(system.indexOf('Answer in a brief style, in en.'));
+    expect(system).not.toContain('Current state');
+    expect(toolsOf(server)).toEqual(['get_weather']);
+    expect(JSON.stringify(server.requests[1].body.messages)).toContain('light snow');
+    expect(out).toMatchObject({ status: 'completed', text: 'Light snow in Oslo.' });
+    expect(String(run.stderr)).toMatch(/state assistant lists tool get_time, which no enabled augment offers/);
+  });
+
+  it('validate names the tool nothing provides and passes the one the pack implements', async () => {
+    const checked = await auggy(['validate', fixture('promptkit/prompt-set')]);
+    expect(checked.exitCode).toBe(0);
+    expect(String(checked.stdout)).toMatch(/weather\.pack\.json warning prompt assistant lists tool get_time, which nothing here provides/);
+    expect(String(checked.stdout)).not.toMatch(/lists tool get_weather/);
+  });
+});

@@ -36,6 +36,8 @@ export const serverPolicySchema = z.object({
   confirmTools: z.array(z.string()).optional(),
   timeoutSeconds: z.number().positive('timeoutSeconds must be more than 0').max(86_400, 'timeoutSeconds is at most 86400 (a day)').optional(),
   allowSampling: z.boolean().optional(),
+  /** Folders the server is told it may work in (MCP roots), relative to the agent folder; default the agent folder. */
+  roots: z.array(z.string('each root must be a folder path')).optional(),
   /** Real auggy's spelling of the timeout, in milliseconds. */
   timeoutMs: z.number().int().positive('timeoutMs must be more than 0').optional(),
 });
@@ -50,7 +52,7 @@ export const KNOWN_KEYS = {
   auggy: ['$comment', 'servers'],
   stdio: ['$comment', 'type', 'transport', 'command', 'args', 'env', 'cwd', 'auggy'],
   remote: ['$comment', 'type', 'transport', 'url', 'headers', 'auggy'],
-  policy: ['$comment', 'allowedTools', 'blockedTools', 'confirmTools', 'timeoutSeconds', 'timeoutMs', 'allowSampling'],
+  policy: ['$comment', 'allowedTools', 'blockedTools', 'confirmTools', 'timeoutSeconds', 'timeoutMs', 'allowSampling', 'roots'],
 } as const;
 
 /**

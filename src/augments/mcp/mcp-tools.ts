@@ -7,7 +7,7 @@ import { resultText } from './result-text.js';
 import { CallClock } from './call-clock.js';
 import { CallFailure, type RemoteTool, type ServerConnection } from './server-connection.js';
 import type { ServerPool } from './server-pool.js';
-import { exposedToolName, listNames } from './tool-names.js';
+import { exposedNamesOf, listNames } from './tool-names.js';
 
 export const PROGRESS_EVENT = 'mcp.progress';
 
@@ -44,9 +44,22 @@ function inputSchemaOf(tool: RemoteTool): { schema: z.ZodType; exact: boolean } 
   return made;
 }
 
+/** A server's tool list named once: the list is replaced, never changed in place, when the server's tools change. */
+const namings = new WeakMap<readonly RemoteTool[], Map<string, string>>();
+
+/** The names the model sees for a connection's tools now, by each tool's own name. */
+export function exposedNamesFor(connection: ServerConnection): Map<string, string> {
+  const tools = connection.tools();
+  let names = namings.get(tools);
+  if (!names) {
+    names = exposedNamesOf(connection.config.name, tools);
+    namings.set(tools, names);
+  }
+  return names;
+}
+
 /** Whether `.mcp.json` lets the model see the tool: allowedTools first, then blockedTools. */
-export function isExposed(server: ServerConfig, tool: RemoteTool): boolean {
-  const exposed = exposedToolName(server.name, tool.name);
+export function isExposed(server: ServerConfig, tool: RemoteTool, exposed: string): boolean {
   const { allowedTools, blockedTools } = server.policy;
   if (allowedTools && !listNames(allowedTools, tool.name, exposed)) return false;
   return !listNames(blockedTools, tool.name, exposed);
@@ -64,9 +77,8 @@ function asArguments(input: unknown): Record<string, unknown> {
   return input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
 }
 
-function kernelTool(connection: ServerConnection, tool: RemoteTool, context: ToolsContext): KernelTool {
+function kernelTool(connection: ServerConnection, tool: RemoteTool, name: string, context: ToolsContext): KernelTool {
   const server = connection.config;
-  const name = exposedToolName(server.name, tool.name);
   const { schema, exact } = inputSchemaOf(tool);
   const confirm = needsApproval(server.policy, tool, name);
   return {
@@ -144,10 +156,12 @@ export function exposedTools(context: ToolsContext): KernelTool[] {
   const tools: KernelTool[] = [];
   const names = new Set<string>();
   for (const connection of context.pool.connections) {
+    const exposed = exposedNamesFor(connection);
     for (const tool of connection.tools()) {
-      if (!isExposed(connection.config, tool)) continue;
-      const made = kernelTool(connection, tool, context);
-      // Two remote names that read the same once made safe (a-b, a_b): the first keeps the name.
+      const name = exposed.get(tool.name) ?? tool.name;
+      if (!isExposed(connection.config, tool, name)) continue;
+      const made = kernelTool(connection, tool, name, context);
+      // Two servers whose names read the same once made safe (a-b, a_b): the first keeps its tools' names.
       if (names.has(made.name)) continue;
       names.add(made.name);
       tools.push(made);

@@ -6,7 +6,7 @@ import { envLookup } from './interpolate.js';
 import { readMcpConfig } from './read-config.js';
 import { reportOf, type ServerReport } from './server-status.js';
 import { ServerPool } from './server-pool.js';
-import { exposedToolName } from './tool-names.js';
+import { exposedNamesFor } from './mcp-tools.js';
 
 const NOBODY_TO_ASK = new Error('auggy is only listing tools; nobody answers questions now');
 
@@ -36,9 +36,11 @@ export async function probeServers(agent: LoadedAgent): Promise<{ reports: Serve
         continue;
       }
       const offered = new Set(state.tools.map((tool) => tool.name));
+      const names = exposedNamesFor(connection);
+      const exposed = new Set(names.values());
       for (const key of ['allowedTools', 'blockedTools', 'confirmTools'] as const) {
         for (const name of config.policy[key] ?? []) {
-          if (offered.has(name) || state.tools.some((tool) => exposedToolName(config.name, tool.name) === name)) continue;
+          if (offered.has(name) || exposed.has(name)) continue;
           diagnostics.push({
             severity: 'warning',
             file: MCP_CONFIG_FILE,
@@ -46,6 +48,16 @@ export async function probeServers(agent: LoadedAgent): Promise<{ reports: Serve
             message: `"${name}" names no tool of ${config.name}; it offers ${[...offered].join(', ') || 'none'}`,
           });
         }
+      }
+    }
+    for (const report of reports) {
+      for (const { tool, exposed } of report.shortened) {
+        diagnostics.push({
+          severity: 'warning',
+          file: MCP_CONFIG_FILE,
+          field: `mcpServers.${report.name}`,
+          message: `tool "${tool}" is offered to the model as ${exposed} (providers take names of at most 64 letters, digits and _); skills should name it so`,
+        });
       }
     }
     return { reports, diagnostics };
@@ -64,6 +76,7 @@ export async function probeAugment(agent: LoadedAgent): Promise<AugmentProbe> {
         `${report.status}${report.error ? `: ${report.error}` : ''}`,
         `${report.tools.length} tools`,
         report.confirm.length > 0 ? `ask first: ${report.confirm.join(', ')}` : undefined,
+        report.shortened.length > 0 ? `shortened: ${report.shortened.map(({ tool, exposed }) => `${exposed} is ${tool}`).join(', ')}` : undefined,
       ]
         .filter(Boolean)
         .join(' · '),

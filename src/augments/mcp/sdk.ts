@@ -17,6 +17,7 @@ export async function loadSdk() {
     SSEClientTransport: sse.SSEClientTransport,
     ElicitRequestSchema: types.ElicitRequestSchema,
     CreateMessageRequestSchema: types.CreateMessageRequestSchema,
+    ListRootsRequestSchema: types.ListRootsRequestSchema,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,

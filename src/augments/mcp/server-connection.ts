@@ -1,4 +1,6 @@
-import { isAbsolute, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -7,6 +9,8 @@ import { interpolate, type Lookup } from './interpolate.js';
 import type { ToolResultParts } from './result-text.js';
 import { loadSdk, type Sdk } from './sdk.js';
 import type { CallClock } from './call-clock.js';
+import { deliverResponsesInOrder } from './ordered-delivery.js';
+import { callAsTask } from './task-call.js';
 
 export type RemoteTool = Tool;
 
@@ -53,6 +57,14 @@ function describe(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
   return cause ? `${message} (${code ?? cause.message})` : message;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function clientInfo() {
@@ -127,8 +139,8 @@ export class ServerConnection {
   private makeTransport(sdk: Sdk): Transport {
     const { config } = this;
     if (config.transport === 'stdio') {
-      const { command, args = [], env = {}, cwd } = config.stdio;
-      const dir = cwd === undefined ? this.agentDir : isAbsolute(this.filled(cwd)) ? this.filled(cwd) : resolve(this.agentDir, this.filled(cwd));
+      const { command, args = [], env = {} } = config.stdio;
+      const dir = this.serverDir();
       const transport = new sdk.StdioClientTransport({
         command: this.filled(command),
         args: args.map((arg) => this.filled(arg)),
@@ -155,6 +167,32 @@ export class ServerConnection {
     return config.transport === 'sse' ? new sdk.SSEClientTransport(url, { requestInit }) : new sdk.StreamableHTTPClientTransport(url, { requestInit });
   }
 
+  /** The folder a stdio server runs in: its `cwd`, else the agent folder. */
+  private serverDir(): string {
+    const cwd = this.config.transport === 'stdio' ? this.config.stdio.cwd : undefined;
+    if (cwd === undefined) return this.agentDir;
+    const filled = this.filled(cwd);
+    return isAbsolute(filled) ? filled : resolve(this.agentDir, filled);
+  }
+
+  /**
+   * The MCP roots: the folders `.mcp.json` names for the server (auggy.servers.<name>.roots), else
+   * the folders its own arguments name, else the agent folder. A server such as server-filesystem
+   * replaces the folders it was started with by the roots, so a default of the whole agent folder
+   * would widen `server-filesystem ./workspace` to the agent's `.env`.
+   */
+  roots(): { uri: string; name: string }[] {
+    const named = this.config.policy.roots;
+    let dirs: string[];
+    if (named) dirs = named.map((root) => resolve(this.agentDir, this.filled(root)));
+    else {
+      const args = this.config.transport === 'stdio' ? (this.config.stdio.args ?? []) : [];
+      const argDirs = args.map((arg) => resolve(this.serverDir(), this.filled(arg))).filter(isFolder);
+      dirs = argDirs.length > 0 ? argDirs : [this.agentDir];
+    }
+    return dirs.map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) }));
+  }
+
   private lastStderr(): string {
     const last = this.stderrTail.at(-1);
     return last ? ` (it said: ${last.slice(0, 200)})` : '';
@@ -169,7 +207,8 @@ export class ServerConnection {
     try {
       this.sdk ??= await loadSdk();
       const sdk = this.sdk;
-      const client = new sdk.Client(clientInfo(), { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } });
+      const client = new sdk.Client(clientInfo(), { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } });
+      client.setRequestHandler(sdk.ListRootsRequestSchema, () => ({ roots: this.roots() }));
       client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) => this.requests.elicit(this.config, request.params, extra.signal));
       client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) => this.requests.sample(this.config, request.params, extra.signal));
       client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
@@ -181,6 +220,7 @@ export class ServerConnection {
       // Errors a transport reports after start (a stray line on stdout) do not end the connection.
       client.onerror = () => undefined;
       await client.connect(transport, { timeout: this.startTimeoutMs });
+      deliverResponsesInOrder(transport);
       this.client = client;
       const tools = await this.listAll(client);
       this.set({ kind: 'connected', tools });
@@ -235,10 +275,14 @@ export class ServerConnection {
         `The MCP server ${this.config.name} is not available (${why}); it is restarted at the next turn. Tell the person if this blocks the task.`,
       );
     }
+    // Either stops the call with notifications/cancelled: the turn's end, or the call's clock.
+    const signal = AbortSignal.any([options.signal, options.clock.signal]);
     try {
+      if (this.tools().find((tool) => tool.name === name)?.execution?.taskSupport === 'required') {
+        return await callAsTask(client, name, args, options, signal);
+      }
       return (await client.callTool({ name, arguments: args }, undefined, {
-        // Either stops the call with notifications/cancelled: the turn's end, or the call's clock.
-        signal: AbortSignal.any([options.signal, options.clock.signal]),
+        signal,
         timeout: NO_SDK_TIMEOUT,
         onprogress: (progress) => options.onProgress(progress),
       })) as ToolResultParts;

@@ -1,7 +1,7 @@
 import type { ServerConfig } from './config-schema.js';
-import { isExposed } from './mcp-tools.js';
+import { exposedNamesFor, isExposed } from './mcp-tools.js';
 import type { ServerConnection, ServerState } from './server-connection.js';
-import { exposedToolName } from './tool-names.js';
+import { shortenedNames } from './tool-names.js';
 
 /** One server as `/mcp`, `auggy mcp list` and admin report it. */
 export interface ServerReport {
@@ -16,6 +16,8 @@ export interface ServerReport {
   /** Tools the server offers that `.mcp.json` hides (allowedTools, blockedTools). */
   hidden: string[];
   confirm: string[];
+  /** Tools whose name was cut to 64 characters (or told apart) with a short hash: the model calls `exposed`. */
+  shortened: { tool: string; exposed: string }[];
 }
 
 function statusOf(state: ServerState): ServerReport['status'] {
@@ -39,18 +41,19 @@ export function targetOf(server: ServerConfig): string {
 export function reportOf(connection: ServerConnection): ServerReport {
   const { config, state } = connection;
   const listed = connection.tools();
-  const shown = listed.filter((tool) => isExposed(config, tool));
+  const names = exposedNamesFor(connection);
+  const nameOf = (tool: { name: string }) => names.get(tool.name) ?? tool.name;
+  const shown = listed.filter((tool) => isExposed(config, tool, nameOf(tool)));
   return {
     name: config.name,
     transport: config.transport,
     target: targetOf(config),
     status: statusOf(state),
     ...(state.kind === 'failed' || state.kind === 'exited' ? { error: state.error } : {}),
-    tools: shown.map((tool) => exposedToolName(config.name, tool.name)),
-    hidden: listed.filter((tool) => !isExposed(config, tool)).map((tool) => tool.name),
-    confirm: shown
-      .filter((tool) => tool.annotations?.destructiveHint === true || config.policy.confirmTools?.includes(tool.name))
-      .map((tool) => exposedToolName(config.name, tool.name)),
+    tools: shown.map(nameOf),
+    hidden: listed.filter((tool) => !isExposed(config, tool, nameOf(tool))).map((tool) => tool.name),
+    confirm: shown.filter((tool) => tool.annotations?.destructiveHint === true || config.policy.confirmTools?.includes(tool.name)).map(nameOf),
+    shortened: shortenedNames(config.name, names).filter((entry) => shown.some((tool) => tool.name === entry.tool)),
   };
 }
 
@@ -64,6 +67,7 @@ export function reportLines(reports: readonly ServerReport[]): string[] {
     if (report.tools.length > 0) lines.push(`  tools: ${report.tools.join(', ')}`);
     if (report.confirm.length > 0) lines.push(`  ask first: ${report.confirm.join(', ')}`);
     if (report.hidden.length > 0) lines.push(`  hidden by .mcp.json: ${report.hidden.join(', ')}`);
+    for (const { tool, exposed } of report.shortened) lines.push(`  shortened: ${exposed} is ${tool}`);
   }
   return lines;
 }

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../../agent/types.js';
 import type { AdminRow, AugmentFactory, Augment } from '../../kernel/augment.js';
 import { configDiagnostics } from '../config-diagnostics.js';
 import { loadPackFile } from './load-pack.js';
-import { loadWorkflow, type WorkflowModel } from './pack-model.js';
+import { listedTools, loadWorkflow, providesTool, type WorkflowModel } from './pack-model.js';
 import { TRANSITION_TOOL } from './transition-tool.js';
 import { validatePack } from './validate-pack.js';
 import { workflowCommand } from './workflow-command.js';
@@ -15,6 +15,8 @@ const configSchema = z.object({
   pack: z.string().trim().min(1, 'is required: the PromptPack file, like ./support.pack.yaml'),
   /** Values for the pack's template variables, over the variables' defaults. */
   variables: z.record(z.string(), z.unknown()).optional(),
+  /** For a pack without a workflow: which of its prompts the agent runs (default: its only, else its first). */
+  prompt: z.string().trim().min(1).optional(),
 });
 
 const SUMMARY =
@@ -50,15 +52,16 @@ export const workflowAugment: AugmentFactory = {
   validateConfig(config, file, agentDir): Diagnostic[] {
     const configErrors = configDiagnostics(configSchema, config, file);
     if (configErrors.length > 0) return configErrors;
-    const loaded = loadPackFile(agentDir, configSchema.parse(config).pack);
-    const diagnostics = loaded.pack && loaded.source ? validatePack(loaded.pack, loaded.source) : loaded.diagnostics;
+    const { pack, prompt } = configSchema.parse(config);
+    const loaded = loadPackFile(agentDir, pack);
+    const diagnostics = loaded.pack && loaded.source ? validatePack(loaded.pack, loaded.source, prompt) : loaded.diagnostics;
     // A missing top-level key has no line of its own; point at the pack's top rather than let the
     // caller look the field up in augment.yaml.
     return diagnostics.map((d) => (d.field !== undefined && d.line === undefined ? { ...d, line: 1, column: 1 } : d));
   },
   describe(agent, config) {
     const parsed = configSchema.safeParse(config);
-    const loaded = parsed.success ? loadWorkflow(agent.dir, parsed.data.pack) : undefined;
+    const loaded = parsed.success ? loadWorkflow(agent.dir, parsed.data.pack, parsed.data.prompt) : undefined;
     const rows: AdminRow[] = [{ label: 'Exposed tool', value: `${TRANSITION_TOOL}({event, context}) in states the agent moves` }];
     if (!loaded) rows.push({ label: 'Pack', value: 'config.pack is not set' });
     else if (!loaded.ok) rows.push({ label: 'Pack', value: loaded.error });
@@ -74,13 +77,29 @@ export const workflowAugment: AugmentFactory = {
     }
     return { id: 'workflow', type: 'workflow', tools: [TRANSITION_TOOL], behavior: SUMMARY, rows };
   },
+  async probe(agent, config) {
+    const parsed = configSchema.safeParse(config);
+    const loaded = parsed.success ? loadWorkflow(agent.dir, parsed.data.pack, parsed.data.prompt) : undefined;
+    if (!loaded?.ok) return { rows: [], tools: [TRANSITION_TOOL], diagnostics: [] };
+    const { model } = loaded;
+    const wantedTools = listedTools(model).map(({ tool, where }) => ({
+      tool,
+      file: model.file,
+      matches: (offered: string) => providesTool(offered, tool),
+      message: `${where} lists tool ${tool}, which nothing here provides (no augment, no MCP server offers it)${
+        model.declaredTools.includes(tool) ? '; the pack declares it but gives no implementation' : ''
+      }, so it is left out; add an MCP server that offers it, or remove it from the prompt's tools`,
+    }));
+    const own = model.mockTools.map((tool) => tool.name);
+    return { rows: [], tools: [TRANSITION_TOOL, ...own], diagnostics: [], wantedTools };
+  },
   async create(setup) {
     const parsed = configSchema.safeParse(setup.config);
     if (!parsed.success) {
       setup.warn('workflow: config.pack is not set in augments/workflow/augment.yaml; the workflow is off');
       return inertAugment(setup.augmentId);
     }
-    const loaded = loadWorkflow(setup.agent.dir, parsed.data.pack);
+    const loaded = loadWorkflow(setup.agent.dir, parsed.data.pack, parsed.data.prompt);
     if (!loaded.ok) {
       setup.warn(`workflow: ${loaded.error}; the workflow is off`);
       return inertAugment(setup.augmentId);

@@ -3,6 +3,8 @@ import { questionnaireSpecSchema, type QuestionnaireSpec } from '../questions/in
 import { loadPackFile } from './load-pack.js';
 import { isTerminalState } from './pack-graph.js';
 import type { Control, Orchestration, PackFile, PackPrompt, WorkflowBudget } from './pack-schema.js';
+import { promptSetTask } from './prompt-set.js';
+import { packMockTools, type PackMockTool } from './pack-tools.js';
 import { validatePack } from './validate-pack.js';
 
 /** One state as the runtime uses it: defaults applied, its prompt resolved. */
@@ -30,6 +32,12 @@ export interface WorkflowModel {
   budget: WorkflowBudget;
   /** The pack's placeholder form, `{{variable}}` unless template_engine.syntax says otherwise. */
   syntax: string;
+  /** A pack without a workflow: one state, the chosen prompt, nothing to move. */
+  promptSet: boolean;
+  /** The tools the pack declares (`tools:`), by name: what a prompt may list. */
+  declaredTools: string[];
+  /** The pack's tools with their own mock result, offered by the workflow augment itself. */
+  mockTools: PackMockTool[];
 }
 
 /** The agent moves this state itself: it is offered workflow__transition there. An ask state moves on the person's answer. */
@@ -42,8 +50,48 @@ export function agentMoves(state: StateDef): boolean {
   );
 }
 
+function packBasics(pack: PackFile, file: string) {
+  return {
+    id: pack.id ?? file,
+    name: pack.name ?? pack.id ?? file,
+    file,
+    syntax: pack.template_engine?.syntax ?? '{{variable}}',
+    declaredTools: Object.keys(pack.tools ?? {}),
+    mockTools: packMockTools(pack),
+  };
+}
+
+/** A pack without a workflow as one state that runs the chosen prompt and moves nowhere. */
+function compilePromptSet(pack: PackFile, file: string, task: string): WorkflowModel {
+  const state: StateDef = { name: task, onEvent: {}, terminal: false, orchestration: 'internal', control: 'user', prompt: pack.prompts[task] };
+  return { ...packBasics(pack, file), entry: task, states: { [task]: state }, budget: {}, promptSet: true };
+}
+
+/**
+ * Whether an offered tool is the one a pack lists: the same name, or an MCP server's tool of that
+ * name (`get_weather` is `mcp_weather_get_weather`), since a pack names tools as their servers do.
+ */
+export function providesTool(offered: string, listed: string): boolean {
+  if (offered === listed) return true;
+  return offered.startsWith('mcp_') && offered.endsWith(`_${listed.replace(/[^A-Za-z0-9_]/g, '_')}`);
+}
+
+/** Every tool a prompt the workflow can run lists, with where it is listed, for validate. */
+export function listedTools(model: WorkflowModel): { tool: string; where: string }[] {
+  const seen = new Map<string, string>();
+  for (const state of Object.values(model.states)) {
+    for (const tool of state.prompt?.tools ?? []) if (!seen.has(tool)) seen.set(tool, model.promptSet ? `prompt ${state.name}` : `state ${state.name}`);
+  }
+  return [...seen].map(([tool, where]) => ({ tool, where }));
+}
+
 /** Builds the runtime model of a pack that passed validation (no errors). */
-export function compileWorkflow(pack: PackFile, file: string): WorkflowModel {
+export function compileWorkflow(pack: PackFile, file: string, chosenPrompt?: string): WorkflowModel {
+  if (!pack.workflow) {
+    const chosen = promptSetTask(pack, chosenPrompt);
+    if ('error' in chosen) throw new Error(chosen.error);
+    return compilePromptSet(pack, file, chosen.task);
+  }
   const states: Record<string, StateDef> = {};
   for (const [name, state] of Object.entries(pack.workflow.states)) {
     states[name] = {
@@ -60,23 +108,15 @@ export function compileWorkflow(pack: PackFile, file: string): WorkflowModel {
       ...(state.ask === undefined ? {} : { ask: questionnaireSpecSchema.parse(state.ask) }),
     };
   }
-  return {
-    id: pack.id ?? file,
-    name: pack.name ?? pack.id ?? file,
-    file,
-    entry: pack.workflow.entry,
-    states,
-    budget: pack.workflow.engine?.budget ?? {},
-    syntax: pack.template_engine?.syntax ?? '{{variable}}',
-  };
+  return { ...packBasics(pack, file), entry: pack.workflow.entry, states, budget: pack.workflow.engine?.budget ?? {}, promptSet: false };
 }
 
 export type WorkflowLoad = { ok: true; model: WorkflowModel; warnings: string[] } | { ok: false; error: string };
 
 /** Loads, validates and compiles the pack named by config.pack; errors come back as one readable message. */
-export function loadWorkflow(agentDir: string, packPath: string): WorkflowLoad {
+export function loadWorkflow(agentDir: string, packPath: string, chosenPrompt?: string): WorkflowLoad {
   const loaded = loadPackFile(agentDir, packPath);
-  const diagnostics = loaded.pack && loaded.source ? validatePack(loaded.pack, loaded.source) : loaded.diagnostics;
+  const diagnostics = loaded.pack && loaded.source ? validatePack(loaded.pack, loaded.source, chosenPrompt) : loaded.diagnostics;
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (!loaded.pack || errors.length > 0) {
     const shown = (errors.length > 0 ? errors : diagnostics).slice(0, 3).map(formatDiagnostic).join('; ');
@@ -84,7 +124,7 @@ export function loadWorkflow(agentDir: string, packPath: string): WorkflowLoad {
   }
   return {
     ok: true,
-    model: compileWorkflow(loaded.pack, loaded.file),
+    model: compileWorkflow(loaded.pack, loaded.file, chosenPrompt),
     warnings: diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic),
   };
 }

@@ -29,17 +29,26 @@ export const variableSchema = z.looseObject({
   description: z.string().optional(),
 });
 
-export const promptSchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().optional(),
-  version: z.union([z.string(), z.number()]).optional(),
-  description: z.string().optional(),
-  system_template: z.string(),
-  // Published packs list variables; a plain name → value mapping is accepted too, as a shorthand.
-  variables: z.union([z.array(variableSchema), z.record(z.string(), z.unknown())]).optional(),
-  /** Names of the agent's tools offered while a state runs this prompt. */
-  tools: z.array(z.string().min(1)).optional(),
-});
+/** PromptKit's older prompt shape writes the template as `system`; it is read as system_template. */
+const withSystemTemplate = (raw: unknown) =>
+  raw !== null && typeof raw === 'object' && !('system_template' in raw) && typeof (raw as { system?: unknown }).system === 'string'
+    ? { ...raw, system_template: (raw as { system: string }).system }
+    : raw;
+
+export const promptSchema = z.preprocess(
+  withSystemTemplate,
+  z.looseObject({
+    id: z.string().optional(),
+    name: z.string().optional(),
+    version: z.union([z.string(), z.number()]).optional(),
+    description: z.string().optional(),
+    system_template: z.string(),
+    // Published packs list variables; a plain name → value mapping is accepted too, as a shorthand.
+    variables: z.union([z.array(variableSchema), z.record(z.string(), z.unknown())]).optional(),
+    /** Names of the agent's tools offered while a state runs this prompt. */
+    tools: z.array(z.string().min(1)).optional(),
+  }),
+);
 
 export const stateSchema = z.looseObject({
   prompt_task: z.string().min(1).optional(),
@@ -79,7 +88,10 @@ export const packSchema = z.looseObject({
   description: z.string().optional(),
   template_engine: z.looseObject({ syntax: z.string().optional() }).optional(),
   prompts: z.record(z.string(), promptSchema),
-  workflow: workflowSchema,
+  /** Optional, as in PromptKit: a pack without one is the agent's prompt set (one prompt chosen, no states). */
+  workflow: workflowSchema.optional(),
+  /** Tools the prompts may use, declared by name, description and JSON Schema parameters; an augment or MCP server provides them. */
+  tools: z.record(z.string(), z.looseObject({ name: z.string().optional(), description: z.string().optional() })).optional(),
 });
 
 export type PackFile = z.infer<typeof packSchema>;

@@ -41,6 +41,11 @@ function personSection(run: RunState): string {
  */
 export function workflowPromptBlock(model: WorkflowModel, run: RunState, configured: Record<string, unknown>): string {
   const state = model.states[run.state];
+  // A prompt set is the pack's prompt as PromptKit renders it, after the agent's identity: no states to speak of.
+  if (model.promptSet) {
+    const values = templateValues(state.prompt, configured, run.context);
+    return state.prompt ? renderTemplate(state.prompt.system_template, model.syntax, values).trim() : '';
+  }
   const header = [`Workflow: ${model.name} (PromptPack ${model.id})`, `Current state: ${state.name}${state.description ? ` — ${state.description}` : ''}`];
   const values = templateValues(state.prompt, configured, run.context, answersForTemplates(run.answers));
   const prompt = state.prompt ? renderTemplate(state.prompt.system_template, model.syntax, values).trim() : '';

@@ -6,6 +6,9 @@ import { isTerminalState, noAnswerLoops, unboundedAgentCycles } from './pack-gra
 import { CONTROLS, ORCHESTRATIONS, WORKFLOW_VERSIONS, type PackFile, type PackState } from './pack-schema.js';
 import { checkAskState } from './validate-ask.js';
 import type { Report } from './pack-report.js';
+import { promptSetTask } from './prompt-set.js';
+
+type Workflow = NonNullable<PackFile['workflow']>;
 
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
 
@@ -20,9 +23,9 @@ function quoteList(values: readonly (string | number)[]): string {
   return values.length === 0 ? '(none)' : values.join(', ');
 }
 
-function checkState(pack: PackFile, name: string, state: PackState, report: Report): void {
+function checkState(pack: PackFile, workflow: Workflow, name: string, state: PackState, report: Report): void {
   const at = (...rest: string[]): FieldPath => ['workflow', 'states', name, ...rest];
-  const stateNames = Object.keys(pack.workflow.states);
+  const stateNames = Object.keys(workflow.states);
   const taskNames = Object.keys(pack.prompts);
   const orchestration = state.orchestration ?? 'internal';
   const terminal = isTerminalState(state);
@@ -75,7 +78,7 @@ function checkState(pack: PackFile, name: string, state: PackState, report: Repo
   if (state.terminal === true && events.length > 0) {
     report('warning', at('on_event'), `state "${name}" is terminal but declares on_event; those events can never fire: remove them or terminal: true`);
   }
-  if (events.length === 0 && !asks && state.terminal !== true && (state.terminal === false || pack.workflow.version >= 2)) {
+  if (events.length === 0 && !asks && state.terminal !== true && (state.terminal === false || workflow.version >= 2)) {
     const said = state.terminal === false ? 'says terminal: false but' : 'is not marked terminal and';
     report(
       'warning',
@@ -85,7 +88,7 @@ function checkState(pack: PackFile, name: string, state: PackState, report: Repo
   }
 
   if (state.on_max_visits !== undefined) {
-    const target = pack.workflow.states[state.on_max_visits];
+    const target = workflow.states[state.on_max_visits];
     if (target?.max_visits !== undefined) {
       report(
         'warning',
@@ -126,10 +129,17 @@ function checkPrompts(pack: PackFile, report: Report): void {
  * The checks a schema cannot express: references between prompts and states, the allowed values
  * of control/orchestration/version, and the authoring mistakes RFC 0014 asks validators to flag.
  */
-export function validatePack(pack: PackFile, source: YamlSource): Diagnostic[] {
+export function validatePack(pack: PackFile, source: YamlSource, chosenPrompt?: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const report = reporter(source, out);
   const { workflow } = pack;
+  checkPrompts(pack, report);
+  if (!workflow) {
+    const chosen = promptSetTask(pack, chosenPrompt);
+    if ('error' in chosen) report('error', ['prompts'], chosen.error);
+    else if (chosen.note) report('warning', ['prompts'], chosen.note);
+    return out;
+  }
   const stateNames = Object.keys(workflow.states);
 
   if (!(WORKFLOW_VERSIONS as readonly number[]).includes(workflow.version)) {
@@ -145,8 +155,7 @@ export function validatePack(pack: PackFile, source: YamlSource): Diagnostic[] {
       `the entry state cannot be an ask state; put a model state before it (entry "${workflow.entry}" asks the person, but a conversation starts with their message and a model round)`,
     );
   }
-  for (const name of stateNames) checkState(pack, name, workflow.states[name], report);
-  checkPrompts(pack, report);
+  for (const name of stateNames) checkState(pack, workflow, name, workflow.states[name], report);
 
   for (const cycle of unboundedAgentCycles(workflow.states)) {
     const loop = cycle.length === 1 ? `${cycle[0]} → ${cycle[0]}` : cycle.join(', ');

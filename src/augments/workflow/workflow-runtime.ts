@@ -6,11 +6,12 @@ import type { KernelTool } from '../../kernel/tool.js';
 import type { SessionHandle } from '../../session/session.js';
 import type { BatchDecision, HostInputResult, SettledToolCall, TurnHookContext } from '../../kernel/augment.js';
 import { answersForTemplates, askPerson, mergeAnswers, renderedAsk } from './ask-state.js';
-import { agentMoves, type StateDef, type WorkflowModel } from './pack-model.js';
+import { agentMoves, providesTool, type StateDef, type WorkflowModel } from './pack-model.js';
 import { workflowPromptBlock } from './prompt-block.js';
 import { templateValues } from './render-template.js';
 import { applyEvent, budgetProblem, type EventOutcome } from './transition.js';
 import { TRANSITION_TOOL, createTransitionTool } from './transition-tool.js';
+import { mockKernelTool } from './pack-tools.js';
 import { WORKFLOW_STATE_FILE, freshRunState, loadRunState, saveRunState, type RunState, type TransitionRecord } from './workflow-state.js';
 
 /** CUSTOM event names, in events.jsonl and the event stream. */
@@ -68,6 +69,8 @@ export class WorkflowRuntime {
   private run: RunState;
   private pending: PendingEvent | undefined;
   private readonly tools = new Map<string, KernelTool>();
+  /** The pack's own mock tools: offered in every state whose prompt lists them (filterTools decides). */
+  private readonly mockTools: KernelTool[];
   private readonly missingToolsWarned = new Set<string>();
   private readonly now: () => Date;
   /** Settles once a fresh workflow's entry position is saved, or said not to be (a warning). */
@@ -75,6 +78,7 @@ export class WorkflowRuntime {
 
   constructor(private readonly options: RuntimeOptions) {
     this.model = options.model;
+    this.mockTools = options.model.mockTools.map(mockKernelTool);
     this.now = options.now ?? (() => new Date());
     const loaded = loadRunState(options.session, this.model, options.warn, this.now());
     this.run = loaded.run;
@@ -104,6 +108,10 @@ export class WorkflowRuntime {
 
   /** workflow__transition for the current state, when the agent may move it. */
   offeredTools(): KernelTool[] {
+    return [...this.transitionTools(), ...this.mockTools];
+  }
+
+  private transitionTools(): KernelTool[] {
     const state = this.state;
     if (this.run.stopped !== undefined || this.run.complete || !agentMoves(state)) return [];
     let tool = this.tools.get(state.name);
@@ -118,12 +126,12 @@ export class WorkflowRuntime {
   filterTools(tools: KernelTool[]): KernelTool[] {
     const allowed = this.state.prompt?.tools ?? [];
     for (const name of allowed) {
-      if (!tools.some((tool) => tool.name === name) && !this.missingToolsWarned.has(name)) {
+      if (!tools.some((tool) => providesTool(tool.name, name)) && !this.missingToolsWarned.has(name)) {
         this.missingToolsWarned.add(name);
         this.options.warn(`workflow: state ${this.state.name} lists tool ${name}, which no enabled augment offers; it is left out`);
       }
     }
-    return tools.filter((tool) => tool.name === TRANSITION_TOOL || allowed.includes(tool.name));
+    return tools.filter((tool) => tool.name === TRANSITION_TOOL || allowed.some((name) => providesTool(tool.name, name)));
   }
 
   promptBlock(): string {

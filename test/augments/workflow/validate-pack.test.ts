@@ -151,12 +151,18 @@ describe('workflow pack validation', () => {
       ]);
       expect(validate('prompts: [\n')).toEqual([expect.objectContaining({ file: PACK_FILE, line: expect.any(Number), severity: 'error' })]);
       const shape = validate('id: x\nprompts:\n  a:\n    name: A\n');
-      expect(shape).toEqual(
-        expect.arrayContaining([
-          expect.objectContaining({ field: 'prompts.a.system_template', line: 3 }),
-          expect.objectContaining({ field: 'workflow', line: 1, column: 1, message: expect.stringMatching(/is required/) }),
-        ]),
-      );
+      // workflow is optional, as in PromptKit: a pack without one is a prompt set.
+      expect(shape).toEqual([expect.objectContaining({ field: 'prompts.a.system_template', line: 3 })]);
+    });
+
+    it('a pack without a workflow is a prompt set: config.prompt must name one of its prompts', () => {
+      const pack = 'id: x\nprompts:\n  a: { system_template: A }\n  b: { system_template: B }\n';
+      expect(validate(pack)).toEqual([
+        expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/runs "a" \(set config\.prompt to choose\)/) }),
+      ]);
+      expect(workflowAugment.validateConfig({ pack: `./${PACK_FILE}`, prompt: 'c' }, AUGMENT_FILE, workflowFolder(pack))).toEqual([
+        expect.objectContaining({ severity: 'error', message: 'config.prompt "c" is not a prompt of this pack (a, b)' }),
+      ]);
     });
   });
 

@@ -56,25 +56,37 @@ export function strictShape<S extends z.ZodRawShape>(shape: S) {
   });
 }
 
-/** A regular expression written in a scenario; checked when the file loads. */
+/**
+ * PromptKit writes Go regular expressions: their inline flags (`(?i)`, `(?s)`, `(?m)`, also
+ * mid-pattern and as `(?i:...)` groups) become the pattern's JavaScript flags, `(?P<name>` is
+ * `(?<name>`, and `\A` / `\z` are `^` / `$`. A flag group applies to the whole pattern here.
+ */
+export function compilePattern(source: string, extraFlags = ''): RegExp {
+  const flags = new Set([...extraFlags]);
+  let body = source.replace(/\(\?([imsU]+)\)/g, (_all, found: string) => {
+    for (const flag of found) if (flag !== 'U') flags.add(flag);
+    return '';
+  });
+  body = body.replace(/\(\?([imsU]+):/g, (_all, found: string) => {
+    for (const flag of found) if (flag !== 'U') flags.add(flag);
+    return '(?:';
+  });
+  body = body
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\A/g, '^')
+    .replace(/\\z/g, '$');
+  return new RegExp(body, [...flags].join(''));
+}
+
+/** A regular expression written in a scenario (Go's syntax, as PromptKit writes it); checked when the file loads. */
 export const regexSource = z
   .string()
   .min(1)
   .refine((source) => {
     try {
-      new RegExp(source);
+      compilePattern(source);
       return true;
     } catch {
       return false;
     }
   }, 'is not a valid regular expression');
-
-/**
- * PromptKit writes Go regular expressions; the inline flags they open with (`(?i)`, `(?s)`) are
- * read as JavaScript flags so those patterns work here unchanged.
- */
-export function compilePattern(source: string, extraFlags = ''): RegExp {
-  const inline = /^\(\?([imsu]+)\)/.exec(source);
-  const flags = new Set([...(inline?.[1] ?? ''), ...extraFlags]);
-  return new RegExp(inline ? source.slice(inline[0].length) : source, [...flags].join(''));
-}

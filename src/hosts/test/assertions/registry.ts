@@ -4,9 +4,12 @@ import { noToolErrors, toolArgs, toolCallCount, toolResultIncludes, toolsCalled,
 import { stateIs, transitionedTo, workflowComplete, workflowTransitionOrder } from './workflow.js';
 import { askOutcome, asks, boardLine, turnStatus } from './turn.js';
 import { llmJudge, llmJudgeSession } from './judge.js';
+import { jsonPath, jsonSchema, jsonValid } from './structured.js';
+import { toolArgsExcluded, toolCallChain, toolCallSequence, toolCallsWithArgs, toolNoRepeat, toolResultMatches } from './tool-patterns.js';
+import { NOT_RUN_TYPES } from './not-run.js';
 
-/** Every assertion type auggy runs: PromptKit's names and params where it has them, then auggy's own. */
-export const ASSERTION_TYPES: readonly AssertionType[] = [
+/** The types the demo and support examples exercise: PromptKit's names and params where it has them, then auggy's own. */
+export const CORE_ASSERTION_TYPES: readonly AssertionType[] = [
   contentIncludes,
   contentIncludesAny,
   contentExcludes,
@@ -29,6 +32,21 @@ export const ASSERTION_TYPES: readonly AssertionType[] = [
   asks,
   askOutcome,
   boardLine,
+];
+
+/** Every type a scenario may name: the core ones, PromptKit's further deterministic ones, and those it cannot run (reported skipped). */
+export const ASSERTION_TYPES: readonly AssertionType[] = [
+  ...CORE_ASSERTION_TYPES,
+  jsonValid,
+  jsonPath,
+  jsonSchema,
+  toolCallsWithArgs,
+  toolCallSequence,
+  toolNoRepeat,
+  toolResultMatches,
+  toolArgsExcluded,
+  toolCallChain,
+  ...NOT_RUN_TYPES,
 ];
 
 /** PromptKit's threshold wrapper: another type's score held to `min_score` / `max_score`. */

@@ -3,10 +3,10 @@ import type { ObservedToolCall } from './scope.js';
 import { assertionType } from './types.js';
 import { listed, shown, stringList } from './describe.js';
 
-/** PromptKit names the tools `tool_names` or `tools`; either is read. */
-const toolNames = z.object({ tool_names: stringList.optional(), tools: stringList.optional() });
+/** PromptKit names the tools `tool_names` or `tools` (and its tool_called alias one `tool_name`); each is read. */
+const toolNames = z.object({ tool_names: stringList.optional(), tools: stringList.optional(), tool_name: stringList.optional() });
 const needsTools = { message: 'needs tools: the tool names, like tools: [request_input]', path: ['tools'] };
-const namesOf = (params: { tool_names?: string[]; tools?: string[] }) => params.tool_names ?? params.tools ?? [];
+const namesOf = (params: { tool_names?: string[]; tools?: string[]; tool_name?: string[] }) => params.tool_names ?? params.tools ?? params.tool_name ?? [];
 
 /** A tool error the kernel produced because the arguments did not fit the tool's schema. */
 function isValidationError(call: ObservedToolCall): boolean {

@@ -11,6 +11,8 @@ export interface CheckResult {
   actual: string;
   /** 0..1 where a check measures rather than decides (llm_judge, partial matches); `type: assertion` reads it. */
   score?: number;
+  /** The check could not run here (a type auggy does not run): reported skipped, never passed. */
+  skipped?: boolean;
 }
 
 /** What a check can reach beyond its scope: a tool-less model call, and the run's signal. */

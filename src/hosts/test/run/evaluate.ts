@@ -40,7 +40,7 @@ export async function evaluateAll(assertions: readonly CompiledAssertion[], scop
     }
     try {
       const result = await assertion.run(scope, context);
-      outcomes.push({ ...base, status: result.passed ? 'passed' : 'failed', expected: result.expected, actual: result.actual });
+      outcomes.push({ ...base, status: result.skipped ? 'skipped' : result.passed ? 'passed' : 'failed', expected: result.expected, actual: result.actual });
     } catch (error) {
       outcomes.push({
         ...base,

@@ -65,7 +65,24 @@ async function applyHostInputs(conversation: Conversation, turn: ScenarioTurn): 
   return problems;
 }
 
+/** A turn loaded but not run: each of its checks is reported skipped with the reason, never passed. */
+function skippedTurn(turn: ScenarioTurn, why: string, scope: Scope): { report: TurnReport; scope: Scope } {
+  const assertions = turn.assertions.map((assertion) => ({
+    type: assertion.type,
+    line: assertion.line,
+    column: assertion.column,
+    message: assertion.message,
+    status: 'skipped' as const,
+    expected: 'the turn to run',
+    actual: `skipped: ${why}`,
+  }));
+  return { report: { index: turn.index, line: turn.line, content: turn.content, durationMs: 0, problems: [], notes: [why], assertions }, scope };
+}
+
 async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: RunOptions): Promise<{ report: TurnReport; scope: Scope }> {
+  if (turn.skip !== undefined) {
+    return skippedTurn(turn, turn.skip, turnScope({ events: [], result: undefined, snapshot: conversation.snapshot(), transcript: conversation.transcript() }));
+  }
   const started = Date.now();
   const events: KernelEvent[] = [];
   const unsubscribe = conversation.subscribe((event) => events.push(event));

@@ -59,7 +59,15 @@ function loadTurn(raw: unknown, index: number, source: YamlSource, diagnostics: 
     return undefined;
   }
   const turn = parsed.data;
+  const media = turn.parts?.find((part) => part.type !== 'text');
+  const persona = (turn as Record<string, unknown>).persona;
+  const skip = media
+    ? `its ${media.type} part is not sent yet (auggy turns carry text only), so the turn is not run`
+    : turn.role !== 'user'
+      ? `a self-play turn (${turn.role}, persona ${String(persona)}) is not run yet`
+      : undefined;
   return {
+    ...(skip ? { skip } : {}),
     index: index + 1,
     line: locateField(source, path)?.line,
     content: messageOf(turn),

@@ -54,19 +54,19 @@ export const turnSchema = z
     consent_overrides: z.record(z.string(), z.enum(['grant', 'deny', 'timeout'])).optional(),
     assertions: z.array(z.unknown()).nullish(),
   })
+  .loose()
   .superRefine((turn, ctx) => {
-    if (turn.role !== 'user') {
+    // A self-play turn (role: <provider>-user with a persona) has no message of its own.
+    const selfPlay = turn.role !== 'user' && typeof (turn as Record<string, unknown>).persona === 'string';
+    if (turn.role !== 'user' && !selfPlay) {
       ctx.addIssue({
         code: 'custom',
         path: ['role'],
         message: `"${turn.role}" turns are not run by auggy, which plays only the person's side; use role: user`,
       });
     }
-    const media = turn.parts?.findIndex((part) => part.type !== 'text') ?? -1;
-    if (media >= 0)
-      ctx.addIssue({ code: 'custom', path: ['parts', media], message: 'only text parts can be sent; auggy turns carry no images, audio or video' });
     const hasMessage = turn.content !== undefined || (turn.parts?.length ?? 0) > 0;
-    if (!hasMessage && turn.event === undefined && turn.board === undefined) {
+    if (!hasMessage && !selfPlay && turn.event === undefined && turn.board === undefined) {
       ctx.addIssue({ code: 'custom', path: [], message: "needs content (the person's message), event or board" });
     }
   });

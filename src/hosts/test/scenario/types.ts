@@ -44,6 +44,8 @@ export interface ScenarioTurn {
   board: { line: string; text: string }[];
   person: PersonScript;
   assertions: CompiledAssertion[];
+  /** Why this turn is loaded but not run (media parts, a self-play persona): its checks are reported skipped. */
+  skip?: string;
 }
 
 export interface Scenario {

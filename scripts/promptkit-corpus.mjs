@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Loads every PromptKit pack and scenario under a folder with the built auggy (run `npm run build`
+// first) and prints how many load, and why the others do not. It fetches nothing: point it at a
+// copy of PromptKit's repository (or any folder of *.pack.json, *.pack.yaml and Scenario files).
+//
+//   node scripts/promptkit-corpus.mjs <folder> [--verbose]
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const [folder, ...flags] = process.argv.slice(2);
+if (!folder) {
+  console.error('usage: node scripts/promptkit-corpus.mjs <folder> [--verbose]');
+  process.exit(2);
+}
+const verbose = flags.includes('--verbose');
+const { loadWorkflow } = await import(join(root, 'dist/augments/workflow/pack-model.js'));
+const { loadScenario } = await import(join(root, 'dist/hosts/test/scenario/load-scenario.js'));
+
+function walk(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    const stat = statSync(path);
+    if (stat.isDirectory()) walk(path, out);
+    else if (stat.isFile() && stat.size < 1024 * 1024) out.push(path);
+  }
+  return out;
+}
+
+const files = walk(folder);
+const packs = files.filter((path) => /\.pack\.(json|ya?ml)$/.test(path));
+const scenarios = files.filter((path) => /\.ya?ml$/.test(path) && /^kind:\s*Scenario\s*$/m.test(readFileSync(path, 'utf8')));
+
+let packsLoaded = 0;
+for (const path of packs) {
+  const loaded = loadWorkflow(dirname(path), `./${basename(path)}`);
+  if (loaded.ok) packsLoaded++;
+  else console.log(`pack ${relative(folder, path)}: ${loaded.error}`);
+}
+
+let scenariosLoaded = 0;
+const reasons = new Map();
+for (const path of scenarios) {
+  const loaded = loadScenario(path, relative(folder, path));
+  if (loaded.scenario) {
+    scenariosLoaded++;
+    continue;
+  }
+  for (const d of loaded.diagnostics) {
+    const reason = d.message.replace(/"[^"]*"/, '"…"').slice(0, 90);
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    if (verbose) console.log(`scenario ${d.file}:${d.line ?? ''} ${d.message}`);
+  }
+}
+for (const [reason, count] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${count} × ${reason}`);
+console.log(`packs: ${packsLoaded} of ${packs.length} load`);
+console.log(`scenarios: ${scenariosLoaded} of ${scenarios.length} load`);
