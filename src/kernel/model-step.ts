@@ -1,7 +1,7 @@
 import { InvalidResponseDataError, type LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from '@ai-sdk/provider-utils';
 import { StreamCutOffError } from '../model/describe-error.js';
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../session/ids.js';
 import type { z } from 'zod';
 import type { EmitEvent } from './events.js';
 import { streamModel, type FinishReason, type ModelTool } from './model-stream.js';
@@ -48,7 +48,7 @@ export interface ModelStepRequest {
 }
 
 export function newMessageId(): string {
-  return `msg_${randomBytes(6).toString('hex')}`;
+  return `msg_${randomHex(6)}`;
 }
 
 /** Freezes a JSON Schema all the way down, so a memo handed to every call stays as it was made. */
