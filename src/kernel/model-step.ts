@@ -68,14 +68,27 @@ function deepFreeze<T>(value: T): T {
  */
 const wireSchemas = new WeakMap<z.ZodType, ModelTool['inputSchema']>();
 
-function wireTool(kernelTool: KernelTool): ModelTool {
-  let inputSchema = wireSchemas.get(kernelTool.inputSchema);
+function wireSchemaOf(schema: z.ZodType): ModelTool['inputSchema'] {
+  let inputSchema = wireSchemas.get(schema);
   if (!inputSchema) {
-    inputSchema = deepFreeze(wireSchema(kernelTool.inputSchema)) as ModelTool['inputSchema'];
-    wireSchemas.set(kernelTool.inputSchema, inputSchema);
+    inputSchema = deepFreeze(wireSchema(schema)) as ModelTool['inputSchema'];
+    wireSchemas.set(schema, inputSchema);
   }
+  return inputSchema;
+}
+
+function wireTool(kernelTool: KernelTool): ModelTool {
   // No validator goes with it: the kernel checks input itself so a bad call becomes a correctable tool error.
-  return { type: 'function', name: kernelTool.name, description: kernelTool.description, inputSchema };
+  return {
+    type: 'function',
+    name: kernelTool.name,
+    description: kernelTool.description,
+    // Made when the provider reads it, as every provider does to write its request: the scripted
+    // model never does, and converting each tool's schema was a twentieth of `run --print`'s start.
+    get inputSchema() {
+      return wireSchemaOf(kernelTool.inputSchema);
+    },
+  };
 }
 
 /** The stream closed cleanly without the provider's finish chunk (Chat Completions servers). */
