@@ -4,8 +4,8 @@ const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 /**
  * `byteCount` random bytes as hex, for ids and temporary names. None of these is a secret; they
  * must only not collide, which Math.random does as well as a cryptographic source here (V8 seeds
- * it per process from the system's entropy). node:crypto, or Web Crypto's global, costs every start
- * the loading of Node's crypto modules, a tenth of `run --print`'s on Node 24 (docs/performance.md).
+ * it per process from the system's entropy). An import of node:crypto loads twenty-one of Node's
+ * modules at every start, Web Crypto's global nine (docs/performance.md, round six).
  */
 export function randomHex(byteCount: number): string {
   let hex = '';
