@@ -20,13 +20,18 @@ const optionalAddOns = [/^pg-native$/, /^bufferutil$/, /^utf-8-validate$/, /^rea
 // workflow, the providers, postgres) stays in chunks of its own, loaded by the command that needs
 // it. strictExecutionOrder keeps each module's top level running only when it is first imported,
 // as before, so a module in the chunk that a command does not import builds none of its schemas.
+// Its Node built-ins are another matter: rolldown hoists every `import ... from 'node:...'` to the
+// chunk's top, and Node builds each one's whole namespace (node:util's or node:readline's loads
+// a dozen internal modules on Node 24), so a module only one other command needs stays out.
 const RUN_GROUP = [
   /[\\/]src[\\/](agent|kernel|model)[\\/]/,
-  /[\\/]src[\\/]session[\\/][^\\/]+$/,
+  // merge-state.ts is the PostgreSQL store's alone (it would bring node:util's whole namespace).
+  /[\\/]src[\\/]session[\\/][^\\/]+(?<!merge-state\.ts)$/,
   /[\\/]src[\\/]augments[\\/](catalog\.ts|config-diagnostics\.ts|turn-control[\\/].*|user-ask[\\/].*|questions[\\/].*|board[\\/].*)$/,
   /[\\/]src[\\/]hosts[\\/]([^\\/]+\.ts|print[\\/].*)$/,
   // main.ts stays the entry chunk's own, so that main.js has its source map like any chunk.
-  /[\\/]src[\\/]cli[\\/]([^\\/]+(?<!-action|main)\.ts|run-action\.ts)$/,
+  // prompts.ts is create's alone: in this chunk it would load node:readline for every command.
+  /[\\/]src[\\/]cli[\\/]([^\\/]+(?<!-action|main|prompts)\.ts|run-action\.ts)$/,
 ];
 
 export default defineConfig([

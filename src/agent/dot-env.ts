@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseEnv } from 'node:util';
+import { createRequire } from 'node:module';
 import { readBoundedFile } from './read-agent-file.js';
+
+// node:util taken as Node's own module, not imported as an ES module: an import builds util's
+// whole namespace, which evaluates each of its lazily loaded exports (its diff, parseArgs, the
+// worker_threads behind some of them), fifteen more of Node's modules at every start on Node 24.
+const { parseEnv } = createRequire(import.meta.url)('node:util') as typeof import('node:util');
 
 /**
  * The folder's `.env` as variables (Node's own parser); empty when there is none. Never printed.

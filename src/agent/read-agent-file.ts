@@ -69,7 +69,9 @@ export function readBoundedFile(path: string, maxBytes = MAX_AGENT_FILE_BYTES): 
 /** Where a path ends up once every link is followed; undefined when it does not exist. */
 function realPathOf(path: string): string | undefined {
   try {
-    return realpathSync(path);
+    // The system's realpath: one call, where Node's own walks the path a component at a time in
+    // JavaScript, an lstat each, for every file a load reads (agent.yaml, identity, each skill).
+    return realpathSync.native(path);
   } catch {
     return undefined;
   }

@@ -26,21 +26,13 @@ export const BUILTIN_AUGMENT_NAMES: readonly { type: string; skill: string }[] =
   { type: 'mcp', skill: 'mcp' },
 ];
 
-const loaded = new Map<string, Promise<AugmentFactory>>();
-
-/** The built-in factories of these types (unknown ones are left out), each module imported once. */
+/**
+ * The built-in factories of these types (unknown ones are left out). Each module is imported once
+ * however often this is asked: Node's module map keeps it, so no cache of our own is needed.
+ */
 export function loadBuiltinAugments(types: readonly string[]): Promise<AugmentFactory[]> {
   const wanted = BUILTIN_AUGMENT_NAMES.filter((entry) => types.includes(entry.type));
-  return Promise.all(
-    wanted.map((entry) => {
-      let factory = loaded.get(entry.type);
-      if (!factory) {
-        factory = LOADERS[entry.type]();
-        loaded.set(entry.type, factory);
-      }
-      return factory;
-    }),
-  );
+  return Promise.all(wanted.map((entry) => LOADERS[entry.type]()));
 }
 
 export const BUILTIN_AUGMENT_CATALOG: AugmentCatalog = { known: BUILTIN_AUGMENT_NAMES, load: loadBuiltinAugments };

@@ -1,7 +1,7 @@
 import { InvalidResponseDataError, type LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from '@ai-sdk/provider-utils';
 import { StreamCutOffError } from '../model/describe-error.js';
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../session/ids.js';
 import type { z } from 'zod';
 import type { EmitEvent } from './events.js';
 import { streamModel, type FinishReason, type ModelTool } from './model-stream.js';
@@ -48,7 +48,7 @@ export interface ModelStepRequest {
 }
 
 export function newMessageId(): string {
-  return `msg_${randomBytes(6).toString('hex')}`;
+  return `msg_${randomHex(6)}`;
 }
 
 /** Freezes a JSON Schema all the way down, so a memo handed to every call stays as it was made. */
@@ -68,14 +68,27 @@ function deepFreeze<T>(value: T): T {
  */
 const wireSchemas = new WeakMap<z.ZodType, ModelTool['inputSchema']>();
 
-function wireTool(kernelTool: KernelTool): ModelTool {
-  let inputSchema = wireSchemas.get(kernelTool.inputSchema);
+function wireSchemaOf(schema: z.ZodType): ModelTool['inputSchema'] {
+  let inputSchema = wireSchemas.get(schema);
   if (!inputSchema) {
-    inputSchema = deepFreeze(wireSchema(kernelTool.inputSchema)) as ModelTool['inputSchema'];
-    wireSchemas.set(kernelTool.inputSchema, inputSchema);
+    inputSchema = deepFreeze(wireSchema(schema)) as ModelTool['inputSchema'];
+    wireSchemas.set(schema, inputSchema);
   }
+  return inputSchema;
+}
+
+function wireTool(kernelTool: KernelTool): ModelTool {
   // No validator goes with it: the kernel checks input itself so a bad call becomes a correctable tool error.
-  return { type: 'function', name: kernelTool.name, description: kernelTool.description, inputSchema };
+  return {
+    type: 'function',
+    name: kernelTool.name,
+    description: kernelTool.description,
+    // Made when the provider reads it, as every provider does to write its request: the scripted
+    // model never does, and converting each tool's schema was a twentieth of `run --print`'s start.
+    get inputSchema() {
+      return wireSchemaOf(kernelTool.inputSchema);
+    },
+  };
 }
 
 /** The stream closed cleanly without the provider's finish chunk (Chat Completions servers). */

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { link, readFile, rename, rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { randomHex } from './ids.js';
 import { currentProcess, isStillRunning, type ProcessIdentity } from './process-identity.js';
 import { SessionError, describeWriteError } from './session-error.js';
 import { SessionBusyError, type WriterLease, type WriterLock } from './writer-lock.js';
@@ -84,7 +84,7 @@ export class FileWriterLock implements WriterLock {
     const notices: string[] = [];
     let holder: LockRecord | undefined;
     for (let round = 0; round < ROUNDS; round++) {
-      const token = randomBytes(8).toString('hex');
+      const token = randomHex(8);
       const key = `${sessionId}\u0000${token}`;
       // Known to the exit hook before the file exists: one that runs meanwhile removes it if it got made.
       this.hold(key, { path, token });
@@ -133,7 +133,7 @@ export class FileWriterLock implements WriterLock {
    * links it back (link never replaces an existing file).
    */
   private async moveAside(path: string, deadToken: string | undefined): Promise<boolean> {
-    const aside = `${path}.stale-${randomBytes(4).toString('hex')}`;
+    const aside = `${path}.stale-${randomHex(4)}`;
     try {
       await rename(path, aside);
     } catch {

@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { link, rm, writeFile } from 'node:fs/promises';
+import { randomHex } from './ids.js';
 
 /**
  * A temp file's name beside `path`: `board.json.4121-a1b2c3d4.tmp`. The pid says whose it is, so
  * a later process can tell a crash's leftover from a write still in progress (removeStaleTempFiles).
  */
 export function tempNameFor(path: string): string {
-  return `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  return `${path}.${process.pid}-${randomHex(4)}.tmp`;
 }
 
 /**

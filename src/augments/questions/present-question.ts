@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { PresentedQuestion } from '../../kernel/person.js';
+import { randomHex } from '../../session/ids.js';
 import { defaultText, type QuestionField } from './field-spec.js';
 
 export function newQuestionnaireId(): string {
-  return `q_${randomBytes(5).toString('hex')}`;
+  return `q_${randomHex(5)}`;
 }
 
 export interface Placement {

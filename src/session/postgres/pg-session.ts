@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Pool } from 'pg';
 import type { SessionEntry, SessionHeader } from '../entries.js';
+import { randomHex } from '../ids.js';
 import { mergeState } from '../merge-state.js';
 import { SessionError, type SessionHandle, type SessionWriterLease } from '../session.js';
 import type { WriterLease } from '../store.js';
@@ -105,7 +105,7 @@ export class PgSession implements SessionHandle {
   /** No folder: a session here is rows in the database. */
   readonly dir = undefined;
   /** Tells this handle's own notifications apart from other writers'. */
-  readonly token = randomBytes(6).toString('hex');
+  readonly token = randomHex(6);
   private entryCache: SessionEntry[];
   private states: Map<string, unknown>;
   private lastEventId: string;

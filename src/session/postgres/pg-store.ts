@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import type { SessionHeader } from '../entries.js';
-import { isValidSessionId, newSessionId } from '../ids.js';
+import { isValidSessionId, newSessionId, randomHex } from '../ids.js';
 import { SessionError } from '../session.js';
 import { SessionBusyError, observerView, type SessionStore, type StoreAgent, type StoreOpenOptions } from '../store.js';
 import { describeStoreError, storeError } from './describe-error.js';
@@ -44,7 +43,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
   const where = redactStoreUrl(url);
   const agentKey = agentKeyOf(agent);
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const processOwner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const processOwner = `${hostname()}:${process.pid}:${randomHex(4)}`;
   const config = { connectionString: url, application_name: 'auggy', connectionTimeoutMillis: 10_000 };
   // Under a burst, runs queue for a connection longer than one takes to open: wait for a free one.
   const pool: Pool = new pg.Pool({ ...config, connectionTimeoutMillis: 120_000, max: 16, allowExitOnIdle: true });

@@ -1,5 +1,9 @@
 import chalk, { type ChalkInstance } from 'chalk';
-import { stripVTControlCharacters } from 'node:util';
+import { createRequire } from 'node:module';
+
+// Node's own module rather than an ES module import, which would build node:util's whole
+// namespace and load fifteen more of Node's modules before the first frame (agent/dot-env.ts).
+const { stripVTControlCharacters } = createRequire(import.meta.url)('node:util') as typeof import('node:util');
 
 /**
  * Styled text, the one form the transcript is laid out in: markdown and every other item become
