@@ -1,19 +1,16 @@
 import type { Command } from 'commander';
 import type { SetExitCode } from './set-exit-code.js';
+import { addAllowToolOption } from './repeatable-option.js';
 import type { AcpOptionValues } from './acp-action.js';
 import { addModelOptions } from './model-options.js';
 import { addStoreOption } from './store-option.js';
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 export function registerAcp(program: Command, setExitCode: SetExitCode): void {
   const command = program
     .command('acp')
     .description('run the agent inside an editor (Zed, JetBrains, Neovim, acpx): the Agent Client Protocol on stdin/stdout')
-    .argument('[dir]', "agent folder (default: the folder at or above each session's cwd that holds agent.yaml)")
-    .option('--allow-tool <pattern>', "mcp: let tools matching this run without a person's yes, e.g. mcp_ops_* (repeatable)", collect, []);
+    .argument('[dir]', "agent folder (default: the folder at or above each session's cwd that holds agent.yaml)");
+  addAllowToolOption(command);
   addModelOptions(command);
   addStoreOption(command);
   command.addHelpText(

@@ -1,13 +1,6 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-
-/** The nearest folder at or above `cwd` that holds agent.yaml, as git finds its repository. */
-export function agentFolderAbove(cwd: string): string | undefined {
-  for (let folder = resolve(cwd); ; folder = dirname(folder)) {
-    if (existsSync(join(folder, 'agent.yaml'))) return folder;
-    if (dirname(folder) === folder) return undefined;
-  }
-}
+import { join, relative } from 'node:path';
+import { agentFolderAbove } from '../agent/agent-folder-above.js';
 
 /**
  * The folder a command uses when it was given none (or `.`): the current one when it is an agent

@@ -1,4 +1,4 @@
-import { agentFolderAbove } from './agent-folder.js';
+import { agentFolderAbove } from '../agent/agent-folder-above.js';
 
 /** Root options that are auggy's own; every other leading option belongs to `run`. */
 const ROOT_OPTIONS = new Set(['-h', '--help', '-v', '--version']);

@@ -1,14 +1,11 @@
 import { Option, type Command } from 'commander';
 import type { SetExitCode } from './set-exit-code.js';
+import { addAllowToolOption, collect } from './repeatable-option.js';
 import type { RunOptionValues } from './run-action.js';
 import { addModelOptions } from './model-options.js';
 import { addStoreOption } from './store-option.js';
 import { numberDefault } from './integer-option.js';
 import { DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 export function registerRun(program: Command, setExitCode: SetExitCode): void {
   const command = program
@@ -24,10 +21,10 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('-c, --continue', 'resume the most recent session anything was said in')
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
     .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, [])
-    .option('--allow-tool <pattern>', 'mcp: let tools matching this run without asking the person, e.g. mcp_ops_* (repeatable)', collect, [])
     .addOption(
       numberDefault(new Option('--max-message-chars <n>', 'with --print: refuse a longer message before anything is sent'), DEFAULT_MAX_MESSAGE_CHARS),
     );
+  addAllowToolOption(command);
   addModelOptions(command);
   addStoreOption(command);
   command.addHelpText(

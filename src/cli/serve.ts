@@ -1,14 +1,11 @@
 import { Option, type Command } from 'commander';
 import type { SetExitCode } from './set-exit-code.js';
+import { addAllowToolOption, collect } from './repeatable-option.js';
 import type { ServeOptionValues } from './serve-action.js';
 import { addModelOptions } from './model-options.js';
 import { addStoreOption } from './store-option.js';
 import { numberDefault } from './integer-option.js';
 import { DEFAULT_MAX_BODY_MB, DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message-limit.js';
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 export function registerServe(program: Command, setExitCode: SetExitCode): void {
   const command = program
@@ -28,8 +25,8 @@ export function registerServe(program: Command, setExitCode: SetExitCode): void 
     .option(
       '--interrupt-wait <seconds>',
       'how long a question a run leaves open (an AG-UI interrupt) waits for its answer; unset, it waits as long as it takes',
-    )
-    .option('--allow-tool <pattern>', "mcp: let tools matching this run without a person's yes, e.g. mcp_ops_* (repeatable)", collect, []);
+    );
+  addAllowToolOption(command);
   addModelOptions(command);
   addStoreOption(command);
   command.addHelpText(

@@ -3,7 +3,8 @@ import { UsageError } from '../exit-codes.js';
 import { openConversation } from '../open-conversation.js';
 import type { SessionChoice } from '../open-conversation.js';
 import { AcpSession } from './acp-session.js';
-import { agentFolderFor, type AgentFolders } from './agent-folders.js';
+import { agentFolderAbove } from '../../agent/agent-folder-above.js';
+import type { AgentFolders } from './agent-folders.js';
 import { editorServersScope } from './editor-mcp-servers.js';
 import { mcpServerOf } from './mcp-server-of.js';
 import { promptText } from './prompt-text.js';
@@ -31,7 +32,7 @@ export function startAcpAgent(stream: Stream, options: AcpHostOptions): { closed
   let forms = false;
 
   const folderOf = (cwd: string | undefined): string => {
-    const dir = options.dir ?? (cwd === undefined ? undefined : agentFolderFor(cwd));
+    const dir = options.dir ?? (cwd === undefined ? undefined : agentFolderAbove(cwd));
     if (dir === undefined) {
       throw RequestError.invalidParams(
         undefined,
@@ -77,7 +78,7 @@ export function startAcpAgent(stream: Stream, options: AcpHostOptions): { closed
   const app = agent({ name: 'auggy' })
     .onRequest('initialize', async ({ params }): Promise<InitializeResponse> => {
       forms = params.clientCapabilities?.elicitation?.form != null;
-      const dir = options.dir ?? agentFolderFor(process.cwd());
+      const dir = options.dir ?? agentFolderAbove(process.cwd());
       if (dir !== undefined) {
         const folder = await options.folders.load(dir);
         if (!folder.ok) {

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { UsageError } from '../exit-codes.js';
 import type { HostScope } from '../../kernel/host-scope.js';
 import type { ModelOverrides } from '../../model/model-spec.js';
@@ -9,17 +8,6 @@ import { loadRunnableAgent, openAgentStore, type AgentTarget } from '../open-con
 
 /** An agent folder ready for sessions, or the one sentence that says why it is not. */
 export type LoadedFolder = { ok: true; target: AgentTarget; store: SessionStore } | { ok: false; problem: string };
-
-/** The folder at or above `cwd` that holds agent.yaml: an editor opens a project, the agent is its folder. */
-export function agentFolderFor(cwd: string): string | undefined {
-  let dir = resolve(cwd);
-  for (;;) {
-    if (existsSync(join(dir, 'agent.yaml'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
 
 export interface AgentFoldersOptions {
   overrides: ModelOverrides;

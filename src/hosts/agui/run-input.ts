@@ -93,7 +93,8 @@ function trailingToolMessages(messages: Message[]): Extract<Message, { role: 'to
   return found;
 }
 
-function turnInput(messages: Message[], maxMessageChars: number): Pick<RunRequest, 'input' | 'history'> {
+/** The turn's input and the history before it; every message's size was checked already (checkHistorySize). */
+function turnInput(messages: Message[]): Pick<RunRequest, 'input' | 'history'> {
   const results = trailingToolMessages(messages);
   if (results.length > 0) {
     return {
@@ -118,9 +119,6 @@ function turnInput(messages: Message[], maxMessageChars: number): Pick<RunReques
   }
   const text = contentToText(last.content);
   if (text.trim() === '') throw new HttpError(400, 'the last user message has no text (only text content is read)');
-  if (text.length > maxMessageChars) {
-    throw new HttpError(413, `the user message is ${text.length} characters; this server takes at most ${maxMessageChars} (--max-message-chars)`);
-  }
   return { input: { kind: 'message', text, messageId: last.id }, history: messages.slice(0, -1) };
 }
 
@@ -137,8 +135,8 @@ function messageChars(message: Message): number {
 }
 
 /**
- * The history a client resends is bounded like the message it adds: a new thread adopts it into
- * the session, so an unbounded one would be written to disk and held in memory as it came.
+ * Every message a client sends is bounded, the new one and the history alike: a new thread adopts
+ * the history into the session, so an unbounded one would be written to disk and held in memory.
  */
 function checkHistorySize(messages: Message[], maxMessageChars: number): void {
   for (const [index, message] of messages.entries()) {
@@ -199,7 +197,7 @@ export function parseRunInput(body: unknown, maxMessageChars: number): RunReques
   return {
     threadId: input.threadId,
     runId: input.runId,
-    ...(resume.length > 0 ? { input: { kind: 'resume' as const }, history: input.messages } : turnInput(input.messages, maxMessageChars)),
+    ...(resume.length > 0 ? { input: { kind: 'resume' as const }, history: input.messages } : turnInput(input.messages)),
     interrupts: input.protocolVersion !== undefined,
     resume,
     tools: input.tools,
