@@ -37,11 +37,10 @@ export function turnMessage(n: number): string {
   return `${lead} ${'lorem ipsum dolor sit amet '.repeat(55)}`.slice(0, 1500);
 }
 
-/** An agent on the loopback server whose window is `window` tokens. */
-export async function agentOnServer(url: string, window: number, extra = '') {
-  const dir = makeAgentFolder({
-    engine: `engine:\n  provider: openai-compatible\n  model: test\n  baseURL: ${url}\n  maxTokens: 200\n  maxContextTokens: ${window}\n${extra}`,
-  });
+/** An agent on the loopback server whose window is `window` tokens (none stated when undefined). */
+export async function agentOnServer(url: string, window: number | undefined, extra = '') {
+  const stated = window !== undefined ? `  maxContextTokens: ${window}\n` : '';
+  const dir = makeAgentFolder({ engine: `engine:\n  provider: openai-compatible\n  model: test\n  baseURL: ${url}\n  maxTokens: 200\n${stated}${extra}` });
   const target = await loadRunnableAgent(dir, {}, () => undefined);
   return { dir, target, open: (sessionId?: string) => openConversation(target, { sessionId }, () => undefined) };
 }
