@@ -80,7 +80,14 @@ export class ContextKeeper {
     const result = await this.compactQuietly(reason, keepHint, signal);
     if (!result.ok) {
       // A refusal for length that cannot be met says why in the turn's failure; once is enough.
-      if (reason !== 'overflow') this.deps.emit(systemLineEvent(`the conversation was not compacted: ${result.why}`));
+      // The reason may quote the model server; a remote client is told the kind only.
+      if (reason !== 'overflow')
+        this.deps.emit(
+          systemLineEvent(
+            `the conversation was not compacted: ${result.why}`,
+            result.why.startsWith('the model could not') ? 'the conversation was not compacted: the summary could not be written' : undefined,
+          ),
+        );
       return result;
     }
     const { entry } = result;
