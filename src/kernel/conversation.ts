@@ -578,10 +578,7 @@ export class Conversation {
           onRecord: (name, data) => this.log.entry({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() }),
           describeError: (error, context) => classifyModelError(error, this.modelSpec, context),
           maxOutputTokens: maxTokensOf(this.modelSpec),
-          onModelUsage: (inputTokens, sentMessages) => {
-            this.context.meter.measured(inputTokens, sentMessages);
-            this.emit({ type: 'CUSTOM', name: CONTEXT_USAGE_EVENT, value: this.context.reading() });
-          },
+          onModelUsage: (inputTokens, sentMessages) => this.context.meter.measured(inputTokens, sentMessages),
           fitContext: (cause) => this.context.fit(cause, signal),
         });
       }
@@ -600,6 +597,9 @@ export class Conversation {
       const reading = this.context.reading();
       result = { ...result, context: reading };
       const context = { used: reading.used, ...(reading.limit !== undefined ? { limit: reading.limit } : {}) };
+      // The meter goes out once a turn, as the turn's last word before it ends (hosts hold the
+      // terminal event for what comes after the loop), where the folder states the window.
+      if (reading.limit !== undefined) this.emit({ type: 'CUSTOM', name: CONTEXT_USAGE_EVENT, value: reading });
       this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: { ...result.usage, context }, at: new Date().toISOString() });
       // The whole turn is saved before the host reports how it ended.
       const notSaved = await this.logSaved();

@@ -81,7 +81,7 @@ export interface StatusLineProps {
   usage?: TokenUsage;
   /** A passing remark (`press Ctrl+C again to quit`); it takes the place of the last status. */
   notice?: string;
-  /** The context meter (`ctx 41% of 200k`), shown at the right once something was said. */
+  /** The context meter (`ctx 41% of 200k`), shown at the right where the folder states the window. */
   context?: ContextUse;
 }
 
@@ -94,7 +94,8 @@ export function StatusLine({ running, startedAt, lastTurn, personsTurn, indicato
   else if (lastTurn) left = <TurnStatusText {...lastTurn} />;
   else left = <Text dimColor>ready</Text>;
   const tokens =
-    [context && context.used > 0 ? contextText(context) : undefined, usage ? tokenText(usage) : undefined].filter(Boolean).join(' · ') || undefined;
+    [context?.limit !== undefined && context.used > 0 ? contextText(context) : undefined, usage ? tokenText(usage) : undefined].filter(Boolean).join(' · ') ||
+    undefined;
   return (
     <Box>
       <Box flexGrow={1} flexShrink={1}>

@@ -2,8 +2,9 @@ import type { ContextReading } from './context-meter.js';
 import type { CompactionEntry } from './compact-transcript.js';
 
 /**
- * CUSTOM event after every model call: the context meter, `{used, limit?, measured}` in tokens.
- * Hosts show it (the chat's `ctx 41% of 200k`, ACP's usage_update, the Console).
+ * CUSTOM event at the end of every turn, when the folder states engine.maxContextTokens: the
+ * context meter, `{used, limit, measured}` in tokens. Hosts show it (the chat's `ctx 41% of
+ * 200k`, ACP's usage_update, the Console). Every turn's result carries the same as `context`.
  */
 export const CONTEXT_USAGE_EVENT = 'context.usage';
 
