@@ -85,6 +85,7 @@ for (const [file, exportName] of [
   ['serve.mjs', 'benchServe'],
   ['big-reply.mjs', 'benchBigReply'],
   ['store.mjs', 'benchStore'],
+  ['context.mjs', 'benchContext'],
 ]) {
   const path = join(root, 'bench', file);
   if (!existsSync(path)) continue;

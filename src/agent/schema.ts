@@ -4,6 +4,17 @@ import { z } from 'zod';
 export const PROVIDERS = ['anthropic', 'openai', 'openrouter', 'ollama', 'openai-compatible', 'scripted'] as const;
 export type ProviderId = (typeof PROVIDERS)[number];
 
+/** `engine.compact`: when the conversation is compacted, and how much of it stays word for word. */
+export const compactSchema = z.looseObject({
+  /** A share of maxContextTokens (0.8, or "80%") above which a turn compacts before it starts. */
+  at: z.union([z.number().gt(0).max(1), z.string().regex(/^(100|[1-9]?[0-9])%$/, 'must be a share like 0.8 or "80%"')]).optional(),
+  /** How many turns before the current one stay word for word. */
+  keep: z.number().int().min(0).max(1000).optional(),
+  /** false: never compact on its own (the meter, /compact and the recovery from an overflow remain). */
+  auto: z.boolean().optional(),
+});
+export type CompactConfig = z.infer<typeof compactSchema>;
+
 export const engineSchema = z.looseObject({
   provider: z.enum(PROVIDERS),
   model: z.string().min(1),
@@ -17,8 +28,12 @@ export const engineSchema = z.looseObject({
   maxTokens: z.number().int().min(1).max(1_000_000).optional(),
   /** Seconds without a byte from the model server (before the first or between two) before the call fails. */
   timeoutSeconds: z.number().positive().max(86_400).optional(),
-  /** The model's context window as the folder states it; kept and shown, never enforced. */
+  /**
+   * The model's context window in tokens. Measured against after every call (the context meter);
+   * the conversation is compacted before it would outgrow it (engine.compact).
+   */
   maxContextTokens: z.number().int().min(1).optional(),
+  compact: compactSchema.optional(),
 });
 export type EngineConfig = z.infer<typeof engineSchema>;
 

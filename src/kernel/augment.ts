@@ -83,6 +83,8 @@ export type CompleteFn = (request: {
   /** `provider:model`; the agent's own model when absent. */
   model?: string;
   signal?: AbortSignal;
+  /** The reply's output limit; an evaluator's line of JSON (COMPLETION_MAX_TOKENS) when absent. */
+  maxOutputTokens?: number;
 }) => Promise<({ ok: true; text: string } | { ok: false; error: string; code?: FailureCode }) & { usage?: CompletionUsage }>;
 
 /** Tokens a completion spent; the host counts them in the turn's usage. */

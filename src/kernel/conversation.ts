@@ -19,6 +19,10 @@ import { createHostScope, type HostScope } from './host-scope.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { PersonChannel } from './person.js';
 import { runTurnLoop, type TurnLoopOptions, type TurnResult } from './turn-loop.js';
+import { compactPolicy } from './context/compact-policy.js';
+import { ContextKeeper, type CompactResult } from './context/context-keeper.js';
+import { CONTEXT_USAGE_EVENT } from './context/context-events.js';
+import type { ContextReading } from './context/context-meter.js';
 
 export type EventListener = (event: KernelEvent) => void;
 
@@ -107,6 +111,8 @@ export class Conversation {
   readonly complete: CompleteFn;
   readonly host: HostScope;
   private readonly ownsHost: boolean;
+  /** The context meter and compaction (engine.maxContextTokens, engine.compact). */
+  private readonly context: ContextKeeper;
 
   private constructor(options: ConversationOptions) {
     this.agent = options.agent;
@@ -127,6 +133,59 @@ export class Conversation {
       this.completionUsage.outputTokens += reply.usage?.outputTokens ?? 0;
       return reply;
     };
+    const maxOutputTokens = maxTokensOf(options.modelSpec);
+    const policy = compactPolicy(options.agent.engine, maxOutputTokens);
+    this.context = new ContextKeeper({
+      policy,
+      complete: this.complete,
+      system: () => this.systemPrompt(),
+      messages: () => this.messages,
+      savedEntries: async () => {
+        const failure = await this.logSaved();
+        return failure !== undefined ? { why: `the session could not be saved: ${failure}` } : { entries: this.session.entries().entries };
+      },
+      save: async (entry) => {
+        this.log.entry(this.currentTurnId !== undefined ? { ...entry, turnId: this.currentTurnId } : entry);
+        return this.logSaved();
+      },
+      adopt: (messages) => {
+        this.messages = messages;
+      },
+      emit: (event) => this.emit(event),
+      // A summary is a page, not an essay: at most 2,048 tokens, and never more than a sixth of the window.
+      summaryTokens: Math.max(256, Math.min(maxOutputTokens, 2048, policy.limit !== undefined ? Math.floor(policy.limit / 6) : 2048)),
+    });
+  }
+
+  private systemPrompt(): string {
+    return buildSystemPrompt(this.agent.identity, this.agent.skills, this.augmentList);
+  }
+
+  /** The context meter now: tokens in use and the window (engine.maxContextTokens), when stated. */
+  contextReading(): ContextReading {
+    return this.context.reading();
+  }
+
+  /**
+   * `/compact [what to keep]`: the earlier conversation replaced by a summary now, between turns,
+   * as the session's writer. Says in its result (and in a line on the stream) what it did or why not.
+   */
+  async compact(keepHint?: string): Promise<CompactResult> {
+    if (this.running) return { ok: false, why: 'a turn is running; compact once it has ended' };
+    this.running = true;
+    try {
+      return await this.asWriter(async () => {
+        await this.logTail;
+        this.logFailure = undefined;
+        try {
+          return await this.context.compact('command', keepHint?.trim() || undefined);
+        } finally {
+          this.log.flush();
+        }
+      });
+    } finally {
+      this.running = false;
+    }
   }
 
   /** Opens a conversation on a session: rebuilds the transcript and starts each augment for it. */
@@ -507,7 +566,7 @@ export class Conversation {
             );
             // The client's tools sit beside the agent's own; a name the agent uses stays the agent's.
             const extra = clientTools.filter((tool) => !own.some((mine) => mine.name === tool.name));
-            return { system: buildSystemPrompt(this.agent.identity, this.agent.skills, this.augmentList), tools: [...own, ...extra] };
+            return { system: this.systemPrompt(), tools: [...own, ...extra] };
           },
           afterBatch: async (batch, context) => {
             let decision: Awaited<ReturnType<NonNullable<Augment['afterBatch']>>>;
@@ -522,6 +581,8 @@ export class Conversation {
           describeError: (error, context) => classifyModelError(error, this.modelSpec, context),
           maxOutputTokens: maxTokensOf(this.modelSpec),
           ...(options.onModelUsage ? { onModelUsage: options.onModelUsage } : {}),
+          onContextMeasured: (inputTokens, sentMessages) => this.context.meter.measured(inputTokens, sentMessages),
+          fitContext: (cause) => this.context.fit(cause, signal),
         });
       }
       for (const augment of this.augmentList) {
@@ -536,7 +597,13 @@ export class Conversation {
           outputTokens: result.usage.outputTokens + this.completionUsage.outputTokens,
         },
       };
-      this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: { ...result.usage }, at: new Date().toISOString() });
+      const reading = this.context.reading();
+      result = { ...result, context: reading };
+      const context = { used: reading.used, ...(reading.limit !== undefined ? { limit: reading.limit } : {}) };
+      // The meter goes out once a turn, as the turn's last word before it ends (hosts hold the
+      // terminal event for what comes after the loop), where the folder states the window.
+      if (reading.limit !== undefined) this.emit({ type: 'CUSTOM', name: CONTEXT_USAGE_EVENT, value: reading });
+      this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: { ...result.usage, context }, at: new Date().toISOString() });
       // The whole turn is saved before the host reports how it ended.
       const notSaved = await this.logSaved();
       if (notSaved !== undefined && result.status !== 'canceled') {

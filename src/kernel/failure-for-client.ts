@@ -15,6 +15,8 @@ const CLIENT_MESSAGES: Readonly<Partial<Record<FailureCode, string>>> = {
   model_config: 'the agent\u2019s model is not set up on this server; the operator can find why in the server log',
   session_error: 'the session could not be saved on this server; the operator can find why in the server log',
   internal_error: 'the run failed inside the server; the operator can find why in the server log',
+  context_overflow:
+    'the conversation no longer fits the model\u2019s context, even compacted; start a new thread, or ask the operator to raise engine.maxContextTokens',
 };
 
 /** Kinds whose sentence names only the model (provider:model), a count, a setting or the thread's own interrupt ids. */

@@ -7,6 +7,7 @@ import { newMessageId, runModelStep, type FinishReason, type RequestedToolCall, 
 import { runToolBatch, terminationOf, type SettledCall } from './tool-batch.js';
 import type { KernelTool } from './tool.js';
 import type { Interrupt } from './interrupt.js';
+import type { ContextReading } from './context/context-meter.js';
 
 export interface ToolCallSummary {
   id: string;
@@ -32,6 +33,8 @@ export interface TurnResult {
   code?: FailureCode;
   /** What the person is asked, when the turn ended input-required. */
   interrupts?: Interrupt[];
+  /** The context meter at the turn's end (the conversation sets it). */
+  context?: ContextReading;
 }
 
 /** A model failure as the kernel reports it; a bare string is a failure of unknown kind. */
@@ -81,6 +84,14 @@ export interface TurnLoopOptions {
   maxOutputTokens?: number;
   /** Told each model call's tokens as it finishes (ACP's usage_update); the turn's total is in the result. */
   onModelUsage?(usage: StepUsage, finishReason: FinishReason): void;
+  /** After each model call: the prompt tokens it reported, and how many transcript messages it sent (the meter). */
+  onContextMeasured?(inputTokens: number, sentMessages: number): void;
+  /**
+   * Fits the conversation to the model's context: `due` before the first round (compacts when the
+   * meter is over the threshold), `overflow` when the provider refused the request as too long.
+   * Returns the compacted transcript when it made one, or a reason when an overflow cannot be met.
+   */
+  fitContext?(cause: 'due' | 'overflow'): Promise<{ messages: ModelMessage[] } | { why: string } | undefined>;
 }
 
 function assistantMessage(step: StepOutcome): ModelMessage | undefined {
@@ -234,6 +245,11 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
       options.onUserMessage?.(options.resumeReply);
     }
   }
+  const replaceTranscript = (next: readonly ModelMessage[]) => messages.splice(0, messages.length, ...next);
+  const due = await options.fitContext?.('due');
+  if (due && 'messages' in due) replaceTranscript(due.messages);
+  /** A refusal for length is met by one compaction and one more try, never more: no compaction loop. */
+  let overflowRetried = false;
   for (;;) {
     if (signal.aborted) return finish({ status: 'canceled', message: 'canceled before the model answered' });
     if (rounds >= maxRounds) {
@@ -251,6 +267,7 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
       maxRetries: options.maxRetries ?? 2,
       maxOutputTokens: options.maxOutputTokens,
     });
+    options.onContextMeasured?.(step.usage.inputTokens, messages.length);
     result.finishReason = step.finishReason;
     result.usage.inputTokens += step.usage.inputTokens;
     result.usage.outputTokens += step.usage.outputTokens;
@@ -263,6 +280,22 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
       if (step.text) keep({ role: 'assistant', content: [{ type: 'text', text: step.text }] });
       if (step.aborted) return finish({ status: 'canceled', message: 'canceled while the model was answering' });
       const described = options.describeError(step.error, { receivedChars: step.receivedChars });
+      if (typeof described !== 'string' && described.code === 'context_overflow' && options.fitContext && !step.text) {
+        const fitted = overflowRetried ? undefined : await options.fitContext('overflow');
+        if (fitted && 'messages' in fitted) {
+          overflowRetried = true;
+          replaceTranscript(fitted.messages);
+          // The refused call is tried again on the compacted transcript; it does not count as a round.
+          rounds--;
+          continue;
+        }
+        const why = fitted && 'why' in fitted ? ` (${fitted.why})` : overflowRetried ? ' (it was compacted once and still does not fit)' : '';
+        return finish({
+          status: 'failed',
+          code: 'context_overflow',
+          message: `${described.message.replace(/; set engine\.maxContextTokens.*$/, '')}${why}; raise engine.maxContextTokens if the model's window is larger, type /compact with less to keep, or /clear to start afresh`,
+        });
+      }
       return finish(typeof described === 'string' ? { status: 'failed', message: described } : { status: 'failed', ...described });
     }
     const limit = options.maxOutputTokens !== undefined ? ` (engine.maxTokens ${options.maxOutputTokens})` : '';

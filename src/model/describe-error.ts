@@ -11,7 +11,9 @@ export type ModelFailureCode =
   | 'provider_auth'
   | 'provider_rejected'
   | 'provider_error'
-  | 'stream_cut';
+  | 'stream_cut'
+  /** The request did not fit the model's context window (the kernel compacts and tries once more). */
+  | 'context_overflow';
 
 export interface ModelFailure {
   code: ModelFailureCode;
@@ -92,9 +94,36 @@ function unreachable(spec: ModelSpec, url: string | undefined, tries: string): M
   return { code: 'provider_unreachable', message: `could not reach ${where(spec, url)}${tries}; is the server running and the base URL right?` };
 }
 
+/**
+ * How each server says a request is longer than the model's window, from their own code:
+ * OpenAI's `code: "context_length_exceeded"` ("This model's maximum context length is ..."),
+ * Anthropic's `prompt is too long: N tokens > M maximum` (and 413 `request_too_large`),
+ * llama.cpp's `type: "exceed_context_size_error"` ("request (N tokens) exceeds the available
+ * context size (M tokens), try increasing it"), vLLM's "This model's maximum context length is N
+ * tokens. However, your request has M input tokens" (older: "you requested M tokens").
+ */
+const OVERFLOW_WORDS =
+  /context_length_exceeded|exceed_context_size_error|prompt is too long|maximum context length|exceeds the available context size|context window|too many tokens|input is too long/i;
+
+/** Whether a model call was refused because the conversation does not fit the model's window. */
+export function isContextOverflow(error: unknown): boolean {
+  const last = error instanceof ModelRetriesError ? error.lastError : error;
+  if (!APICallError.isInstance(last)) return false;
+  if (last.statusCode === 413) return true;
+  if (last.statusCode !== 400) return false;
+  return OVERFLOW_WORDS.test(last.responseBody ?? '') || OVERFLOW_WORDS.test(last.message);
+}
+
 function describeApiCallError(error: APICallError, spec: ModelSpec, attempts: number, context: FailureContext): ModelFailure {
   const model = describeModel(spec);
   const status = error.statusCode;
+  if (isContextOverflow(error)) {
+    const said = serverMessage(error.responseBody);
+    return {
+      code: 'context_overflow',
+      message: `the conversation is longer than ${model} takes${said ? ` ("${said}")` : ''}; set engine.maxContextTokens to the model's window, or type /compact or /clear`,
+    };
+  }
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   // The request was accepted, then the response broke off: the stream was cut midway.
   if (status !== undefined && status >= 200 && status < 300) return cutOff(spec, context);

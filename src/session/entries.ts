@@ -21,6 +21,25 @@ export type SessionEntry =
    * TEXT_MESSAGE_CONTENT events earlier in the log, joined in order, as its first part.
    */
   | { kind: 'message'; turnId: string; message: ModelMessage; messageId?: string; textFrom?: string[] }
+  /**
+   * A compaction: from here on the transcript starts with `summary` (when there is one) in place
+   * of every message before the turn `keptFromTurn` (its first user message's turnId; absent, every
+   * message before this entry), and the tool calls in `prunedCalls` have a short note for their
+   * output. The replaced entries stay in the log above it: the full history is never lost.
+   */
+  | {
+      kind: 'compaction';
+      turnId?: string;
+      at: string;
+      reason: 'auto' | 'overflow' | 'command';
+      summary?: string;
+      keptFromTurn?: string;
+      prunedCalls?: string[];
+      /** How many transcript messages the summary took the place of. */
+      replacedMessages: number;
+      tokensBefore: number;
+      tokensAfter: number;
+    }
   /** Facts kept for tracing only, never sent to the model (request_input's reason, answers). */
   | { kind: 'record'; turnId?: string; name: string; data: Record<string, unknown>; at: string };
 

@@ -20,6 +20,19 @@ export interface SessionSummary {
   ended: SessionEnding;
   /** The open question when `ended` is input-required. */
   question?: string;
+  /** The context meter after the last turn: tokens in use, and the window when the folder stated it. */
+  context?: { used: number; limit?: number };
+  /** How many times the conversation was compacted; the log still holds every message. */
+  compactions?: number;
+}
+
+/** The meter a turn's usage record kept, when it kept one. */
+function contextOf(data: Record<string, unknown>): SessionSummary['context'] {
+  const context = data.context;
+  if (typeof context !== 'object' || context === null) return undefined;
+  const { used, limit } = context as Record<string, unknown>;
+  if (typeof used !== 'number') return undefined;
+  return { used, ...(typeof limit === 'number' ? { limit } : {}) };
 }
 
 /** A session read from its log; undefined when nothing was ever said in it (a chat opened and quit). */
@@ -29,7 +42,11 @@ export function summarizeSession(id: string, entries: readonly SessionEntry[], u
   let messages = 0;
   let ended: SessionEnding = 'interrupted';
   let question: string | undefined;
+  let context: SessionSummary['context'];
+  let compactions = 0;
   for (const entry of entries) {
+    if (entry.kind === 'compaction') compactions++;
+    if (entry.kind === 'record' && entry.name === 'usage') context = contextOf(entry.data) ?? context;
     if (entry.kind === 'header') createdAt = entry.createdAt;
     if (entry.kind === 'user') {
       firstMessage ??= entry.text;
@@ -49,7 +66,17 @@ export function summarizeSession(id: string, entries: readonly SessionEntry[], u
     if (entry.event.type === 'RUN_ERROR') ended = 'failed';
   }
   if (firstMessage === undefined) return undefined;
-  return { id, ...(createdAt ? { createdAt } : {}), updatedAt: updatedAt.toISOString(), firstMessage, messages, ended, ...(question ? { question } : {}) };
+  return {
+    id,
+    ...(createdAt ? { createdAt } : {}),
+    updatedAt: updatedAt.toISOString(),
+    firstMessage,
+    messages,
+    ended,
+    ...(question ? { question } : {}),
+    ...(context ? { context } : {}),
+    ...(compactions > 0 ? { compactions } : {}),
+  };
 }
 
 function readEntries(file: string): SessionEntry[] {

@@ -30,23 +30,96 @@ export function openToolCalls(messages: readonly ModelMessage[]): ToolCallPart[]
   return toolCallsOf(messages[index]).filter((call) => !answered.has(call.toolCallId));
 }
 
+/** How a compaction's summary opens the transcript: said as the person's, so every provider takes it. */
+export const SUMMARY_MESSAGE_PREFIX = "[The earlier conversation, summarised to fit the model's context; the full history is kept in the session log.]\n\n";
+
+/** The message that stands in for the conversation a compaction replaced. */
+export function summaryMessage(summary: string): ModelMessage {
+  return { role: 'user', content: `${SUMMARY_MESSAGE_PREFIX}${summary}` };
+}
+
+/** The summary a message holds, when it is a compaction's stand-in. */
+export function summaryIn(message: ModelMessage): string | undefined {
+  return message.role === 'user' && typeof message.content === 'string' && message.content.startsWith(SUMMARY_MESSAGE_PREFIX)
+    ? message.content.slice(SUMMARY_MESSAGE_PREFIX.length)
+    : undefined;
+}
+
+/** What a pruned tool output says in its place. */
+export function prunedOutputNote(chars: number): string {
+  return `[This output (${chars} characters) was pruned to save context; call the tool again if it is needed.]`;
+}
+
+function pruned(message: ModelMessage, calls: ReadonlySet<string>): ModelMessage {
+  if (message.role !== 'tool' || !message.content.some((part) => part.type === 'tool-result' && calls.has(part.toolCallId))) return message;
+  return {
+    ...message,
+    content: message.content.map((part) => {
+      if (part.type !== 'tool-result' || !calls.has(part.toolCallId)) return part;
+      const value = part.output.type === 'text' || part.output.type === 'error-text' ? part.output.value : JSON.stringify(part.output);
+      return {
+        ...part,
+        output: { type: part.output.type === 'error-text' ? ('error-text' as const) : ('text' as const), value: prunedOutputNote(value.length) },
+      };
+    }),
+  };
+}
+
+/** The transcript with where each turn starts: the index of its first user message, and its turnId. */
+export interface TranscriptWithTurns {
+  messages: ModelMessage[];
+  turnStarts: { index: number; turnId: string }[];
+}
+
 /**
- * Rebuilds the model transcript from the session log. A tool call left without its result (a
- * crash or cancel mid-batch) gets a stand-in result, so providers always receive a valid history.
- * Calls at the very end stay open: a client's frontend tool answers them with its next run.
+ * Rebuilds the model transcript from the session log, compactions applied in the order they were
+ * made. A tool call left without its result (a crash or cancel mid-batch) gets a stand-in result,
+ * so providers always receive a valid history. Calls at the very end stay open: a client's
+ * frontend tool answers them with its next run.
  */
 export function transcriptFromEntries(entries: SessionEntry[]): ModelMessage[] {
-  const raw: ModelMessage[] = [];
+  return transcriptWithTurns(entries).messages;
+}
+
+/** The transcript, and where in it each turn the log holds still starts (a compaction's cut falls there). */
+export function transcriptWithTurns(entries: readonly SessionEntry[]): TranscriptWithTurns {
+  let raw: ModelMessage[] = [];
+  /** The turnId of each message of `raw` that starts a turn (its first user message). */
+  let starts: (string | undefined)[] = [];
+  const seenTurns = new Set<string>();
   const shownText = new Map<string, string>();
+  const push = (message: ModelMessage, startsTurn?: string) => {
+    raw.push(message);
+    starts.push(startsTurn);
+  };
   for (const entry of entries) {
-    if (entry.kind === 'user') raw.push({ role: 'user', content: entry.text });
-    else if (entry.kind === 'event' && entry.event.type === 'TEXT_MESSAGE_CONTENT') {
+    if (entry.kind === 'user') {
+      const first = !seenTurns.has(entry.turnId);
+      seenTurns.add(entry.turnId);
+      push({ role: 'user', content: entry.text }, first ? entry.turnId : undefined);
+    } else if (entry.kind === 'event' && entry.event.type === 'TEXT_MESSAGE_CONTENT') {
       const { messageId, delta } = entry.event;
       if (typeof messageId === 'string' && typeof delta === 'string') shownText.set(messageId, (shownText.get(messageId) ?? '') + delta);
-    } else if (entry.kind === 'message') raw.push(withLoggedText(entry, shownText));
+    } else if (entry.kind === 'message') push(withLoggedText(entry, shownText));
+    else if (entry.kind === 'compaction') {
+      const cut = entry.keptFromTurn === undefined ? raw.length : starts.indexOf(entry.keptFromTurn);
+      // A cut at a turn this log does not hold (a damaged line) is not guessed at: the history stays whole.
+      if (cut < 0) continue;
+      if (entry.prunedCalls && entry.prunedCalls.length > 0) {
+        const calls = new Set(entry.prunedCalls);
+        raw = raw.map((message) => pruned(message, calls));
+      }
+      if (entry.summary !== undefined) {
+        raw = [summaryMessage(entry.summary), ...raw.slice(cut)];
+        starts = [undefined, ...starts.slice(cut)];
+      }
+    }
   }
   const repaired: ModelMessage[] = [];
+  const turnStarts: TranscriptWithTurns['turnStarts'] = [];
   raw.forEach((message, index) => {
+    const turnId = starts[index];
+    if (turnId !== undefined) turnStarts.push({ index: repaired.length, turnId });
     repaired.push(message);
     const calls = toolCallsOf(message);
     if (calls.length === 0) return;
@@ -67,7 +140,7 @@ export function transcriptFromEntries(entries: SessionEntry[]): ModelMessage[] {
     if (next?.role === 'tool') next.content.push(...standIns);
     else repaired.push({ role: 'tool', content: standIns });
   });
-  return repaired;
+  return { messages: repaired, turnStarts };
 }
 
 /** Stand-in results for calls nobody answered, so the next request is a valid history. */

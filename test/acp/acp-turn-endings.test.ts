@@ -25,7 +25,11 @@ function reply(request: ReceivedRequest): ChatReply {
 
 let chat: ChatServer;
 let acp: AcpAgentProcess;
-const dir = makeAgentFolder({ augments: ['turnControl', 'questions'], maxInferenceLoops: 2 });
+const dir = makeAgentFolder({
+  augments: ['turnControl', 'questions'],
+  maxInferenceLoops: 2,
+  engine: 'engine:\n  provider: openai-compatible\n  model: test\n  baseURL: http://127.0.0.1:9/v1\n  maxContextTokens: 8000\n',
+});
 
 beforeAll(async () => {
   chat = await startChatServer(reply);
@@ -83,12 +87,14 @@ describe('auggy acp: how turns end, in stop reasons', () => {
     expect(acp.replyText(sessionId)).toContain('"status":"no-answer","reason":"away"');
   });
 
-  it('usage_update follows each model call with its tokens', async () => {
+  it('usage_update follows each model call with the context in use of the window, and the call\'s tokens', async () => {
     const sessionId = await acp.newSession(dir);
     await acp.prompt(sessionId, 'hello');
     const usage = acp.updates(sessionId).filter((u) => u.sessionUpdate === 'usage_update');
     expect(usage).toHaveLength(1);
-    expect(usage[0]).toMatchObject({ used: 18, _meta: { auggy: { inputTokens: 11, outputTokens: 7 } } });
+    expect(usage[0]).toMatchObject({ size: 8000, _meta: { auggy: { inputTokens: 11, outputTokens: 7 } } });
+    // The meter starts from the prompt tokens the server reported for the call.
+    expect((usage[0] as { used: number }).used).toBeGreaterThanOrEqual(11);
   });
 
   it('stdout carries JSON-RPC messages and nothing else', () => {

@@ -155,7 +155,8 @@ describe('a model server that fails, told in one true sentence', () => {
   });
 
   it('a 400 in the shape of vLLM or Ollama quotes the message, at most 200 characters of it', async () => {
-    const long = `This model's maximum context length is 4096 tokens. ${'x'.repeat(300)}`;
+    // Not a refusal for length (that one says what to do about the context): any other 400.
+    const long = `'tools.0.function.parameters' is not a valid JSON Schema. ${'x'.repeat(300)}`;
     const chat = await serverWith([
       { status: 400, errorShape: 'vllm', errorMessage: long },
       { status: 404, errorShape: 'ollama', errorMessage: 'model "nope" not found, try pulling it first' },
@@ -164,7 +165,7 @@ describe('a model server that fails, told in one true sentence', () => {
     const vllm = await auggy(['run', dir, '--print', 'hello']);
     expect(vllm.exitCode).toBe(1);
     const quoted = /rejected the request \(HTTP 400\): (.*)$/.exec(vllm.stderr.trim())?.[1] ?? '';
-    expect(quoted.startsWith("This model's maximum context length is 4096 tokens.")).toBe(true);
+    expect(quoted.startsWith("'tools.0.function.parameters' is not a valid JSON Schema.")).toBe(true);
     expect(quoted.length).toBe(201);
     const ollama = await auggy(['run', dir, '--print', 'hello']);
     expect(ollama.stderr).toMatch(/does not know model test or the endpoint \(HTTP 404\)/);

@@ -66,6 +66,71 @@ export interface ChatServer {
 
 type ReplySource = ChatReply[] | ((request: ReceivedRequest, index: number) => ChatReply);
 
+/** Whose words the server refuses an over-long request in: each as that server writes them (see contextRefusal). */
+export type OverflowShape = 'openai' | 'llama.cpp' | 'vllm' | 'vllm-old';
+
+export interface ChatServerOptions {
+  /**
+   * The model's window: a request over this many tokens (its messages and tools as JSON, four
+   * characters to a token) is refused with `overflowShape`'s real error body, and the usage of
+   * every answered request reports its prompt tokens counted the same way.
+   */
+  contextTokens?: number;
+  overflowShape?: OverflowShape;
+}
+
+/** A request's prompt tokens as this server counts them: its messages and tools as JSON, four characters each. */
+export function promptTokensOf(body: ReceivedRequest['body']): number {
+  return Math.ceil(JSON.stringify({ messages: body.messages, tools: body.tools ?? [] }).length / 4);
+}
+
+/**
+ * The body each server sends when the prompt does not fit, from their code: OpenAI's
+ * `context_length_exceeded`, llama-server's `exceed_context_size_error` (tools/server, with
+ * n_prompt_tokens and n_ctx), vLLM's serving_engine check (OpenAI's error envelope since 0.6,
+ * the bare `{"object": "error"}` one before).
+ */
+export function contextRefusal(shape: OverflowShape, tokens: number, limit: number): string {
+  switch (shape) {
+    case 'openai':
+      return JSON.stringify({
+        error: {
+          message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: 'context_length_exceeded',
+        },
+      });
+    case 'llama.cpp':
+      return JSON.stringify({
+        error: {
+          code: 400,
+          message: `request (${tokens} tokens) exceeds the available context size (${limit} tokens), try increasing it`,
+          type: 'exceed_context_size_error',
+          n_prompt_tokens: tokens,
+          n_ctx: limit,
+        },
+      });
+    case 'vllm':
+      return JSON.stringify({
+        error: {
+          message: `This model's maximum context length is ${limit} tokens. However, your request has ${tokens} input tokens. Please reduce the length of the input messages. None`,
+          type: 'BadRequestError',
+          param: null,
+          code: 400,
+        },
+      });
+    case 'vllm-old':
+      return JSON.stringify({
+        object: 'error',
+        message: `This model's maximum context length is ${limit} tokens. However, you requested ${tokens} tokens (${tokens} in the messages, 0 in the completion). Please reduce the length of the messages or completion.`,
+        type: 'BadRequestError',
+        param: null,
+        code: 400,
+      });
+  }
+}
+
 function sse(res: ServerResponse, data: unknown): void {
   res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
 }
@@ -104,7 +169,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A loopback server speaking the OpenAI Chat Completions wire format (streaming, with tool
  * calls), recording every request so tests can assert on what the client really sent.
  */
-export async function startChatServer(replies: ReplySource): Promise<ChatServer> {
+export async function startChatServer(replies: ReplySource, options: ChatServerOptions = {}): Promise<ChatServer> {
   const requests: ReceivedRequest[] = [];
   let releaseHeld: (() => void) | undefined;
   let heldWaiters: (() => void)[] = [];
@@ -117,6 +182,13 @@ export async function startChatServer(replies: ReplySource): Promise<ChatServer>
     const request: ReceivedRequest = { path: req.url ?? '', headers: req.headers, body: JSON.parse(raw || '{}') as ReceivedRequest['body'] };
     const index = requests.length;
     requests.push(request);
+    const promptTokens = promptTokensOf(request.body);
+    if (options.contextTokens !== undefined && promptTokens > options.contextTokens) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(contextRefusal(options.overflowShape ?? 'openai', promptTokens, options.contextTokens));
+      return;
+    }
+    const usage = options.contextTokens !== undefined ? { prompt_tokens: promptTokens, completion_tokens: 7, total_tokens: promptTokens + 7 } : USAGE;
     const reply = typeof replies === 'function' ? replies(request, index) : (replies[index] ?? { text: 'no more replies scripted' });
     if (reply.status && reply.status !== 200) {
       const { type, body } = errorBody(reply);
@@ -141,8 +213,8 @@ export async function startChatServer(replies: ReplySource): Promise<ChatServer>
       chunks.push(chunk({ tool_calls: [{ index: i, function: { arguments: args } }] }));
     });
     const finish = chunk({}, reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop'));
-    if (reply.usageOn === 'finish-chunk') chunks.push({ ...finish, usage: USAGE });
-    else chunks.push(finish, { id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback', choices: [], usage: USAGE });
+    if (reply.usageOn === 'finish-chunk') chunks.push({ ...finish, usage });
+    else chunks.push(finish, { id: 'chatcmpl-loopback', object: 'chat.completion.chunk', created: 1, model: 'loopback', choices: [], usage });
     let sent = 0;
     for (const c of chunks) {
       if (reply.stallAfterChunks !== undefined && sent >= reply.stallAfterChunks) return;

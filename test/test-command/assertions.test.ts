@@ -89,7 +89,8 @@ const SUPPORT_FAILS = scenario(
         - { type: workflow_transition_order, params: { sequence: [triage, resolution] } }
         - { type: workflow_complete }
         - { type: ask_outcome, params: { outcome: achieved } }
-        - { type: board_line, params: { line: queue, text: "x" } }`,
+        - { type: board_line, params: { line: queue, text: "x" } }
+        - { type: context_compacted }`,
 );
 
 describe('every assertion type passes when the turn meets it', () => {
@@ -160,6 +161,7 @@ describe('every assertion type fails when the turn does not meet it, naming what
     });
     expect(failures.get('ask_outcome')?.actual).toContain('the agent has no userAsk augment');
     expect(failures.get('board_line')?.actual).toContain('the agent has no board augment');
+    expect(failures.get('context_compacted')).toMatchObject({ expected: 'the context compacted at least 1 time during the turn', actual: 'no compaction' });
   });
 
   it('covers every registered type in these two tables', () => {

@@ -19,6 +19,7 @@ const scope = (text: string, toolCalls: Scope['toolCalls'] = []): Scope => ({
   replies: [text],
   toolCalls,
   questions: [],
+  compactions: [],
   conversation: '',
 });
 const check = (type: string, params: unknown, on: Scope) => {

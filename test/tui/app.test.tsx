@@ -64,7 +64,7 @@ describe('the chat screen', () => {
   it('typing / lists the commands, Tab completes, Enter runs the highlighted one', async () => {
     const chat = await openChat(copyExample('demo'));
     chat.write('/');
-    const listed = await frameWith(chat.lastFrame, '/session');
+    const listed = await frameWith(chat.lastFrame, '/compact');
     for (const name of ['/help', '/clear', '/exit']) expect(listed).toContain(name);
     chat.write('se');
     await frameWith(chat.lastFrame, (frame) => !frame.includes('/clear '));
@@ -265,30 +265,30 @@ describe('the chat keys', () => {
   it('Esc closes the command list until the text changes', async () => {
     const chat = await openChat(copyExample('demo'));
     chat.write('/');
-    await frameWith(chat.lastFrame, '/session');
+    await frameWith(chat.lastFrame, '/compact');
     chat.write(KEY.escape);
-    await frameWith(chat.lastFrame, (frame) => !frame.includes('/session'));
+    await frameWith(chat.lastFrame, (frame) => !frame.includes('/compact'));
     chat.write('s');
     await frameWith(chat.lastFrame, '/session');
   });
 
   it('Enter on a bare slash runs nothing, unless a command was picked with the arrows', async () => {
-    // A folder with no augment commands: the list is away, back, clear, exit, help, session.
+    // A folder with no augment commands: the list is away, back, clear, compact, exit, help, session.
     const chat = await openChat(makeAgentFolder());
     const session = chat.conversation.session.id;
     chat.write('/', KEY.enter);
     await frameWith(chat.lastFrame, 'type a command name after the slash; /help lists them');
     expect(chat.lastFrame()).not.toContain('new conversation: session');
     expect(chat.lastFrame()).toContain(`session ${session}`);
-    chat.write(KEY.down, KEY.down, KEY.down, KEY.enter);
+    chat.write(KEY.down, KEY.down, KEY.down, KEY.down, KEY.enter);
     await frameWith(chat.lastFrame, '/exit ');
     await vi.waitFor(() => expect(chat.quitWith).toEqual([session]), WAIT);
   });
 
   it('up and down move through the command list while it is open', async () => {
     const chat = await openChat(makeAgentFolder());
-    chat.write('/', KEY.down, KEY.down, KEY.down, KEY.down, KEY.tab);
-    // The list is alphabetical: away, back, clear, exit, help, session.
+    chat.write('/', KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.tab);
+    // The list is alphabetical: away, back, clear, compact, exit, help, session.
     await frameWith(chat.lastFrame, () => chat.input()[0] === '› /help');
   });
 });

@@ -86,19 +86,23 @@ export class AcpSession {
       describeCall: (toolName) => mapper.describeCall(toolName),
       rejectedAlways: this.rejectedAlways,
     });
-    const size = this.conversation.agent.yaml.engine.maxContextTokens ?? 0;
     const unsubscribe = this.conversation.subscribe((event) => mapper.map(event).forEach((update) => this.send(update)));
+    // ACP's usage_update is the context window: what the next call would send, of the model's limit
+    // (0 where the folder states none), read from the meter after every model call.
+    const sendUsage = (tokens?: { inputTokens: number; outputTokens: number }) => {
+      const reading = this.conversation.contextReading();
+      this.send({
+        sessionUpdate: 'usage_update',
+        used: reading.used,
+        size: reading.limit ?? 0,
+        ...(tokens ? { _meta: { auggy: { inputTokens: tokens.inputTokens, outputTokens: tokens.outputTokens } } } : {}),
+      });
+    };
     try {
       const result = await this.conversation.runTurn(text, {
         signal: controller.signal,
         person,
-        onModelUsage: (usage) =>
-          this.send({
-            sessionUpdate: 'usage_update',
-            used: usage.inputTokens + usage.outputTokens,
-            size,
-            _meta: { auggy: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } },
-          }),
+        onModelUsage: (usage) => sendUsage(usage),
       });
       await this.flushed();
       return promptResponse(result);

@@ -107,6 +107,8 @@ export interface PrintSummary {
   code?: TurnResult['code'];
   /** What the person is asked, for input-required: the interrupt objects serve sends a 1.0 client. */
   interrupts?: TurnResult['interrupts'];
+  /** The context meter after the turn: tokens in use, and the window (engine.maxContextTokens) when stated. */
+  context?: { used: number; limit?: number };
   [augmentField: string]: unknown;
 }
 
@@ -121,6 +123,9 @@ export function summarize(result: TurnResult, sessionId: string, augmentFields: 
     finishReason: result.finishReason,
     ...(result.code !== undefined ? { code: result.code } : {}),
     ...(result.interrupts !== undefined ? { interrupts: result.interrupts } : {}),
+    ...(result.context !== undefined
+      ? { context: { used: result.context.used, ...(result.context.limit !== undefined ? { limit: result.context.limit } : {}) } }
+      : {}),
     ...augmentFields,
   };
 }

@@ -90,6 +90,7 @@ export function App(props: AppProps) {
           personsTurn={questionnaire.question !== undefined}
           indicators={indicators}
           usage={view.usage}
+          context={view.context}
           notice={notice}
         />
       }

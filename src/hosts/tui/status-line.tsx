@@ -1,9 +1,10 @@
 import { Box, Text } from 'ink';
+import { contextText } from '../../kernel/context/context-events.js';
 import type { TurnStatus } from '../../kernel/events.js';
 import { usePalette, type Palette } from './palette.js';
 import { glyph } from './theme.js';
 import { useNow } from './use-now.js';
-import type { TurnSummary } from './view-state.js';
+import type { ContextUse, TurnSummary } from './view-state.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -80,9 +81,11 @@ export interface StatusLineProps {
   usage?: TokenUsage;
   /** A passing remark (`press Ctrl+C again to quit`); it takes the place of the last status. */
   notice?: string;
+  /** The context meter (`ctx 41% of 200k`), shown at the right where the folder states the window. */
+  context?: ContextUse;
 }
 
-export function StatusLine({ running, startedAt, lastTurn, personsTurn, indicators, usage, notice }: StatusLineProps) {
+export function StatusLine({ running, startedAt, lastTurn, personsTurn, indicators, usage, notice, context }: StatusLineProps) {
   const colour = usePalette();
   let left;
   if (running && personsTurn) left = <Text color={colour.question}>{glyph.question} your turn: the agent waits for your answer</Text>;
@@ -90,7 +93,9 @@ export function StatusLine({ running, startedAt, lastTurn, personsTurn, indicato
   else if (notice) left = <Text color={colour.warning}>{notice}</Text>;
   else if (lastTurn) left = <TurnStatusText {...lastTurn} />;
   else left = <Text dimColor>ready</Text>;
-  const tokens = usage ? tokenText(usage) : undefined;
+  const tokens =
+    [context?.limit !== undefined && context.used > 0 ? contextText(context) : undefined, usage ? tokenText(usage) : undefined].filter(Boolean).join(' · ') ||
+    undefined;
   return (
     <Box>
       <Box flexGrow={1} flexShrink={1}>

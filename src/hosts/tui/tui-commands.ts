@@ -4,6 +4,8 @@ export interface TuiCommandActions {
   helpLines(): string[];
   sessionLines(): string[];
   clear(): Promise<string[]>;
+  /** `/compact [what to keep]`: the conversation says what it did on its own stream. */
+  compact(keepHint: string): Promise<string[]>;
   exit(): void;
 }
 
@@ -17,6 +19,12 @@ export function tuiCommands(actions: TuiCommandActions): SlashCommand[] {
   return [
     { name: 'help', summary: 'every command with one line, and the keys', duringTurn: true, run: () => ({ lines: [...actions.helpLines(), ...KEY_HELP] }) },
     { name: 'clear', summary: 'start a new conversation in a fresh session', run: async () => ({ lines: await actions.clear() }) },
+    {
+      name: 'compact',
+      summary: 'replace the earlier conversation with a summary now, to free context',
+      usage: '[what to keep]',
+      run: async (args) => ({ lines: await actions.compact(args) }),
+    },
     { name: 'session', summary: "this session's id and where it is kept", duringTurn: true, run: () => ({ lines: actions.sessionLines() }) },
     {
       name: 'exit',

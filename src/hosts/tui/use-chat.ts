@@ -84,6 +84,16 @@ export function useChat(setup: ChatSetup): Chat {
           `resume  ${latestSetup.current.resumeHint(conversation.session.id)}`,
         ],
         clear: async () => [`new conversation: session ${(await clear()).session.id}`],
+        // What it did, or why not, comes as a line on the conversation's own stream.
+        compact: async (keepHint) => {
+          try {
+            const done = await conversation.compact(keepHint);
+            return done.ok || done.why !== 'a turn is running; compact once it has ended' ? [] : [done.why];
+          } catch (error) {
+            // Another auggy holds the session (SessionBusyError): said as it is.
+            return [error instanceof Error ? error.message : String(error)];
+          }
+        },
         exit: quit,
       }),
     [conversation, clear, quit],

@@ -5,7 +5,7 @@ import type { KernelEvent } from '../../kernel/events.js';
 import { describeModel } from '../../model/model-spec.js';
 import type { DisplayItem, HeaderInfo, SystemTone } from './display-items.js';
 import { systemItems } from './transcript-state.js';
-import { initialView, viewReducer, type TokenUsage, type TurnSummary, type ViewState } from './view-state.js';
+import { initialView, viewReducer, type ContextUse, type TokenUsage, type TurnSummary, type ViewState } from './view-state.js';
 import type { WarningFeed } from './warning-feed.js';
 
 export function headerOf(conversation: Conversation): HeaderInfo {
@@ -15,6 +15,15 @@ export function headerOf(conversation: Conversation): HeaderInfo {
     sessionId: conversation.session.id,
     resumed: conversation.session.resumed,
   };
+}
+
+function contextUse(reading: { used: number; limit?: number }): ContextUse {
+  return { used: reading.used, ...(reading.limit !== undefined ? { limit: reading.limit } : {}) };
+}
+
+/** The meter as the status line shows it; nothing before anything is said. */
+function meterOf(conversation: Conversation): ContextUse | undefined {
+  return conversation.transcript().length > 0 ? contextUse(conversation.contextReading()) : undefined;
 }
 
 export interface ConversationControls {
@@ -63,7 +72,9 @@ const SETTLE_MS = 3000;
 export function useConversation(setup: ConversationSetup, clearScreen: () => void): ConversationControls {
   const [conversation, setConversation] = useState(setup.conversation);
   const person = useRef(setup.person);
-  const [view, dispatch] = useReducer(viewReducer, undefined, () => initialView(setup.items, setup.nextId, setup.lastTurn, setup.usage));
+  const [view, dispatch] = useReducer(viewReducer, undefined, () =>
+    initialView(setup.items, setup.nextId, setup.lastTurn, setup.usage, meterOf(setup.conversation)),
+  );
   const pending = useRef<KernelEvent[]>([]);
   const flushScheduled = useRef(false);
   const controller = useRef<AbortController | undefined>(undefined);
@@ -104,19 +115,23 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
       turn.current = conversation
         .runTurn(text, { signal: abort.signal, person: person.current })
         .then(
-          (result) => ({ summary: { status: result.status, message: result.message }, usage: result.usage }),
+          (result) => ({ summary: { status: result.status, message: result.message }, usage: result.usage, context: result.context }),
           // runTurn reports provider and tool trouble as data; anything thrown (a session that
           // cannot be read or saved) is shown as a failure.
-          (error: unknown) => ({ summary: { status: 'failed' as const, message: error instanceof Error ? error.message : String(error) }, usage: undefined }),
+          (error: unknown) => ({
+            summary: { status: 'failed' as const, message: error instanceof Error ? error.message : String(error) },
+            usage: undefined,
+            context: undefined,
+          }),
         )
-        .then(({ summary, usage }) => {
+        .then(({ summary, usage, context }) => {
           flush();
           controller.current = undefined;
           // A failure no RUN_ERROR explained (thrown, or a session not saved after the run
           // finished): the transcript says why here, since the status line only marks it.
           if (summary.status === 'failed' && !failureShown.current)
             dispatch({ type: 'items', items: [{ kind: 'turn-end', status: 'failed', message: summary.message }] });
-          dispatch({ type: 'turn-ended', summary, usage });
+          dispatch({ type: 'turn-ended', summary, usage, context: context && contextUse(context) });
         });
       return true;
     },
@@ -143,7 +158,7 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
     setConversation(next);
     // The screen is cleared before the new transcript is printed, never after.
     clearScreen();
-    dispatch({ type: 'reset', header: headerOf(next) });
+    dispatch({ type: 'reset', header: headerOf(next), context: meterOf(next) });
     return next;
   }, [conversation, clearScreen]);
 

@@ -1,3 +1,4 @@
+import { CONTEXT_COMPACTED_EVENT, CONTEXT_USAGE_EVENT } from '../../kernel/context/context-events.js';
 import type { KernelEvent, TurnStatus } from '../../kernel/events.js';
 import type { DisplayItem, HeaderInfo } from './display-items.js';
 import { appendItems, applyEvent, emptyTranscript, endLive, type NewItem, type TranscriptState } from './transcript-state.js';
@@ -14,6 +15,12 @@ export interface TokenUsage {
 
 export const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
 
+/** The context meter: tokens in use, and the window when the folder states it. */
+export interface ContextUse {
+  used: number;
+  limit?: number;
+}
+
 /** Everything the chat screen shows about the conversation, apart from the input line. */
 export interface ViewState {
   transcript: TranscriptState;
@@ -25,18 +32,29 @@ export interface ViewState {
   usage: TokenUsage;
   /** Bumped to print the whole transcript again (after /clear, or a resize re-wraps it). */
   printKey: number;
+  context?: ContextUse;
 }
 
 export type ViewAction =
   | { type: 'events'; events: KernelEvent[] }
   | { type: 'items'; items: NewItem[] }
   | { type: 'turn-started'; text: string; at: number }
-  | { type: 'turn-ended'; summary: TurnSummary; usage?: TokenUsage }
-  | { type: 'reset'; header: HeaderInfo }
+  | { type: 'turn-ended'; summary: TurnSummary; usage?: TokenUsage; context?: ContextUse }
+  | { type: 'reset'; header: HeaderInfo; context?: ContextUse }
   | { type: 'reprint' };
 
-export function initialView(items: DisplayItem[], nextId: number, lastTurn?: TurnSummary, usage: TokenUsage = NO_USAGE): ViewState {
-  return { transcript: { ...emptyTranscript({ splitStreaming: true, nextId }), done: items }, running: false, printKey: 0, lastTurn, usage };
+export function initialView(items: DisplayItem[], nextId: number, lastTurn?: TurnSummary, usage: TokenUsage = NO_USAGE, context?: ContextUse): ViewState {
+  return { transcript: { ...emptyTranscript({ splitStreaming: true, nextId }), done: items }, running: false, printKey: 0, lastTurn, usage, context };
+}
+
+/** The meter as the events of a turn move it: after each model call, and after a compaction. */
+function contextAfter(context: ContextUse | undefined, event: KernelEvent): ContextUse | undefined {
+  if (event.type !== 'CUSTOM' || typeof event.value !== 'object' || event.value === null) return context;
+  const value = event.value as Record<string, unknown>;
+  const limit = typeof value.limit === 'number' ? { limit: value.limit } : {};
+  if (event.name === CONTEXT_USAGE_EVENT && typeof value.used === 'number') return { used: value.used, ...limit };
+  if (event.name === CONTEXT_COMPACTED_EVENT && typeof value.tokensAfter === 'number') return { used: value.tokensAfter, ...limit };
+  return context;
 }
 
 function added(total: TokenUsage, turn: TokenUsage | undefined): TokenUsage {
@@ -46,7 +64,7 @@ function added(total: TokenUsage, turn: TokenUsage | undefined): TokenUsage {
 export function viewReducer(state: ViewState, action: ViewAction): ViewState {
   switch (action.type) {
     case 'events':
-      return { ...state, transcript: action.events.reduce(applyEvent, state.transcript) };
+      return { ...state, transcript: action.events.reduce(applyEvent, state.transcript), context: action.events.reduce(contextAfter, state.context) };
     case 'items':
       return { ...state, transcript: appendItems(state.transcript, action.items) };
     case 'turn-started':
@@ -64,11 +82,18 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         startedAt: undefined,
         lastTurn: action.summary,
         usage: added(state.usage, action.usage),
+        context: action.context ?? state.context,
         transcript: endLive(state.transcript),
       };
     case 'reset': {
       const fresh = emptyTranscript({ splitStreaming: true, nextId: state.transcript.nextId });
-      return { running: false, printKey: state.printKey + 1, usage: NO_USAGE, transcript: appendItems(fresh, [{ kind: 'header', ...action.header }]) };
+      return {
+        running: false,
+        printKey: state.printKey + 1,
+        usage: NO_USAGE,
+        context: action.context,
+        transcript: appendItems(fresh, [{ kind: 'header', ...action.header }]),
+      };
     }
     case 'reprint':
       return { ...state, printKey: state.printKey + 1 };

@@ -1,5 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import { isSummaryRequest } from '../summary-request.js';
 import { pickStep, type Script, type ScriptedStep } from './script.js';
+import { scriptedSummary } from './summary-reply.js';
 
 function latestUserText(prompt: LanguageModelV3Prompt): { text: string; toolRounds: number } {
   let toolRounds = 0;
@@ -79,7 +81,14 @@ export function createScriptedModel(script: Script, modelId: string): LanguageMo
   const replyCounts = new Map<number, number>();
   const replyFor = (options: LanguageModelV3CallOptions): ScriptedStep => {
     const { text, toolRounds } = latestUserText(options.prompt);
-    return pickStep(script, text, systemText(options.prompt), toolRounds, replyCounts) ?? { text: '', toolCalls: [] };
+    const system = systemText(options.prompt);
+    // A summary request is answered by a rule written for it (one with a `system` pattern that
+    // fits), never by a catch-all rule meant for the person; without one, by the built-in summary.
+    if (isSummaryRequest(system)) {
+      const forSummaries: Script = { ...script, rules: script.rules.filter((rule) => rule.system !== undefined) };
+      return (forSummaries.rules.length > 0 ? pickStep(forSummaries, text, system, 0) : undefined) ?? { text: scriptedSummary(text), toolCalls: [] };
+    }
+    return pickStep(script, text, system, toolRounds, replyCounts) ?? { text: '', toolCalls: [] };
   };
   return {
     specificationVersion: 'v3',

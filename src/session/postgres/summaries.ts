@@ -9,7 +9,7 @@ import { newestFirst, summarizeSession, type SessionSummary } from '../session-s
  * which PostgreSQL's JSON operators refuse. `summarizeSession` checks the candidates exactly.
  */
 const SUMMARIES = `
-  SELECT s.id, s.header, s.updated_at, first_user.entry AS first_user, users.count, tail.entries AS tail
+  SELECT s.id, s.header, s.updated_at, first_user.entry AS first_user, users.count, tail.entries AS tail, compactions.count AS compactions
   FROM auggy_sessions s
   CROSS JOIN LATERAL (
     SELECT e.entry FROM auggy_events e
@@ -24,8 +24,13 @@ const SUMMARIES = `
     SELECT json_agg(e.entry ORDER BY e.id) AS entries FROM auggy_events e
     WHERE e.agent_key = s.agent_key AND e.session_id = s.id AND e.id >= users.last_id
       AND (e.kind = 'user' OR (e.kind = 'event' AND (
-        position('"type":"RUN_FINISHED"' IN e.entry::text) > 0 OR position('"type":"RUN_ERROR"' IN e.entry::text) > 0)))
+        position('"type":"RUN_FINISHED"' IN e.entry::text) > 0 OR position('"type":"RUN_ERROR"' IN e.entry::text) > 0))
+        OR (e.kind = 'record' AND position('"name":"usage"' IN e.entry::text) > 0))
   ) tail
+  CROSS JOIN LATERAL (
+    SELECT count(*)::int AS count FROM auggy_events e
+    WHERE e.agent_key = s.agent_key AND e.session_id = s.id AND e.kind = 'compaction'
+  ) compactions
   WHERE s.agent_key = $1`;
 
 interface SummaryRow {
@@ -35,6 +40,7 @@ interface SummaryRow {
   first_user: SessionEntry;
   count: number;
   tail: SessionEntry[] | null;
+  compactions: number;
 }
 
 /** One agent's sessions where something was said, newest first, as `auggy sessions` shows them. */
@@ -44,7 +50,7 @@ export async function pgSessionSummaries(pool: Pool, agentKey: string): Promise<
   for (const row of rows) {
     // The tail starts at the last user message, so the first one counts once more here: the count is the table's.
     const summary = summarizeSession(row.id, [row.header, row.first_user, ...(row.tail ?? [])], row.updated_at);
-    if (summary) found.push({ ...summary, messages: row.count });
+    if (summary) found.push({ ...summary, messages: row.count, ...(row.compactions > 0 ? { compactions: row.compactions } : {}) });
   }
   return found.sort(newestFirst);
 }

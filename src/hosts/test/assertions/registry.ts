@@ -2,7 +2,7 @@ import type { AssertionType } from './types.js';
 import { contentExcludes, contentIncludes, contentIncludesAny, maxLength, minLength, regex } from './content.js';
 import { noToolErrors, toolArgs, toolCallCount, toolResultIncludes, toolsCalled, toolsNotCalled } from './tools.js';
 import { stateIs, transitionedTo, workflowComplete, workflowTransitionOrder } from './workflow.js';
-import { askOutcome, asks, boardLine, turnStatus } from './turn.js';
+import { askOutcome, asks, boardLine, contextCompacted, turnStatus } from './turn.js';
 import { llmJudge, llmJudgeSession } from './judge.js';
 import { jsonPath, jsonSchema, jsonValid } from './structured.js';
 import { toolArgsExcluded, toolCallChain, toolCallSequence, toolCallsWithArgs, toolNoRepeat, toolResultMatches } from './tool-patterns.js';
@@ -32,6 +32,7 @@ export const CORE_ASSERTION_TYPES: readonly AssertionType[] = [
   asks,
   askOutcome,
   boardLine,
+  contextCompacted,
 ];
 
 /** Every type a scenario may name: the core ones, PromptKit's further deterministic ones, and those it cannot run (reported skipped). */

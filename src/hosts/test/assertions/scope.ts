@@ -66,4 +66,13 @@ export interface Scope {
   board?: Record<string, ObservedBoardLine>;
   /** The conversation so far as `user:` / `assistant:` / `tool:` lines, for judges of the whole session. */
   conversation: string;
+  /** The compactions of the context during the turn (in a conversation scope, during any turn). */
+  compactions: ObservedCompaction[];
+}
+
+/** A compaction as its `context.compacted` event told it. */
+export interface ObservedCompaction {
+  reason: string;
+  tokensBefore: number;
+  tokensAfter: number;
 }

@@ -82,3 +82,29 @@ export const boardLine = assertionType({
     return { passed, expected, actual: `${shown(found.text)}${found.by ? `, written by the ${found.by}` : ', never written'}` };
   },
 });
+
+/**
+ * context_compacted: the context was compacted during the turn (or the conversation): at least
+ * `min` times (1 unless only `max` is given), at most `max`; `max: 0` checks it was not.
+ */
+export const contextCompacted = assertionType({
+  name: 'context_compacted',
+  params: z.object({ min: z.number().int().min(0).optional(), max: z.number().int().min(0).optional() }).default({}),
+  check(params, scope) {
+    const max = params.max;
+    const min = params.min ?? (max !== undefined ? 0 : 1);
+    const count = scope.compactions.length;
+    const where = scope.kind === 'turn' ? 'during the turn' : 'during the conversation';
+    const expected =
+      max === undefined
+        ? `the context compacted at least ${min} time${min === 1 ? '' : 's'} ${where}`
+        : max === 0
+          ? `no compaction of the context ${where}`
+          : `the context compacted ${min} to ${max} times ${where}`;
+    const actual =
+      count === 0
+        ? 'no compaction'
+        : `${count} compaction${count === 1 ? '' : 's'}: ${scope.compactions.map((c) => `${c.reason} ${c.tokensBefore} → ${c.tokensAfter} tokens`).join('; ')}`;
+    return { passed: count >= min && (max === undefined || count <= max), expected, actual };
+  },
+});

@@ -5,7 +5,8 @@ import { questionOf } from '../../../augments/questions/index.js';
 import { EVALUATION_EVENT, type EvaluationEventValue } from '../../../augments/user-ask/judge-turn.js';
 import { renderTranscript } from '../../../augments/user-ask/render-transcript.js';
 import { approvalFor } from './scenario-person.js';
-import type { ObservedAsk, ObservedBoardLine, ObservedQuestion, ObservedWorkflow, Scope } from '../assertions/scope.js';
+import { CONTEXT_COMPACTED_EVENT } from '../../../kernel/context/context-events.js';
+import type { ObservedAsk, ObservedBoardLine, ObservedCompaction, ObservedQuestion, ObservedWorkflow, Scope } from '../assertions/scope.js';
 
 const REQUEST_INPUT = 'request_input';
 
@@ -68,6 +69,14 @@ function questionsOf(events: readonly KernelEvent[], result: TurnResult | undefi
   return questions;
 }
 
+function compactionsOf(events: readonly KernelEvent[]): ObservedCompaction[] {
+  return events.flatMap((event) => {
+    if (event.type !== 'CUSTOM' || event.name !== CONTEXT_COMPACTED_EVENT || !isRecord(event.value)) return [];
+    const { reason, tokensBefore, tokensAfter } = event.value;
+    return [{ reason: String(reason), tokensBefore: Number(tokensBefore) || 0, tokensAfter: Number(tokensAfter) || 0 }];
+  });
+}
+
 export interface TurnObservation {
   events: readonly KernelEvent[];
   /** Undefined for a step that ran no model turn (only an event or board lines). */
@@ -93,6 +102,7 @@ export function turnScope(observation: TurnObservation): Scope {
     ask: askOf(snapshot, events),
     board: boardOf(snapshot),
     conversation: renderTranscript(observation.transcript),
+    compactions: compactionsOf(events),
   };
 }
 
@@ -113,5 +123,6 @@ export function conversationScope(turns: readonly Scope[]): Scope {
     ask: [...turns].reverse().find((turn) => turn.ask?.judged)?.ask ?? last?.ask,
     board: last?.board,
     conversation: last?.conversation ?? '',
+    compactions: turns.flatMap((turn) => turn.compactions),
   };
 }

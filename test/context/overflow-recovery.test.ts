@@ -1,0 +1,70 @@
+import { APICallError } from '@ai-sdk/provider';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isContextOverflow } from '../../src/model/describe-error.js';
+import { contextRefusal, startChatServer, type ChatServer, type OverflowShape } from '../helpers/chat-server.js';
+import { agentOnServer, isSummaryRequest, modelReply, turnMessage } from './compaction-helpers.js';
+
+let server: ChatServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function refusal(body: string, statusCode = 400) {
+  return new APICallError({ message: 'Bad Request', url: 'http://127.0.0.1/v1/chat/completions', requestBodyValues: {}, statusCode, responseBody: body });
+}
+
+describe('a refusal for length', () => {
+  it.each(['openai', 'llama.cpp', 'vllm', 'vllm-old'] as const)('is recognised in the words %s uses', (shape: OverflowShape) => {
+    expect(isContextOverflow(refusal(contextRefusal(shape, 7000, 4096)))).toBe(true);
+  });
+
+  it("is recognised in Anthropic's words, and a 413 too", () => {
+    const body = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' } });
+    expect(isContextOverflow(refusal(body))).toBe(true);
+    expect(
+      isContextOverflow(refusal(JSON.stringify({ type: 'error', error: { type: 'request_too_large', message: 'Request exceeds the maximum size' } }), 413)),
+    ).toBe(true);
+  });
+
+  it('is not any other 400', () => {
+    expect(isContextOverflow(refusal(JSON.stringify({ error: { message: "'messages' must be a list", type: 'invalid_request_error' } })))).toBe(false);
+  });
+
+  it.each(['openai', 'llama.cpp', 'vllm', 'vllm-old'] as const)(
+    'from a %s server with no stated window is met by one compaction and the same call once more',
+    async (shape: OverflowShape) => {
+      server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: shape });
+      // No maxContextTokens: nothing compacts before the server refuses.
+      const agent = await (await agentOnServer(server.url, undefined)).open();
+      const lines: string[] = [];
+      agent.subscribe((event) => {
+        if (event.type === 'CUSTOM' && event.name === 'auggy.system') lines.push((event.value as { text: string }).text);
+      });
+      const results = [];
+      for (let n = 1; n <= 8; n++) results.push(await agent.runTurn(turnMessage(n)));
+      expect(results.map((result) => result.status)).toEqual(Array(8).fill('completed'));
+      const refused = server.requests.filter((request, index) => index > 0 && isSummaryRequest(request)).length;
+      expect(refused).toBeGreaterThanOrEqual(1);
+      expect(lines.some((line) => /^context compacted \(the model refused it as too long; \d+ earlier messages? summarised\)/.test(line))).toBe(true);
+      expect(agent.session.entries().entries.some((entry) => entry.kind === 'compaction' && entry.reason === 'overflow')).toBe(true);
+    },
+  );
+
+  it('that compaction cannot meet fails the turn with what to do, and the next message is answered', async () => {
+    server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: 'openai' });
+    const conversation = await (await agentOnServer(server.url, undefined)).open();
+    const huge = `turn 1: ${'a pasted log line\n'.repeat(1200)}`;
+    const failed = await conversation.runTurn(huge);
+    expect(failed.status).toBe('failed');
+    expect(failed.code).toBe('context_overflow');
+    expect(failed.message).toMatch(/^the conversation is longer than openai-compatible:test takes \("This model's maximum context length is 2500 tokens/);
+    expect(failed.message).toMatch(
+      /\(the conversation is one turn .*\); raise engine\.maxContextTokens if the model's window is larger, type \/compact with less to keep, or \/clear to start afresh$/,
+    );
+    // The pasted turn is now an earlier one: the next message compacts it away and is answered.
+    const next = await conversation.runTurn('turn 2: a short question');
+    expect(next.status).toBe('completed');
+    expect(next.text).toBe('noted 2');
+  });
+});
