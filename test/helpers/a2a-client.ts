@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Message, type Part, Role, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { REPO_ROOT } from './agent-fixture.js';
+import { makeAgentFolder, REPO_ROOT } from './agent-fixture.js';
 
 /** A copy of examples/demo in a temp folder, so its sessions stay out of the repository. */
 export function demoCopy(): string {
@@ -68,4 +68,42 @@ export function statusText(task: Task): string {
 /** Every reply the task's artifacts hold, in order. */
 export function replyText(task: Task): string {
   return task.artifacts.flatMap((artifact) => artifact.parts.flatMap((part) => textOf(part) ?? [])).join('\n');
+}
+
+/** An agent whose scripted model hands "ship" to the agent at `url` through the a2a augment's a2a_demo tool. */
+export function callerFolder(url: string): string {
+  return makeAgentFolder({
+    augments: ['turnControl', 'a2a'],
+    engine: 'engine:\n  provider: scripted\n  model: caller\n  script: ./script.yaml\n',
+    files: {
+      'augments/a2a/augment.yaml': `type: a2a\nconfig:\n  agents:\n    - name: demo\n      url: ${url}\n`,
+      'script.yaml': [
+        'rules:',
+        '  - match: "ship"',
+        '    steps:',
+        '      - toolCalls:',
+        '          - name: a2a_demo',
+        '            args: { message: "deploy the api" }',
+        '      - text: "The demo agent has answered."',
+        '  - match: ".*"',
+        '    steps:',
+        '      - text: "Say ship."',
+        '',
+      ].join('\n'),
+    },
+  });
+}
+
+/** The results of the tool calls in an agent folder's sessions, in the order they were logged. */
+export function toolResultsIn(dir: string): string[] {
+  type Logged = { kind?: string; message?: { role?: string; content?: { type?: string; output?: { value?: unknown } }[] } };
+  const root = join(dir, '.auggy', 'sessions');
+  return readdirSync(root).flatMap((id) =>
+    readFileSync(join(root, id, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Logged)
+      .flatMap((line) => (line.kind === 'message' && line.message?.role === 'tool' ? (line.message.content ?? []) : []))
+      .flatMap((part) => (part.type === 'tool-result' ? [String(part.output?.value)] : [])),
+  );
 }

@@ -48,7 +48,8 @@ describe('A2A behind the server token, and cancel of a running task', () => {
     const canceled = await client.cancelTask({ tenant: '', id: task.id, metadata: undefined });
     expect(stateOf(canceled)).toBe('TASK_STATE_CANCELED');
     const states: TaskState[] = [];
-    for await (const event of stream) if (event.payload?.$case === 'statusUpdate') states.push(event.payload.value.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
+    for await (const event of stream)
+      if (event.payload?.$case === 'statusUpdate') states.push(event.payload.value.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
     expect(states.at(-1)).toBe(TaskState.TASK_STATE_CANCELED);
     expect(stateOf(await client.getTask({ tenant: '', id: task.id, historyLength: undefined }))).toBe('TASK_STATE_CANCELED');
   });

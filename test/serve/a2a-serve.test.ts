@@ -26,7 +26,12 @@ describe('auggy serve speaks A2A to the SDK client', () => {
     expect(response.status).toBe(200);
     const wire = (await response.json()) as Record<string, unknown>;
     const card = AgentCard.fromJSON(wire);
-    expect(card).toMatchObject({ name: 'Demo', description: expect.stringContaining('deploy services'), defaultInputModes: ['text'], defaultOutputModes: ['text'] });
+    expect(card).toMatchObject({
+      name: 'Demo',
+      description: expect.stringContaining('deploy services'),
+      defaultInputModes: ['text'],
+      defaultOutputModes: ['text'],
+    });
     expect(card.capabilities?.streaming).toBe(true);
     expect(card.supportedInterfaces).toEqual([expect.objectContaining({ url: `${serve.url}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' })]);
     expect(card.skills.map((skill) => skill.id)).toEqual(expect.arrayContaining(['turnControl', 'questions', 'board', 'userAsk']));
@@ -71,11 +76,17 @@ describe('auggy serve speaks A2A to the SDK client', () => {
     expect(Object.keys(schema.properties)).toEqual(['environment', 'replicas', 'regions']);
     expect(schema.properties.environment).toMatchObject({ enum: ['staging', 'production'] });
 
-    const refused = await sendTask(client, userMessage(undefined, { taskId: asked.id, contextId: asked.contextId, data: [{ environment: 'moon', replicas: 3, regions: ['eu'] }] }));
+    const refused = await sendTask(
+      client,
+      userMessage(undefined, { taskId: asked.id, contextId: asked.contextId, data: [{ environment: 'moon', replicas: 3, regions: ['eu'] }] }),
+    );
     expect(stateOf(refused)).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(statusText(refused)).toContain('Answer again: Which environment?');
 
-    const done = await sendTask(client, userMessage(undefined, { taskId: asked.id, contextId: asked.contextId, data: [{ environment: 'staging', regions: ['eu', 'us'] }] }));
+    const done = await sendTask(
+      client,
+      userMessage(undefined, { taskId: asked.id, contextId: asked.contextId, data: [{ environment: 'staging', regions: ['eu', 'us'] }] }),
+    );
     expect(stateOf(done)).toBe('TASK_STATE_COMPLETED');
     expect(replyText(done)).toContain('the release plan is noted');
     const events = readFileSync(join(dir, '.auggy', 'sessions', asked.contextId, 'events.jsonl'), 'utf8');
@@ -117,20 +128,33 @@ describe('auggy serve speaks A2A to the SDK client', () => {
     const asked = await sendTask(client, userMessage('deploy the api'));
     const blocked = await sendTask(client, userMessage('hello', { contextId: asked.contextId }));
     expect(stateOf(blocked)).toBe('TASK_STATE_FAILED');
-    expect(statusText(blocked)).toBe(`context ${asked.contextId} waits for the answer to task ${asked.id}; send the answer with that taskId, or cancel that task first`);
+    expect(statusText(blocked)).toBe(
+      `context ${asked.contextId} waits for the answer to task ${asked.id}; send the answer with that taskId, or cancel that task first`,
+    );
     const canceled = await client.cancelTask({ tenant: '', id: asked.id, metadata: undefined });
     expect(stateOf(canceled)).toBe('TASK_STATE_CANCELED');
     const next = await sendTask(client, userMessage('hello', { contextId: asked.contextId }));
     expect(stateOf(next)).toBe('TASK_STATE_COMPLETED');
-    const listed = await client.listTasks({ tenant: '', contextId: asked.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined });
+    const listed = await client.listTasks({
+      tenant: '',
+      contextId: asked.contextId,
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      statusTimestampAfter: undefined,
+    });
     expect(listed.tasks.map((task) => stateOf(task)).sort()).toEqual(['TASK_STATE_CANCELED', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED']);
   });
 
   it('refuses what is not JSON-RPC in one sentence with A2A error codes', async () => {
-    const post = (body: string, type = 'application/json') => fetch(`${serve.url}/a2a`, { method: 'POST', headers: { 'content-type': type, 'a2a-version': '1.0' }, body });
+    const post = (body: string, type = 'application/json') =>
+      fetch(`${serve.url}/a2a`, { method: 'POST', headers: { 'content-type': type, 'a2a-version': '1.0' }, body });
     const notJson = await post('{"jsonrpc":');
     expect(notJson.status).toBe(400);
-    expect(await notJson.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('the request body is not JSON') } });
+    expect(await notJson.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.stringContaining('the request body is not JSON') },
+    });
     const text = await post('hi', 'text/plain');
     expect(text.status).toBe(415);
     expect(await text.json()).toMatchObject({ error: { code: -32005 } });
