@@ -14,6 +14,7 @@ const LOADERS: Readonly<Record<string, () => Promise<AugmentFactory>>> = {
   board: () => import('./board/augment.js').then((module) => module.boardAugment),
   questions: () => import('./questions/augment.js').then((module) => module.questionsAugment),
   mcp: () => import('./mcp/augment.js').then((module) => module.mcpAugment),
+  a2a: () => import('./a2a/augment.js').then((module) => module.a2aAugment),
 };
 
 /** Each built-in type with its skill, in the registry's order (test/augments/catalog.test.ts holds the two equal). */
@@ -24,6 +25,7 @@ export const BUILTIN_AUGMENT_NAMES: readonly { type: string; skill: string }[] =
   { type: 'board', skill: 'board' },
   { type: 'questions', skill: 'questions' },
   { type: 'mcp', skill: 'mcp' },
+  { type: 'a2a', skill: 'a2a' },
 ];
 
 /**

@@ -4,8 +4,11 @@ import { integerOption } from './integer-option.js';
 import { loadRunnableAgent, openAgentStore, type AgentTarget } from '../hosts/open-conversation.js';
 import type { SessionStore } from '../session/store.js';
 import { storeChoiceFrom, type StoreOptionValues } from './store-option.js';
-import { isLoopbackHost } from '../hosts/agui/access.js';
+import { isLoopbackHost } from '../hosts/http/access.js';
 import { createAguiServer } from '../hosts/agui/agui-server.js';
+import type { ServedRoutes } from '../hosts/http/served-routes.js';
+import { packagePath } from './package-root.js';
+import { readFileSync } from 'node:fs';
 import { hostScopeFor } from './allow-tool.js';
 import type { ModelOptionValues } from './model-options.js';
 
@@ -20,6 +23,8 @@ export interface ServeOptionValues extends ModelOptionValues, StoreOptionValues 
   allowTool: string[];
   allowedHost: string[];
   interruptWait?: string;
+  /** False with --no-a2a: the server speaks AG-UI only. */
+  a2a: boolean;
 }
 
 function log(line: string): void {
@@ -130,8 +135,27 @@ export async function serveCommand(dir: string, options: ServeOptionValues): Pro
   }
 }
 
+/** A2A beside AG-UI, unless --no-a2a; its SDK is loaded only when served. */
+async function a2aRoutes(target: AgentTarget, store: SessionStore, settings: ServeSettings, options: ServeOptionValues): Promise<ServedRoutes[]> {
+  if (options.a2a === false) return [];
+  const { createA2aRoutes } = await import('../hosts/a2a/a2a-routes.js');
+  const { version } = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
+  return [
+    createA2aRoutes({
+      target,
+      store,
+      token: settings.token,
+      maxMessageChars: settings.maxMessageChars,
+      interruptWaitMs: settings.interruptWaitMs,
+      version,
+      log,
+    }),
+  ];
+}
+
 async function serveUntilStopped(target: AgentTarget, store: SessionStore, settings: ServeSettings, options: ServeOptionValues): Promise<number> {
   const server = createAguiServer({
+    served: await a2aRoutes(target, store, settings, options),
     target,
     store,
     token: settings.token,

@@ -10,7 +10,7 @@ import { DEFAULT_MAX_BODY_MB, DEFAULT_MAX_MESSAGE_CHARS } from '../hosts/message
 export function registerServe(program: Command, setExitCode: SetExitCode): void {
   const command = program
     .command('serve')
-    .description('serve the agent in a folder over HTTP as AG-UI (POST /agent/run, Server-Sent Events)')
+    .description('serve the agent in a folder over HTTP as AG-UI (POST /agent/run, Server-Sent Events) and A2A')
     .argument('[dir]', 'agent folder', '.')
     .option('--host <address>', 'address to bind; anything but loopback needs a token', '127.0.0.1')
     .addOption(numberDefault(new Option('--port <number>', 'port to listen on (0 picks a free one)'), 8787))
@@ -25,7 +25,8 @@ export function registerServe(program: Command, setExitCode: SetExitCode): void 
     .option(
       '--interrupt-wait <seconds>',
       'how long a question a run leaves open (an AG-UI interrupt) waits for its answer; unset, it waits as long as it takes',
-    );
+    )
+    .option('--no-a2a', 'do not serve A2A (the Agent Card and POST /a2a); AG-UI only');
   addAllowToolOption(command);
   addModelOptions(command);
   addStoreOption(command);
@@ -37,6 +38,10 @@ Routes:
                     threadId names the session, so the next message on a thread continues it
   POST /agent/board {"threadId", "lines": {"<line>": "<text>"}}: the person's board lines, written
                     at once, even while a run is in flight on the thread (its next round reads them)
+  GET  /.well-known/agent-card.json
+                    the A2A Agent Card (v1.0): skills, the JSON-RPC endpoint, the bearer scheme
+  POST /a2a         A2A JSON-RPC (SendMessage, SendStreamingMessage, GetTask, ListTasks,
+                    CancelTask, SubscribeToTask); contextId names the session, a task is a turn
   GET  /health      {"status":"healthy"}
   GET  /admin       the auggy admin report as JSON
 

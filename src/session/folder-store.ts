@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { folderStatesNamed } from './folder-states.js';
 import { folderSessionSummaries, sessionHasMessage } from './session-summary.js';
 import { FileWriterLock, SessionError, StateWatchers, listSessions, openSession, sessionsRoot } from './session.js';
 import { observerView, type SessionStore, type StoreAgent, type StoreOpenOptions, type WriterLease } from './store.js';
@@ -23,6 +24,7 @@ export function folderStore(agent: StoreAgent): SessionStore {
     // A chat opened and quit leaves a session with nothing in it: nothing to continue there.
     list: () => Promise.resolve(listSessions(agent.dir).filter((id) => sessionHasMessage(join(sessionsRoot(agent.dir), id, 'events.jsonl')))),
     summaries: () => Promise.resolve(folderSessionSummaries(sessionsRoot(agent.dir))),
+    statesNamed: (prefix) => folderStatesNamed(sessionsRoot(agent.dir), prefix),
     acquireWriter(sessionId: string): Promise<WriterLease> {
       return locks.acquireWriter(sessionId);
     },

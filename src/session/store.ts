@@ -23,6 +23,13 @@ export interface StoreOpenOptions {
   observer?: boolean;
 }
 
+/** One session's state file, as `statesNamed` finds it. */
+export interface NamedState {
+  sessionId: string;
+  name: string;
+  value: unknown;
+}
+
 export { SessionBusyError, type WriterLease } from './writer-lock.js';
 
 /**
@@ -44,6 +51,11 @@ export interface SessionStore {
   list(): Promise<string[]>;
   /** `auggy sessions` and the `--resume` picker: every session where something was said, newest first. */
   summaries(): Promise<SessionSummary[]>;
+  /**
+   * Every session's state files whose names start with `prefix`, with their values, read as they
+   * stand: what is kept per session but looked up across them (an A2A task, found by its id alone).
+   */
+  statesNamed(prefix: string): Promise<NamedState[]>;
   /** Takes the session's one writer; SessionBusyError when another process or run holds it. */
   acquireWriter(sessionId: string): Promise<WriterLease>;
   /**

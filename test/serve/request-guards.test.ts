@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
-import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from '../../src/hosts/agui/request-guards.js';
-import { HttpError } from '../../src/hosts/agui/http-io.js';
+import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from '../../src/hosts/http/request-guards.js';
+import { HttpError } from '../../src/hosts/http/http-io.js';
 import { serveRefusal } from '../helpers/serve-process.js';
 import { copyExample } from '../helpers/agent-fixture.js';
 

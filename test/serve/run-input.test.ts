@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunInput } from '../../src/hosts/agui/run-input.js';
-import { HttpError } from '../../src/hosts/agui/http-io.js';
-import { isLoopbackHost } from '../../src/hosts/agui/access.js';
+import { HttpError } from '../../src/hosts/http/http-io.js';
+import { isLoopbackHost } from '../../src/hosts/http/access.js';
 import { runInput } from '../helpers/agui-events.js';
 
 function refusal(body: unknown, max = 1000): { status: number; message: string } {

@@ -26,3 +26,4 @@ export {
 } from './question-events.js';
 export { runDeferrableQuestionnaire, type PendingQuestionnaire } from './deferrable-questionnaire.js';
 export { responseSchema } from './response-schema.js';
+export { schemaForm, type ObjectSchema, type SchemaForm } from './json-schema-form.js';

@@ -5,11 +5,12 @@ import { createModelCache } from '../../model/model-cache.js';
 import { Conversation } from '../../kernel/conversation.js';
 import type { SessionStore } from '../../session/store.js';
 import type { AgentTarget } from '../open-conversation.js';
-import { requireBearer } from './access.js';
+import { requireBearer } from '../http/access.js';
 import { handleBoard } from './handle-board.js';
 import { handleRun } from './handle-run.js';
-import { HttpError, sendError, sendJson } from './http-io.js';
-import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from './request-guards.js';
+import { HttpError, sendError, sendJson } from '../http/http-io.js';
+import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from '../http/request-guards.js';
+import type { ServedRoutes } from '../http/served-routes.js';
 import { ThreadRegistry } from './thread-registry.js';
 import { STORE_DOWN, STORE_RETRY_SECONDS, sendHealth } from './store-health.js';
 import { StoreUnreachableError } from '../../session/session.js';
@@ -31,6 +32,8 @@ export interface AguiServerOptions {
   log(line: string): void;
   /** How long an AG-UI interrupt waits for its answer before it expires; undefined: no expiry. */
   interruptWaitMs?: number;
+  /** Routes another protocol serves beside AG-UI on this server (A2A), behind the same Host and Origin checks. */
+  served?: readonly ServedRoutes[];
 }
 
 export interface AguiServer {
@@ -45,8 +48,8 @@ export interface AguiServer {
 
 const ROUTES: Record<string, string> = { '/agent/run': 'POST', '/agent/board': 'POST', '/health': 'GET', '/admin': 'GET' };
 
-function routeList(): string {
-  return Object.entries(ROUTES)
+function routeList(routes: Record<string, string>): string {
+  return Object.entries(routes)
     .map(([path, method]) => `${method} ${path}`)
     .join(', ');
 }
@@ -59,6 +62,8 @@ function corsHeaders(origin: string | undefined): Record<string, string> {
 
 export function createAguiServer(options: AguiServerOptions): AguiServer {
   const { target, store } = options;
+  const served = options.served ?? [];
+  const routes: Record<string, string> = Object.assign({}, ROUTES, ...served.map((more) => more.routes));
   // One model cache for every thread: each model is built (and a scripted model's file read) once.
   const models = createModelCache();
   const threads = new ThreadRegistry(
@@ -97,20 +102,20 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
     const method = req.method ?? 'GET';
     const closing = closingRefusal(headers);
     if (closing) throw closing;
-    if (method === 'OPTIONS' && ROUTES[path] !== undefined) {
+    if (method === 'OPTIONS' && routes[path] !== undefined) {
       // A preflight: the origin already passed, so say what the route takes.
       res.writeHead(204, {
         ...headers,
-        allow: `${ROUTES[path]}, OPTIONS`,
-        'access-control-allow-methods': `${ROUTES[path]}, OPTIONS`,
-        'access-control-allow-headers': 'authorization, content-type, accept',
+        allow: `${routes[path]}, OPTIONS`,
+        'access-control-allow-methods': `${routes[path]}, OPTIONS`,
+        'access-control-allow-headers': 'authorization, content-type, accept, a2a-version, a2a-extensions',
         'access-control-max-age': '600',
       });
       res.end();
       return;
     }
-    const expected = ROUTES[path];
-    if (expected === undefined) throw new HttpError(404, `no route ${method} ${path}; the routes are ${routeList()}`);
+    const expected = routes[path];
+    if (expected === undefined) throw new HttpError(404, `no route ${method} ${path}; the routes are ${routeList(routes)}`);
     if (method !== expected) throw new HttpError(405, `${path} takes ${expected}, not ${method}`, { allow: expected });
     switch (path) {
       case '/health':
@@ -137,6 +142,8 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
         requireJsonBody(req);
         await handleBoard(req, res, { ...beside, headers });
         return;
+      default:
+        await served.find((more) => more.routes[path] !== undefined)?.handle(path, req, res, headers);
     }
   }
 
@@ -178,7 +185,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       }),
     shutdown: async (graceMs) => {
       closingUntil = Date.now() + graceMs;
-      const runs = threads.runs();
+      const runs = [...threads.runs(), ...served.flatMap((more) => more.runs())];
       if (runs.length > 0) {
         // Still listening: a run sent now gets 503 with Retry-After, not a refused connection.
         options.log(`shutting down: ${runs.length} run(s) in flight, waiting up to ${graceMs} ms`);
@@ -186,7 +193,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
         const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
         await Promise.race([Promise.all(runs.map((run) => run.settled)), grace]);
         clearTimeout(timer);
-        const left = threads.runs();
+        const left = [...threads.runs(), ...served.flatMap((more) => more.runs())];
         if (left.length > 0) options.log(`canceling ${left.length} run(s) still in flight`);
         for (const run of left) run.controller.abort(new Error('the server is shutting down'));
         await Promise.all(left.map((run) => run.settled));

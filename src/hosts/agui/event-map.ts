@@ -1,6 +1,6 @@
 import { EventType, type Event as AguiEvent } from '@ag-ui/core';
 import type { KernelEvent, TurnOutcome } from '../../kernel/events.js';
-import { clientErrorCode, clientErrorMessage } from './client-error.js';
+import { clientErrorCode, clientErrorMessage } from '../client-error.js';
 
 /** The client's ids: AG-UI clients match RUN_STARTED/RUN_FINISHED against the run they asked for. */
 export interface RunIds {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isValidSessionId } from '../../session/ids.js';
 import { SessionError } from '../../session/session.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
-import { HttpError, readJsonBody, sendJson } from './http-io.js';
+import { HttpError, readJsonBody, sendJson } from '../http/http-io.js';
 
 interface BoardRequest {
   threadId: string;

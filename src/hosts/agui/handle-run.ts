@@ -3,7 +3,7 @@ import type { Conversation } from '../../kernel/conversation.js';
 import { SessionBusyError, SessionError, StoreUnreachableError } from '../../session/session.js';
 import type { TurnOutcome } from '../../kernel/events.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
-import { HttpError, readJsonBody } from './http-io.js';
+import { HttpError, readJsonBody } from '../http/http-io.js';
 import { parseRunInput, type RunRequest } from './run-input.js';
 import { RunStream } from './run-stream.js';
 import { withheldFromClient } from './event-map.js';
@@ -11,11 +11,8 @@ import { reconcileHistory } from './client-history.js';
 import { clientTools } from './client-tools.js';
 import type { ThreadRegistry } from './thread-registry.js';
 import { systemLineEvent } from '../../kernel/events.js';
-import type { Interrupt } from '../../kernel/interrupt.js';
 import type { TurnResult } from '../../kernel/turn-loop.js';
-import { readHeld, writeHeld } from './held-interrupts.js';
-import { InterruptPerson } from './interrupt-person.js';
-import { planResume, type ResumePlan } from './resume-plan.js';
+import { holdOpen, interruptRun, runAnswers, type InterruptRun } from '../interrupts/interrupt-run.js';
 
 export interface RunRouteContext extends BesideRunContext {
   threads: ThreadRegistry;
@@ -77,18 +74,9 @@ function mergedState(request: RunRequest, snapshot: Record<string, unknown>): Re
   return { ...(request.state ?? {}), ...snapshot };
 }
 
-/** A 1.0 client's run: the thread's open questions, what its resume answers, and who holds new ones. */
-interface InterruptRun {
-  plan: ResumePlan;
-  person: InterruptPerson;
-}
-
-function interruptRun(conversation: Conversation, request: RunRequest, waitMs: number | undefined, log: (line: string) => void): InterruptRun | undefined {
+function interruptRunOf(conversation: Conversation, request: RunRequest, waitMs: number | undefined, log: (line: string) => void): InterruptRun | undefined {
   if (!request.interrupts) return undefined;
-  const held = readHeld(conversation.session, (line) => log(`thread ${request.threadId}: ${line}`));
-  const plan = planResume(held, request.resume, new Date());
-  const expiresAt = () => (waitMs === undefined ? undefined : new Date(Date.now() + waitMs).toISOString());
-  return { plan, person: new InterruptPerson(plan.answers, expiresAt) };
+  return interruptRun(conversation.session, request.resume, waitMs, (line) => log(`thread ${request.threadId}: ${line}`));
 }
 
 /** Runs the input the request brings: a message, frontend tool results, or answers to open questions. */
@@ -103,22 +91,8 @@ async function runInput(
   const { input } = request;
   if (input.kind === 'message') return conversation.runTurn(input.text, { signal, clientTools: tools, messageId: input.messageId, person });
   if (input.kind === 'tool-results') return conversation.resumeTurn(input.results, { signal, clientTools: tools, person });
-  if (!asking || !person) return undefined;
-  const { answers, toolCallIds, replyText } = asking.plan;
-  if (answers.size > 0)
-    return conversation.resumeAnswered({ signal, clientTools: tools, person, toolCallIds, ...(replyText !== undefined ? { reply: replyText } : {}) });
-  if (replyText !== undefined) return conversation.runTurn(replyText, { signal, clientTools: tools, person });
-  return undefined;
-}
-
-/**
- * The questions this run leaves open (the person channel holds request_input's too), saved in
- * the session in place of those it answered, so a restarted server or another replica finds them.
- */
-async function holdOpen(conversation: Conversation, asking: InterruptRun): Promise<Interrupt[]> {
-  const held = asking.person.heldRecords();
-  await writeHeld(conversation.session, held);
-  return held.map((item) => item.interrupt);
+  if (!asking) return undefined;
+  return runAnswers(conversation, asking, { signal, clientTools: tools });
 }
 
 /** Runs the turn, streaming its events; resolves to how it ended. Never throws. */
@@ -137,7 +111,7 @@ async function streamTurn(
     stream.forward(event.type === 'STATE_SNAPSHOT' ? { ...event, snapshot: mergedState(request, event.snapshot) } : event);
   });
   try {
-    const asking = interruptRun(conversation, request, context.interruptWaitMs, log);
+    const asking = interruptRunOf(conversation, request, context.interruptWaitMs, log);
     asking?.plan.warnings.forEach((warning) => stream.forward(systemLineEvent(warning)));
     if (asking && asking.plan.uncovered.length > 0) {
       // Never run past an open question: the client must answer or cancel it first.

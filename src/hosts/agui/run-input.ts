@@ -1,7 +1,7 @@
 import { contentToText, type Message, type ResumeEntry, type Tool } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { isValidSessionId } from '../../session/ids.js';
-import { HttpError } from './http-io.js';
+import { HttpError } from '../http/http-io.js';
 
 /** What one POST /agent/run asks for, checked and reduced to what the kernel takes. */
 export interface RunRequest {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { SessionStore } from '../../session/store.js';
-import { sendJson } from './http-io.js';
+import { sendJson } from '../http/http-io.js';
 
 /** What a client is told while the session store is down: when to retry, not where the store is. */
 export const STORE_DOWN = 'the session store cannot be reached just now, so no thread can be opened or written; try again shortly';

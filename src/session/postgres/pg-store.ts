@@ -166,6 +166,18 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
         throw storeError(error, url);
       }
     },
+    async statesNamed(prefix) {
+      try {
+        const { rows } = await pool.query<{ session_id: string; name: string; value: unknown }>(
+          'SELECT session_id, name, value FROM auggy_state WHERE agent_key = $1 AND starts_with(name, $2) ORDER BY session_id, name',
+          [agentKey, prefix],
+        );
+        // A row held for a merge before its first write reads null: nothing is there yet.
+        return rows.filter((row) => row.value !== null).map((row) => ({ sessionId: row.session_id, name: row.name, value: row.value }));
+      } catch (error) {
+        throw new SessionError(describeStoreError(error, url));
+      }
+    },
     async acquireWriter(sessionId) {
       try {
         return await leases.acquire(sessionId);

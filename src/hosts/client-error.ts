@@ -1,5 +1,5 @@
-import type { FailureCode, TurnOutcome } from '../../kernel/events.js';
-import { failureForClient } from '../../kernel/failure-for-client.js';
+import type { FailureCode, TurnOutcome } from '../kernel/events.js';
+import { failureForClient } from '../kernel/failure-for-client.js';
 
 export function clientErrorCode(outcome: TurnOutcome): FailureCode {
   return outcome.code ?? (outcome.status === 'budget-exhausted' ? 'budget_exhausted' : 'internal_error');

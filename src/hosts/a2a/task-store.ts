@@ -1,0 +1,98 @@
+import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from '@a2a-js/sdk';
+import type { TaskStore } from '@a2a-js/sdk/server';
+import type { SessionHandle } from '../../session/session.js';
+import type { SessionStore } from '../../session/store.js';
+import { writeHeld } from '../interrupts/held-interrupts.js';
+
+const TASK_FILE_PREFIX = 'a2a-task-';
+/** Task ids name state files: only this shape reaches the disk; any other is no task of ours. */
+const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+const DEFAULT_PAGE_SIZE = 50;
+
+function taskFile(taskId: string): string {
+  return `${TASK_FILE_PREFIX}${taskId}.json`;
+}
+
+function readTask(value: unknown): Task | undefined {
+  try {
+    return Task.fromJSON(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A2A's tasks, kept in the session of their context (the auggy thread) as state files: they
+ * survive a restart, and on the PostgreSQL store every replica reads and writes the same ones.
+ * A task is found by its id alone through the store (`statesNamed`).
+ */
+export class SessionTaskStore implements TaskStore {
+  /** The writer's handle of each context with a turn running in this process: saves go through it, in its order. */
+  private readonly live = new Map<string, SessionHandle>();
+
+  constructor(private readonly store: SessionStore) {}
+
+  /** While a turn runs on `contextId`, its task is saved through the turn's own session handle. */
+  attach(contextId: string, session: SessionHandle): () => void {
+    this.live.set(contextId, session);
+    return () => {
+      if (this.live.get(contextId) === session) this.live.delete(contextId);
+    };
+  }
+
+  async save(task: Task): Promise<void> {
+    const canceled = task.status?.state === TaskState.TASK_STATE_CANCELED;
+    const before = canceled ? await this.load(task.id) : undefined;
+    await this.withSession(task.contextId, async (session) => {
+      await session.writeState(taskFile(task.id), Task.toJSON(task));
+      // A task canceled while it waited on the caller lets go of its questions, whichever replica
+      // canceled it, so the thread takes new messages again.
+      if (before?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) await writeHeld(session, []);
+    });
+  }
+
+  async load(taskId: string): Promise<Task | undefined> {
+    if (!TASK_ID_PATTERN.test(taskId)) return undefined;
+    const [found] = await this.store.statesNamed(taskFile(taskId));
+    return found === undefined ? undefined : readTask(found.value);
+  }
+
+  /** The tasks of one context, newest first. */
+  async inContext(contextId: string): Promise<Task[]> {
+    return (await this.all()).filter((task) => task.contextId === contextId);
+  }
+
+  async list(params: ListTasksRequest): Promise<ListTasksResponse> {
+    const matching = (await this.all())
+      .filter((task) => !params.contextId || task.contextId === params.contextId)
+      .filter((task) => !params.status || task.status?.state === params.status)
+      .filter((task) => !params.statusTimestampAfter || (task.status?.timestamp ?? '') > params.statusTimestampAfter);
+    const pageSize = params.pageSize && params.pageSize > 0 ? Math.min(params.pageSize, 100) : DEFAULT_PAGE_SIZE;
+    const start = Number.parseInt(params.pageToken || '0', 10) || 0;
+    const page = matching.slice(start, start + pageSize).map((task) => ({
+      ...task,
+      artifacts: params.includeArtifacts ? task.artifacts : [],
+      history: params.historyLength === undefined ? task.history : params.historyLength === 0 ? [] : task.history.slice(-params.historyLength),
+    }));
+    const next = start + pageSize < matching.length ? String(start + pageSize) : '';
+    return { tasks: page, nextPageToken: next, pageSize, totalSize: matching.length };
+  }
+
+  private async all(): Promise<Task[]> {
+    const tasks = (await this.store.statesNamed(TASK_FILE_PREFIX)).flatMap((state) => readTask(state.value) ?? []);
+    return tasks.sort((a, b) => (b.status?.timestamp ?? '').localeCompare(a.status?.timestamp ?? ''));
+  }
+
+  private async withSession(contextId: string, act: (session: SessionHandle) => Promise<void>): Promise<void> {
+    const live = this.live.get(contextId);
+    if (live) return act(live);
+    // Nobody writes this thread here: change only its state files, as a board write beside a run does.
+    const session = await this.store.open({ sessionId: contextId, createIfMissing: true, observer: true });
+    try {
+      await act(session);
+      await session.flush();
+    } finally {
+      await session.close().catch(() => undefined);
+    }
+  }
+}
