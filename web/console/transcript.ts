@@ -47,7 +47,12 @@ function markQuestion(transcript: Transcript): Transcript {
 
 function custom(transcript: Transcript, name: string, value: unknown): Transcript {
   const fields = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  if (name === 'auggy.system' && text(fields.text) !== '') return push(transcript, { kind: 'system', text: text(fields.text) });
+  if (name === 'auggy.system' && text(fields.text) !== '') {
+    // userAsk says its verdict twice (the evaluation, then a line for plain clients): the badge says it once.
+    const previous = transcript.items.at(-1);
+    if (previous?.kind === 'verdict' && previous.reason !== '' && text(fields.text).endsWith(previous.reason)) return transcript;
+    return push(transcript, { kind: 'system', text: text(fields.text) });
+  }
   if (name === 'userAsk.evaluation' && text(fields.outcome) !== '') return push(transcript, { kind: 'verdict', outcome: text(fields.outcome), reason: text(fields.reason) });
   return transcript;
 }

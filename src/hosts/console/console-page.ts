@@ -25,6 +25,7 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 
 /** The built page: `dist/console/`, found from this module whether it runs bundled or module by module. */
@@ -38,7 +39,8 @@ export function consoleAssetsDir(from = dirname(fileURLToPath(import.meta.url)))
 /** The file a path names: the page at `/` and `/console`, its assets by bare name under `/console/`. */
 export function consoleFile(path: string): string | undefined {
   if (path === '/' || path === '/console' || path === '/console/') return 'index.html';
-  const asset = /^\/console\/([a-z0-9-]+\.(?:js|css|map))$/.exec(path);
+  if (path === '/favicon.ico') return 'icon.svg';
+  const asset = /^\/console\/([a-z0-9-]+\.(?:js|css|map|svg))$/.exec(path);
   return asset?.[1];
 }
 

@@ -1,0 +1,36 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { REPO_ROOT } from './agent-fixture.js';
+
+/** Debian's chromium (apt package `chromium`), driven by playwright-core: the real browser, no download. */
+export const CHROMIUM = process.env.AUGGY_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Where the tests leave their screenshots, to be looked at (and one copied into the README). */
+export const SCREENSHOTS = join(REPO_ROOT, 'test', 'artifacts', 'console');
+
+export function launchChromium(): Promise<Browser> {
+  // --no-sandbox: CI containers run as root, where Chromium's sandbox cannot start.
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+/**
+ * A fresh page (its own storage) on the Console, every console message and page error kept:
+ * a test fails on a script the page did not mean to run, or an error it did not expect.
+ */
+export async function openConsole(browser: Browser, url: string, options: { width?: number; height?: number } = {}): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(url);
+  return { page, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
