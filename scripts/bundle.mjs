@@ -9,4 +9,5 @@ rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: tru
 rmSync(new URL('../dist/console', import.meta.url), { recursive: true, force: true });
 for (const config of configs) await build(config);
 // The Console's page and styles are plain files beside its script.
-for (const file of ['index.html', 'console.css', 'icon.svg']) copyFileSync(new URL(`../web/console/${file}`, import.meta.url), new URL(`../dist/console/${file}`, import.meta.url));
+for (const file of ['index.html', 'console.css', 'icon.svg'])
+  copyFileSync(new URL(`../web/console/${file}`, import.meta.url), new URL(`../dist/console/${file}`, import.meta.url));

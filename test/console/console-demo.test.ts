@@ -58,7 +58,7 @@ describe('the Console on the scripted demo', () => {
     const tool = page.locator('.tool-line', { hasText: 'board_write' });
     await expect(tool.count()).resolves.toBe(1);
     await tool.locator('summary').click();
-    await expect(tool.locator('.tool-detail').innerText()).resolves.toContain('Result');
+    await expect(tool.locator('.tool-detail').textContent()).resolves.toContain('Result');
     await page.locator('.verdict', { hasText: 'achieved' }).first().waitFor();
     await screenshot(page, 'reply');
     expect(errors).toEqual([]);
@@ -70,11 +70,11 @@ describe('the Console on the scripted demo', () => {
     await send(page, 'deploy the api');
     const question = page.locator('.message.question');
     await question.getByText('Which production service should I deploy').waitFor();
-    await expect(question.locator('.question-badge').innerText()).resolves.toBe('Question');
+    await expect(question.locator('.question-badge').textContent()).resolves.toBe('Question');
     await page.getByText('The agent is waiting for your answer.').waitFor();
     await page.getByLabel('Your answer (the agent is waiting for it)').waitFor();
     // request_input's reason is for the log, never for the person.
-    await expect(page.locator('body').innerText()).resolves.not.toContain('neither is the default');
+    await expect(page.locator('body').textContent()).resolves.not.toContain('neither is the default');
     await screenshot(page, 'question');
     await send(page, 'api-west');
     await page.getByText('Deploying that service now').waitFor();
@@ -100,7 +100,7 @@ describe('the Console on the scripted demo', () => {
     await refused.waitFor();
     await expect(page.locator('.questionnaire .field').count()).resolves.toBe(1);
     await expect(refused.getAttribute('data-field')).resolves.toBe('replicas');
-    await expect(refused.locator('.refusal').innerText()).resolves.toMatch(/whole number|integer|number/i);
+    await expect(refused.locator('.refusal').textContent()).resolves.toMatch(/whole number|integer|number/i);
     await screenshot(page, 'questionnaire-refused');
     // The default is one click away.
     await refused.getByRole('button', { name: 'Use default: 2' }).click();
@@ -123,7 +123,7 @@ describe('the Console on the scripted demo', () => {
     await page.reload();
     await page.getByText('Which production service should I deploy').waitFor();
     await page.getByText('The agent is waiting for your answer.').waitFor();
-    const titles = await page.locator('.threads .thread-title').allInnerTexts();
+    const titles = await page.locator('.threads .thread-title').allTextContents();
     expect(titles).toEqual(['deploy the api', 'hello']);
     await send(page, 'api-east');
     await page.getByText('Deploying that service now').waitFor();
@@ -131,7 +131,7 @@ describe('the Console on the scripted demo', () => {
     // The older thread opens with its own transcript.
     await page.locator('.threads .thread', { hasText: 'hello' }).click();
     await page.getByText("Hello! I'm the demo agent.").waitFor();
-    await expect(page.locator('.transcript').innerText()).resolves.not.toContain('api-east');
+    await expect(page.locator('.transcript').textContent()).resolves.not.toContain('api-east');
     expect(errors).toEqual([]);
   });
 
@@ -142,7 +142,7 @@ describe('the Console on the scripted demo', () => {
     const reply = page.locator('.message.assistant').last();
     await reply.getByText('window.__injected = 1', { exact: false }).waitFor();
     await personHoldsTurn(page);
-    const text = await reply.innerText();
+    const text = await reply.textContent();
     expect(text).toContain('<script>');
     expect(text).toContain('<img src=x onerror="window.__injected = 2">');
     expect(text).toContain('<div onclick=alert(1)>block</div>');

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { BoardPanel } from './board-panel.js';
 import { Composer } from './composer.js';
 import { ApprovalCard, isReplyQuestion, QuestionnaireForm } from './interrupt-forms.js';
@@ -27,6 +27,13 @@ export function App() {
   const replyQuestion = view.interrupts.find(isReplyQuestion);
   const [answers, setAnswers] = useState<Record<string, { entry: ResumeEntry; shown: string }>>({});
   const [copied, setCopied] = useState<string>();
+  const scroller = useRef<HTMLDivElement>(null);
+
+  // New lines come in at the bottom: follow them, unless the person scrolled up to read.
+  useEffect(() => {
+    const box = scroller.current;
+    if (box && box.scrollHeight - box.scrollTop - box.clientHeight < 160) box.scrollTop = box.scrollHeight;
+  });
 
   // Esc stops the run wherever the focus is.
   useEffect(() => {
@@ -76,7 +83,9 @@ export function App() {
         <div className="chat-tools">
           <button
             type="button"
-            onClick={async () => setCopied((await copyText(transcriptMarkdown(view.transcript.items))) ? 'Transcript copied as markdown.' : 'The browser refused the clipboard.')}
+            onClick={async () =>
+              setCopied((await copyText(transcriptMarkdown(view.transcript.items))) ? 'Transcript copied as markdown.' : 'The browser refused the clipboard.')
+            }
             disabled={view.transcript.items.length === 0}
           >
             Copy transcript
@@ -85,24 +94,26 @@ export function App() {
             {copied ?? ''}
           </span>
         </div>
-        {view.transcript.items.length === 0 ? <p className="empty note">Send a message to start a thread.</p> : null}
-        <TranscriptView items={view.transcript.items} />
-        {waiting
-          ? view.interrupts
-              .filter((interrupt) => !isReplyQuestion(interrupt) && answers[interrupt.id] === undefined)
-              .map((interrupt) =>
-                interrupt.reason === 'tool_call' ? (
-                  <ApprovalCard key={interrupt.id} interrupt={interrupt} onAnswer={answer} />
-                ) : (
-                  <QuestionnaireForm key={interrupt.id} interrupt={interrupt} onAnswer={answer} />
-                ),
-              )
-          : null}
-        {model.notice ? (
-          <p className="refusal notice" role="alert">
-            {model.notice}
-          </p>
-        ) : null}
+        <div className="chat-scroll" ref={scroller}>
+          {view.transcript.items.length === 0 ? <p className="empty note">Send a message to start a thread.</p> : null}
+          <TranscriptView items={view.transcript.items} />
+          {waiting
+            ? view.interrupts
+                .filter((interrupt) => !isReplyQuestion(interrupt) && answers[interrupt.id] === undefined)
+                .map((interrupt) =>
+                  interrupt.reason === 'tool_call' ? (
+                    <ApprovalCard key={interrupt.id} interrupt={interrupt} onAnswer={answer} />
+                  ) : (
+                    <QuestionnaireForm key={interrupt.id} interrupt={interrupt} onAnswer={answer} />
+                  ),
+                )
+            : null}
+          {model.notice ? (
+            <p className="refusal notice" role="alert">
+              {model.notice}
+            </p>
+          ) : null}
+        </div>
         <div className="bottom">
           <TurnStatus runningSince={view.runningSince} waiting={waiting} onStop={model.stop} />
           <Composer

@@ -35,7 +35,13 @@ function PersonLine({ name, line, onWrite }: { name: string; line: BoardLine; on
         {name} <span className="owner">{line.owner === 'both' ? 'shared' : 'yours'}</span>
       </label>
       <div className="board-edit">
-        <input id={id} value={draft} onFocus={() => setEditing(true)} onChange={(event) => setDraft(event.target.value)} aria-describedby={error ? `${id}-error` : undefined} />
+        <input
+          id={id}
+          value={draft}
+          onFocus={() => setEditing(true)}
+          onChange={(event) => setDraft(event.target.value)}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
         <button type="submit">Save</button>
       </div>
       {error ? (

@@ -48,7 +48,9 @@ export function QuestionnaireForm({ interrupt, onAnswer }: { interrupt: Interrup
   const [values, setValues] = useState<Record<string, string>>({});
   const set = (name: string, text: string) => setValues((current) => ({ ...current, [name]: text }));
   const submit = () => {
-    const payload = Object.fromEntries(fields.filter(([name]) => values[name] !== undefined && values[name] !== '').map(([name, field]) => [name, payloadValue(field, values[name])]));
+    const payload = Object.fromEntries(
+      fields.filter(([name]) => values[name] !== undefined && values[name] !== '').map(([name, field]) => [name, payloadValue(field, values[name])]),
+    );
     const shown = fields.map(([name, field]) => `${field.title ?? name} ${values[name] || '(default)'}`).join('; ');
     onAnswer({ interruptId: interrupt.id, status: 'resolved', payload }, shown);
   };
@@ -64,7 +66,7 @@ export function QuestionnaireForm({ interrupt, onAnswer }: { interrupt: Interrup
       <p className="interrupt-title">
         <span className="badge question-badge">Question</span> {messageWithoutRetry(interrupt.message)}
       </p>
-      {fields.map(([name, field], index) => {
+      {fields.map(([name, field]) => {
         const inputId = `${interrupt.id}-${name}`;
         const refusal = refusalOf(field);
         const choices = field.enum ?? (field.type === 'boolean' ? ['yes', 'no'] : undefined);
@@ -78,7 +80,14 @@ export function QuestionnaireForm({ interrupt, onAnswer }: { interrupt: Interrup
               <div className="choices" role="radiogroup" aria-labelledby={`${inputId}-label`} id={inputId}>
                 {choices.map((choice) => (
                   // biome-ignore lint/a11y/useSemanticElements: a row of buttons reads better than radio inputs here, and says which is pressed
-                  <button type="button" role="radio" aria-checked={values[name] === choice} key={choice} className={values[name] === choice ? 'chosen' : ''} onClick={() => set(name, choice)}>
+                  <button
+                    type="button"
+                    role="radio"
+                    aria-checked={values[name] === choice}
+                    key={choice}
+                    className={values[name] === choice ? 'chosen' : ''}
+                    onClick={() => set(name, choice)}
+                  >
                     {choice}
                   </button>
                 ))}
@@ -87,7 +96,6 @@ export function QuestionnaireForm({ interrupt, onAnswer }: { interrupt: Interrup
               <input
                 id={inputId}
                 name={name}
-                autoFocus={index === 0}
                 inputMode={field.type === 'integer' || field.type === 'number' ? 'decimal' : undefined}
                 value={values[name] ?? ''}
                 aria-invalid={refusal !== undefined}

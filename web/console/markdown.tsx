@@ -7,7 +7,8 @@ import { HighlightedCode } from './highlight.js';
  * HTML in a reply (a `<script>`, an `<img onerror>`) is shown as the text it is.
  */
 export function Markdown({ text }: { text: string }) {
-  return <div className="markdown">{blocks(marked.lexer(text), 'b')}</div>;
+  // Line breaks as written: questions and lists of fields come one per line.
+  return <div className="markdown">{blocks(marked.lexer(text, { breaks: true, gfm: true }), 'b')}</div>;
 }
 
 /** Only links a person can follow safely: web and mail addresses, never `javascript:`. */

@@ -14,7 +14,7 @@ export function TokenGate({ error, onToken }: { error?: string; onToken(token: s
         <h1>auggy Console</h1>
         <p>This server asks for its access token (the AUGGY_TOKEN it was started with).</p>
         <label htmlFor="token-input">Access token</label>
-        <input id="token-input" type="password" autoComplete="off" autoFocus value={token} onChange={(event) => setToken(event.target.value)} />
+        <input id="token-input" type="password" autoComplete="off" value={token} onChange={(event) => setToken(event.target.value)} />
         {error ? (
           <p className="refusal" role="alert">
             {error}

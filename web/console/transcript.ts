@@ -53,7 +53,8 @@ function custom(transcript: Transcript, name: string, value: unknown): Transcrip
     if (previous?.kind === 'verdict' && previous.reason !== '' && text(fields.text).endsWith(previous.reason)) return transcript;
     return push(transcript, { kind: 'system', text: text(fields.text) });
   }
-  if (name === 'userAsk.evaluation' && text(fields.outcome) !== '') return push(transcript, { kind: 'verdict', outcome: text(fields.outcome), reason: text(fields.reason) });
+  if (name === 'userAsk.evaluation' && text(fields.outcome) !== '')
+    return push(transcript, { kind: 'verdict', outcome: text(fields.outcome), reason: text(fields.reason) });
   return transcript;
 }
 
@@ -66,7 +67,9 @@ export function applyEvent(transcript: Transcript, event: AguiEventLike): Transc
       return push(transcript, { id, kind: 'assistant', text: '', streaming: true, question: false });
     }
     case 'TEXT_MESSAGE_CONTENT':
-      return update(transcript, text(event.messageId), (item) => (item.kind === 'assistant' || item.kind === 'user' ? { ...item, text: item.text + text(event.delta) } : item));
+      return update(transcript, text(event.messageId), (item) =>
+        item.kind === 'assistant' || item.kind === 'user' ? { ...item, text: item.text + text(event.delta) } : item,
+      );
     case 'TEXT_MESSAGE_END':
       return update(transcript, text(event.messageId), (item) => (item.kind === 'assistant' ? { ...item, streaming: false } : item));
     case 'TOOL_CALL_START': {

@@ -134,14 +134,14 @@ export function useConsole() {
   }, [api, access]);
 
   // Changes made elsewhere (another client, a board write) appear without a reload.
+  const { threadId: shownThread, runningSince: shownRunningSince } = view;
   useEffect(() => {
-    const { threadId, runningSince } = view;
-    if (threadId === undefined || runningSince !== undefined || access !== 'open') return;
+    if (shownThread === undefined || shownRunningSince !== undefined || access !== 'open') return;
     const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') void refreshThread(threadId, false);
+      if (document.visibilityState === 'visible') void refreshThread(shownThread, false);
     }, IDLE_POLL_MS);
     return () => clearInterval(timer);
-  }, [view.threadId, view.runningSince, access, refreshThread]);
+  }, [shownThread, shownRunningSince, access, refreshThread]);
 
   /** One run on the thread: its events folded in as they come, its open questions kept at the end. */
   const run = useCallback(
@@ -154,13 +154,16 @@ export function useConsole() {
       setView((current) => ({ ...current, runningSince: Date.now(), interrupts: [] }));
       const subscriber: AgentSubscriber = {
         onEvent: ({ event }) => {
-          setView((current) => (current.threadId === threadId ? { ...current, transcript: applyEvent(current.transcript, event as unknown as AguiEventLike) } : current));
+          setView((current) =>
+            current.threadId === threadId ? { ...current, transcript: applyEvent(current.transcript, event as unknown as AguiEventLike) } : current,
+          );
         },
         onStateChanged: ({ state }) => {
           setView((current) => (current.threadId === threadId ? { ...current, state: { ...current.state, ...(state as Record<string, unknown>) } } : current));
         },
         onRunFinishedEvent: (params) => {
-          if (params.outcome === 'interrupt') setView((current) => (current.threadId === threadId ? { ...current, interrupts: params.interrupts as Interrupt[] } : current));
+          if (params.outcome === 'interrupt')
+            setView((current) => (current.threadId === threadId ? { ...current, interrupts: params.interrupts as Interrupt[] } : current));
         },
       };
       try {
@@ -186,7 +189,18 @@ export function useConsole() {
         setView((current) => ({ ...current, threadId }));
       }
       const messageId = `msg-${newThreadId()}`;
-      setView((current) => ({ ...current, threadId, transcript: applyEvent(applyEvent(applyEvent(current.transcript, { type: 'TEXT_MESSAGE_START', messageId, role: 'user' }), { type: 'TEXT_MESSAGE_CONTENT', messageId, delta: text }), { type: 'TEXT_MESSAGE_END', messageId }) }));
+      setView((current) => ({
+        ...current,
+        threadId,
+        transcript: applyEvent(
+          applyEvent(applyEvent(current.transcript, { type: 'TEXT_MESSAGE_START', messageId, role: 'user' }), {
+            type: 'TEXT_MESSAGE_CONTENT',
+            messageId,
+            delta: text,
+          }),
+          { type: 'TEXT_MESSAGE_END', messageId },
+        ),
+      }));
       void run(threadId, (agent, subscriber) => {
         agent.addMessage({ id: messageId, role: 'user', content: text });
         return agent.runAgent({}, subscriber);
@@ -202,7 +216,17 @@ export function useConsole() {
       if (threadId === undefined) return;
       if (shown !== undefined) {
         const messageId = `answer-${newThreadId()}`;
-        setView((current) => ({ ...current, transcript: applyEvent(applyEvent(applyEvent(current.transcript, { type: 'TEXT_MESSAGE_START', messageId, role: 'user' }), { type: 'TEXT_MESSAGE_CONTENT', messageId, delta: shown }), { type: 'TEXT_MESSAGE_END', messageId }) }));
+        setView((current) => ({
+          ...current,
+          transcript: applyEvent(
+            applyEvent(applyEvent(current.transcript, { type: 'TEXT_MESSAGE_START', messageId, role: 'user' }), {
+              type: 'TEXT_MESSAGE_CONTENT',
+              messageId,
+              delta: shown,
+            }),
+            { type: 'TEXT_MESSAGE_END', messageId },
+          ),
+        }));
       }
       void run(threadId, (agent, subscriber) => {
         // After a reload the agent did not see the run that asked: it learns the open questions here.
@@ -216,7 +240,11 @@ export function useConsole() {
   const stop = useCallback(() => {
     if (viewRef.current.runningSince === undefined) return;
     agentRef.current?.abortRun();
-    setView((current) => ({ ...current, runningSince: undefined, transcript: applyEvent(current.transcript, { type: 'RUN_FINISHED', result: { status: 'canceled' } }) }));
+    setView((current) => ({
+      ...current,
+      runningSince: undefined,
+      transcript: applyEvent(current.transcript, { type: 'RUN_FINISHED', result: { status: 'canceled' } }),
+    }));
   }, []);
 
   const writeBoard = useCallback(

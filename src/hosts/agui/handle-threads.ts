@@ -76,7 +76,8 @@ export async function handleThread(req: IncomingMessage, res: ServerResponse, co
     });
     sendJson(res, 200, result, context.headers);
   } catch (error) {
-    if (error instanceof SessionError && /^no session/.test(error.message)) throw new HttpError(404, `no thread ${threadId} yet; a thread begins with its first POST /agent/run`);
+    if (error instanceof SessionError && /^no session/.test(error.message))
+      throw new HttpError(404, `no thread ${threadId} yet; a thread begins with its first POST /agent/run`);
     throw error;
   }
 }
