@@ -29,10 +29,16 @@ export function App() {
   const [copied, setCopied] = useState<string>();
   const scroller = useRef<HTMLDivElement>(null);
 
-  // New lines come in at the bottom: follow them, unless the person scrolled up to read.
+  // New lines come in at the bottom: a new item or question is scrolled to; streamed text is
+  // followed unless the person scrolled up to read.
+  const itemCount = view.transcript.items.length + view.interrupts.length;
+  const followed = useRef(0);
   useEffect(() => {
     const box = scroller.current;
-    if (box && box.scrollHeight - box.scrollTop - box.clientHeight < 160) box.scrollTop = box.scrollHeight;
+    if (!box) return;
+    const grew = itemCount !== followed.current;
+    followed.current = itemCount;
+    if (grew || box.scrollHeight - box.scrollTop - box.clientHeight < 160) box.scrollTop = box.scrollHeight;
   });
 
   // Esc stops the run wherever the focus is.
@@ -96,7 +102,7 @@ export function App() {
         </div>
         <div className="chat-scroll" ref={scroller}>
           {view.transcript.items.length === 0 ? <p className="empty note">Send a message to start a thread.</p> : null}
-          <TranscriptView items={view.transcript.items} />
+          <TranscriptView items={view.transcript.items} formShown={waiting && view.interrupts.some((interrupt) => !isReplyQuestion(interrupt))} />
           {waiting
             ? view.interrupts
                 .filter((interrupt) => !isReplyQuestion(interrupt) && answers[interrupt.id] === undefined)

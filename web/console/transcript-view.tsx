@@ -55,10 +55,13 @@ function Item({ item }: { item: TranscriptItem }) {
   }
 }
 
-export function TranscriptView({ items }: { items: readonly TranscriptItem[] }) {
+/** `formShown`: a questionnaire or approval is drawn as a form below, so its narration since the person's last line is not repeated. */
+export function TranscriptView({ items, formShown }: { items: readonly TranscriptItem[]; formShown: boolean }) {
+  const lastUser = items.findLastIndex((item) => item.kind === 'user');
+  const shown = items.filter((item, index) => !(formShown && index > lastUser && item.kind === 'assistant' && item.narration));
   return (
     <ol className="transcript" aria-label="Conversation">
-      {items.map((item) => (
+      {shown.map((item) => (
         <li key={item.id}>
           <Item item={item} />
         </li>

@@ -1,7 +1,8 @@
 /** What the chat draws, folded from AG-UI events: the same fold for a live run and a thread's history. */
 export type TranscriptItem =
   | { kind: 'user'; id: string; text: string }
-  | { kind: 'assistant'; id: string; text: string; streaming: boolean; question: boolean }
+  /** `narration`: a questionnaire's questions as text, for clients that draw no form; the Console's form says them. */
+  | { kind: 'assistant'; id: string; text: string; streaming: boolean; question: boolean; narration?: boolean }
   | { kind: 'tool'; id: string; name: string; args: string; result?: string }
   | { kind: 'system'; id: string; text: string }
   | { kind: 'verdict'; id: string; outcome: string; reason: string }
@@ -11,10 +12,12 @@ export interface Transcript {
   items: TranscriptItem[];
   /** request_input's calls: the question is its prompt, said as the reply; its arguments (the reason) are never drawn. */
   hidden: string[];
+  /** A question event came: the text message after it narrates it. */
+  narrating: boolean;
   next: number;
 }
 
-export const EMPTY_TRANSCRIPT: Transcript = { items: [], hidden: [], next: 1 };
+export const EMPTY_TRANSCRIPT: Transcript = { items: [], hidden: [], narrating: false, next: 1 };
 
 /** The tool whose call is the agent's question to the person, not activity to show. */
 const QUESTION_TOOL = 'request_input';
@@ -53,6 +56,7 @@ function custom(transcript: Transcript, name: string, value: unknown): Transcrip
     if (previous?.kind === 'verdict' && previous.reason !== '' && text(fields.text).endsWith(previous.reason)) return transcript;
     return push(transcript, { kind: 'system', text: text(fields.text) });
   }
+  if (name === 'question') return { ...transcript, narrating: true };
   if (name === 'userAsk.evaluation' && text(fields.outcome) !== '')
     return push(transcript, { kind: 'verdict', outcome: text(fields.outcome), reason: text(fields.reason) });
   return transcript;
@@ -64,6 +68,8 @@ export function applyEvent(transcript: Transcript, event: AguiEventLike): Transc
       const id = text(event.messageId);
       if (transcript.items.some((item) => item.id === id)) return transcript;
       if (event.role === 'user') return push(transcript, { id, kind: 'user', text: '' });
+      if (transcript.narrating)
+        return { ...push(transcript, { id, kind: 'assistant', text: '', streaming: true, question: true, narration: true }), narrating: false };
       return push(transcript, { id, kind: 'assistant', text: '', streaming: true, question: false });
     }
     case 'TEXT_MESSAGE_CONTENT':

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loggedKernelEvent } from '../../kernel/events.js';
 import type { SessionEntry } from '../../session/entries.js';
 import { isValidSessionId } from '../../session/ids.js';
+import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
 import { SessionError } from '../../session/session.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
 import { toAguiEvent, terminalEvent } from './event-map.js';
@@ -31,6 +32,8 @@ export async function handleThreadList(res: ServerResponse, context: ThreadsCont
  */
 export function historyEvents(threadId: string, entries: readonly SessionEntry[]): AguiEvent[] {
   const events: AguiEvent[] = [];
+  // The questions read as text, as the run's stream narrated them (the log keeps only their events).
+  const narrate = createQuestionNarrator();
   let userMessages = 0;
   for (const entry of entries) {
     if (entry.kind === 'user') {
@@ -48,6 +51,8 @@ export function historyEvents(threadId: string, entries: readonly SessionEntry[]
     else {
       const mapped = toAguiEvent(event);
       if (mapped) events.push(mapped);
+      const narrated = narrate(event);
+      if (narrated !== undefined) events.push(...textMessageEvents(narrated).flatMap((extra) => toAguiEvent(extra) ?? []));
     }
   }
   return events;
