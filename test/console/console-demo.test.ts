@@ -49,7 +49,7 @@ async function personHoldsTurn(page: Page): Promise<void> {
 }
 
 describe('the Console on the scripted demo', () => {
-  it('sends a message and draws the streamed reply as markdown, with one line per tool call', async () => {
+  it('sends a message and draws the streamed reply as markdown, with one line per tool call, and copies the transcript as markdown', async () => {
     const url = await startDemo();
     const { page, errors } = await openConsole(browser, url);
     await send(page, 'hello');
@@ -61,6 +61,11 @@ describe('the Console on the scripted demo', () => {
     await expect(tool.locator('.tool-detail').textContent()).resolves.toContain('Result');
     await page.locator('.verdict', { hasText: 'achieved' }).first().waitFor();
     await screenshot(page, 'reply');
+    await page.getByRole('button', { name: 'Copy transcript' }).click();
+    await page.getByText('Transcript copied as markdown.').waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/^\*\*You:\*\* hello\n\n- tool `board_write`/);
+    expect(copied).toContain("**Agent:** Hello! I'm the demo agent.");
     expect(errors).toEqual([]);
   });
 
@@ -101,6 +106,7 @@ describe('the Console on the scripted demo', () => {
     await expect(page.locator('.questionnaire .field').count()).resolves.toBe(1);
     await expect(refused.getAttribute('data-field')).resolves.toBe('replicas');
     await expect(refused.locator('.refusal').textContent()).resolves.toMatch(/whole number|integer|number/i);
+    await expect(refused.getByLabel('How many replicas?').inputValue()).resolves.toBe('many');
     await screenshot(page, 'questionnaire-refused');
     // The default is one click away.
     await refused.getByRole('button', { name: 'Use default: 2' }).click();

@@ -19,7 +19,11 @@ export function launchChromium(): Promise<Browser> {
  * a test fails on a script the page did not mean to run, or an error it did not expect.
  */
 export async function openConsole(browser: Browser, url: string, options: { width?: number; height?: number } = {}): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    // Copy transcript writes the clipboard; the tests read it back.
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

@@ -27,6 +27,7 @@ export function App() {
   const replyQuestion = view.interrupts.find(isReplyQuestion);
   const [answers, setAnswers] = useState<Record<string, { entry: ResumeEntry; shown: string }>>({});
   const [copied, setCopied] = useState<string>();
+  const [typed, setTyped] = useState<Record<string, string>>({});
   const scroller = useRef<HTMLDivElement>(null);
 
   // New lines come in at the bottom: a new item or question is scrolled to; streamed text is
@@ -110,7 +111,15 @@ export function App() {
                   interrupt.reason === 'tool_call' ? (
                     <ApprovalCard key={interrupt.id} interrupt={interrupt} onAnswer={answer} />
                   ) : (
-                    <QuestionnaireForm key={interrupt.id} interrupt={interrupt} onAnswer={answer} />
+                    <QuestionnaireForm
+                      key={interrupt.id}
+                      interrupt={interrupt}
+                      typed={typed}
+                      onAnswer={(entry, shown, values) => {
+                        setTyped(values);
+                        answer(entry, shown);
+                      }}
+                    />
                   ),
                 )
             : null}

@@ -43,16 +43,27 @@ function messageWithoutRetry(message: string | undefined): string {
 }
 
 /** One question per field: choices and yes/no as buttons, a default one click away, lists comma-separated. */
-export function QuestionnaireForm({ interrupt, onAnswer }: { interrupt: Interrupt; onAnswer(entry: ResumeEntry, shown: string): void }) {
+export function QuestionnaireForm({
+  interrupt,
+  typed,
+  onAnswer,
+}: {
+  interrupt: Interrupt;
+  /** What the person typed last time, so a refused answer comes back on its field beside the reason. */
+  typed: Readonly<Record<string, string>>;
+  onAnswer(entry: ResumeEntry, shown: string, typed: Record<string, string>): void;
+}) {
   const fields = fieldsOf(interrupt);
-  const [values, setValues] = useState<Record<string, string>>({});
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(fields.filter(([name, field]) => refusalOf(field) !== undefined && typed[name] !== undefined).map(([name]) => [name, typed[name]])),
+  );
   const set = (name: string, text: string) => setValues((current) => ({ ...current, [name]: text }));
   const submit = () => {
     const payload = Object.fromEntries(
       fields.filter(([name]) => values[name] !== undefined && values[name] !== '').map(([name, field]) => [name, payloadValue(field, values[name])]),
     );
     const shown = fields.map(([name, field]) => `${field.title ?? name} ${values[name] || '(default)'}`).join('; ');
-    onAnswer({ interruptId: interrupt.id, status: 'resolved', payload }, shown);
+    onAnswer({ interruptId: interrupt.id, status: 'resolved', payload }, shown, values);
   };
   return (
     <form
@@ -120,7 +131,7 @@ export function QuestionnaireForm({ interrupt, onAnswer }: { interrupt: Interrup
         <button type="submit" className="primary">
           Send answers
         </button>
-        <button type="button" onClick={() => onAnswer({ interruptId: interrupt.id, status: 'cancelled' }, '(no answer)')}>
+        <button type="button" onClick={() => onAnswer({ interruptId: interrupt.id, status: 'cancelled' }, '(no answer)', {})}>
           Decline
         </button>
       </div>
