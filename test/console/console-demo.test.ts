@@ -158,13 +158,30 @@ describe('the Console on the scripted demo', () => {
     expect(errors).toEqual([]);
   });
 
-  it('stays readable at 360 px wide', async () => {
+  it("shows the workflow's state and visits, and what the agent can do as auggy admin reports it", async () => {
+    const serve = scope.adopt(await startServe(copyExample('support')));
+    const { page, errors } = await openConsole(browser, serve.url);
+    await send(page, 'I need my balance, my ID is ACC-12345');
+    await personHoldsTurn(page);
+    const workflow = page.getByRole('region', { name: 'Workflow' });
+    await workflow.getByText('State: resolution').waitFor();
+    await expect(workflow.locator('.visits').textContent()).resolves.toMatch(/verifying: 1 visit/);
+    const capabilities = page.getByRole('region', { name: 'Capabilities' });
+    await capabilities.getByText('Capabilities').click();
+    await expect(capabilities.textContent()).resolves.toContain('workflow__transition');
+    await screenshot(page, 'workflow');
+    expect(errors).toEqual([]);
+  });
+
+  it('stays readable at 360 px wide, dark when the system is', async () => {
     const url = await startDemo();
-    const { page, errors } = await openConsole(browser, url, { width: 360, height: 740 });
+    const { page, errors } = await openConsole(browser, url, { width: 360, height: 740, colorScheme: 'dark' });
     await send(page, 'deploy the api');
     await page.getByText('The agent is waiting for your answer.').waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe('rgb(20, 22, 26)');
     await screenshot(page, 'narrow');
     expect(errors).toEqual([]);
   });

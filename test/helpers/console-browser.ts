@@ -18,9 +18,10 @@ export function launchChromium(): Promise<Browser> {
  * A fresh page (its own storage) on the Console, every console message and page error kept:
  * a test fails on a script the page did not mean to run, or an error it did not expect.
  */
-export async function openConsole(browser: Browser, url: string, options: { width?: number; height?: number } = {}): Promise<{ page: Page; errors: string[] }> {
+export async function openConsole(browser: Browser, url: string, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    colorScheme: options.colorScheme ?? 'light',
     // Copy transcript writes the clipboard; the tests read it back.
     permissions: ['clipboard-read', 'clipboard-write'],
   });
