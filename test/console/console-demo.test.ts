@@ -1,18 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { copyExample } from '../helpers/agent-fixture.js';
-import { launchChromium, openConsole, screenshot } from '../helpers/console-browser.js';
+import { chromiumPerFile, openConsole, screenshot } from '../helpers/console-browser.js';
 import { ServeScope, startServe } from '../helpers/serve-process.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumPerFile();
 
 const scope = new ServeScope();
 afterEach(() => scope.stop());
@@ -51,7 +45,7 @@ async function personHoldsTurn(page: Page): Promise<void> {
 describe('the Console on the scripted demo', () => {
   it('sends a message and draws the streamed reply as markdown, with one line per tool call, and copies the transcript as markdown', async () => {
     const url = await startDemo();
-    const { page, errors } = await openConsole(browser, url);
+    const { page, errors } = await openConsole(browser(), url);
     await send(page, 'hello');
     await page.getByText("Hello! I'm the demo agent.").waitFor();
     await personHoldsTurn(page);
@@ -71,7 +65,7 @@ describe('the Console on the scripted demo', () => {
 
   it('marks a question as one, says the input waits for the answer, hides the reason, and goes on with the answer', async () => {
     const url = await startDemo();
-    const { page, errors } = await openConsole(browser, url);
+    const { page, errors } = await openConsole(browser(), url);
     await send(page, 'deploy the api');
     const question = page.locator('.message.question');
     await question.getByText('Which production service should I deploy').waitFor();
@@ -90,7 +84,7 @@ describe('the Console on the scripted demo', () => {
 
   it('asks a three-field questionnaire one field each, puts a refused answer back on its field with the reason, and goes on', async () => {
     const url = await startDemo();
-    const { page, errors } = await openConsole(browser, url);
+    const { page, errors } = await openConsole(browser(), url);
     await send(page, 'plan a release');
     const form = page.getByRole('form', { name: 'Questions from the agent' });
     await form.waitFor();
@@ -119,7 +113,7 @@ describe('the Console on the scripted demo', () => {
 
   it('lists threads newest first and resumes one after a reload, still waiting on its question', async () => {
     const url = await startDemo();
-    const { page, errors } = await openConsole(browser, url);
+    const { page, errors } = await openConsole(browser(), url);
     await send(page, 'hello');
     await page.getByText("Hello! I'm the demo agent.").waitFor();
     await personHoldsTurn(page);
@@ -143,7 +137,7 @@ describe('the Console on the scripted demo', () => {
 
   it('draws a reply holding <script> and <img onerror> as text, running neither', async () => {
     const url = await startDemo();
-    const { page, errors } = await openConsole(browser, url);
+    const { page, errors } = await openConsole(browser(), url);
     await send(page, 'show markup');
     const reply = page.locator('.message.assistant').last();
     await reply.getByText('window.__injected = 1', { exact: false }).waitFor();
@@ -160,7 +154,7 @@ describe('the Console on the scripted demo', () => {
 
   it("shows the workflow's state and visits, and what the agent can do as auggy admin reports it", async () => {
     const serve = scope.adopt(await startServe(copyExample('support')));
-    const { page, errors } = await openConsole(browser, serve.url);
+    const { page, errors } = await openConsole(browser(), serve.url);
     await send(page, 'I need my balance, my ID is ACC-12345');
     await personHoldsTurn(page);
     const workflow = page.getByRole('region', { name: 'Workflow' });
@@ -175,7 +169,7 @@ describe('the Console on the scripted demo', () => {
 
   it('stays readable at 360 px wide, dark when the system is', async () => {
     const url = await startDemo();
-    const { page, errors } = await openConsole(browser, url, { width: 360, height: 740, colorScheme: 'dark' });
+    const { page, errors } = await openConsole(browser(), url, { width: 360, height: 740, colorScheme: 'dark' });
     await send(page, 'deploy the api');
     await page.getByText('The agent is waiting for your answer.').waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -192,7 +186,7 @@ describe('the Console on the scripted demo', () => {
     expect(refused.status).toBe(401);
     const run = await fetch(`${url}/agent/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(run.status).toBe(401);
-    const { page, errors } = await openConsole(browser, url);
+    const { page, errors } = await openConsole(browser(), url);
     await page.getByLabel('Access token').fill('wrong');
     await page.getByRole('button', { name: 'Open the Console' }).click();
     await page.getByText('the bearer token is wrong').waitFor();

@@ -1,20 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { THREE_LINES } from '../helpers/board-fixture.js';
 import type { ChatReply, ReceivedRequest } from '../helpers/chat-server.js';
-import { launchChromium, openConsole, screenshot } from '../helpers/console-browser.js';
+import { chromiumPerFile, openConsole, screenshot } from '../helpers/console-browser.js';
 import { interruptModel } from '../helpers/interrupt-agent.js';
 import { lastUserText, mcpAgentFolder, toolResults } from '../helpers/mcp-agent.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { ServeScope } from '../helpers/serve-process.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumPerFile();
 
 const scope = new ServeScope();
 afterEach(() => scope.stop());
@@ -45,7 +39,7 @@ describe('the Console during runs', () => {
   it('writes a person line while the agent works, and the next round reads it; the agent line is read-only and says why', async () => {
     const dir = makeAgentFolder({ augments: ['turnControl', 'board'], files: { 'augments/board/augment.yaml': THREE_LINES } });
     const { chat, serve } = await scope.start(dir, boardModel);
-    const { page, errors } = await openConsole(browser, serve.url);
+    const { page, errors } = await openConsole(browser(), serve.url);
     await send(page, 'work');
     await chat.held();
     await page.getByText(/The agent is working… \d+s/).waitFor();
@@ -69,7 +63,7 @@ describe('the Console during runs', () => {
   it('Esc stops a run in flight, and the thread takes the next message', async () => {
     const dir = makeAgentFolder({ augments: ['turnControl'] });
     const { chat, serve } = await scope.start(dir, boardModel);
-    const { page, errors } = await openConsole(browser, serve.url);
+    const { page, errors } = await openConsole(browser(), serve.url);
     await send(page, 'wait');
     await chat.held();
     await page.getByText(/The agent is working/).waitFor();
@@ -84,7 +78,7 @@ describe('the Console during runs', () => {
   it('shows an MCP approval with server, tool and arguments: allowed runs the tool, denied does not', async () => {
     const { dir } = mcpAgentFolder();
     const { chat, serve } = await scope.start(dir, interruptModel);
-    const { page, errors } = await openConsole(browser, serve.url);
+    const { page, errors } = await openConsole(browser(), serve.url);
     await send(page, 'call mcp_everything_get_sum {"a":2,"b":3}');
     const card = page.getByRole('region', { name: 'Approval asked' });
     await card.waitFor();

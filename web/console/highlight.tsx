@@ -1,19 +1,11 @@
 import { common, createLowlight } from 'lowlight';
+import type { ElementContent, RootContent } from 'hast';
 import type { ReactNode } from 'react';
 
 /** Registered on the first code block: a page may never show code. */
 let grammars: ReturnType<typeof createLowlight> | undefined;
 
-interface HastText {
-  type: 'text';
-  value: string;
-}
-interface HastElement {
-  type: 'element';
-  properties?: { className?: unknown };
-  children: HastNode[];
-}
-type HastNode = HastText | HastElement | { type: 'comment' | 'doctype' };
+type HastNode = RootContent | ElementContent;
 
 /** lowlight's tree as React spans: text stays text, so nothing in a code block is ever markup. */
 function toReact(nodes: readonly HastNode[], key = 'h'): ReactNode[] {
@@ -36,7 +28,7 @@ export function HighlightedCode({ code, lang }: { code: string; lang?: string })
   const tree = language && grammars.registered(language) ? grammars.highlight(language, code) : grammars.highlightAuto(code);
   return (
     <pre className="code">
-      <code className="hljs">{toReact(tree.children as HastNode[])}</code>
+      <code className="hljs">{toReact(tree.children)}</code>
     </pre>
   );
 }

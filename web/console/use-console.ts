@@ -34,6 +34,16 @@ function threadInAddress(): string | undefined {
   return match?.[1];
 }
 
+/** The person's line as the transcript draws it: the run's stream does not repeat what the page sent. */
+function withPersonLine(transcript: Transcript, messageId: string, text: string): Transcript {
+  const events: AguiEventLike[] = [
+    { type: 'TEXT_MESSAGE_START', messageId, role: 'user' },
+    { type: 'TEXT_MESSAGE_CONTENT', messageId, delta: text },
+    { type: 'TEXT_MESSAGE_END', messageId },
+  ];
+  return events.reduce(applyEvent, transcript);
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -192,14 +202,7 @@ export function useConsole() {
       setView((current) => ({
         ...current,
         threadId,
-        transcript: applyEvent(
-          applyEvent(applyEvent(current.transcript, { type: 'TEXT_MESSAGE_START', messageId, role: 'user' }), {
-            type: 'TEXT_MESSAGE_CONTENT',
-            messageId,
-            delta: text,
-          }),
-          { type: 'TEXT_MESSAGE_END', messageId },
-        ),
+        transcript: withPersonLine(current.transcript, messageId, text),
       }));
       void run(threadId, (agent, subscriber) => {
         agent.addMessage({ id: messageId, role: 'user', content: text });
@@ -218,14 +221,7 @@ export function useConsole() {
         const messageId = `answer-${newThreadId()}`;
         setView((current) => ({
           ...current,
-          transcript: applyEvent(
-            applyEvent(applyEvent(current.transcript, { type: 'TEXT_MESSAGE_START', messageId, role: 'user' }), {
-              type: 'TEXT_MESSAGE_CONTENT',
-              messageId,
-              delta: shown,
-            }),
-            { type: 'TEXT_MESSAGE_END', messageId },
-          ),
+          transcript: withPersonLine(current.transcript, messageId, shown),
         }));
       }
       void run(threadId, (agent, subscriber) => {
