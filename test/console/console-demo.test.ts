@@ -111,6 +111,22 @@ describe('the Console on the scripted demo', () => {
     expect(errors).toEqual([]);
   });
 
+  it('sets the tracked ask and clears it, as /ask does in the chat', async () => {
+    const url = await startDemo();
+    const { page, errors } = await openConsole(browser(), url);
+    await send(page, 'hello');
+    await personHoldsTurn(page);
+    const ask = page.getByRole('region', { name: /ask/i });
+    await ask.locator('.ask-text', { hasText: 'hello' }).waitFor();
+    await ask.getByLabel('Set the tracked request').fill('Deploy api-west today.');
+    await ask.getByRole('button', { name: 'Set' }).click();
+    await ask.getByText('Ask set: Deploy api-west today.').waitFor();
+    await ask.locator('.ask-text', { hasText: 'Deploy api-west today.' }).waitFor();
+    await ask.getByRole('button', { name: 'Clear' }).click();
+    await ask.getByText('Ask cleared: no request is tracked until your next message.').waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('lists threads newest first and resumes one after a reload, still waiting on its question', async () => {
     const url = await startDemo();
     const { page, errors } = await openConsole(browser(), url);

@@ -46,6 +46,13 @@ describe('the routes the Console reads', () => {
     expect(detail.events.map((event) => event.type)).toContain('RUN_FINISHED');
     expect(detail.state.board?.progress.text).toBe('deploy: waiting to hear which service');
     expect(detail.state.ask?.text).toBe('deploy the api');
+    const command = await fetch(`${serve.url}/agent/command`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ threadId: 'second', command: '/nope' }),
+    });
+    expect(command.status).toBe(404);
+    expect(((await command.json()) as { error: string }).error).toMatch(/^this agent has no command \/nope; its commands are \/ask/);
     expect(detail.interrupts).toEqual([expect.objectContaining({ reason: 'input_required', message: expect.stringContaining('api-west or api-east') })]);
   });
 

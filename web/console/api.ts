@@ -99,6 +99,10 @@ export class ConsoleApi {
     return this.get('/admin');
   }
 
+  command(threadId: string, command: string): Promise<{ lines: string[]; isError: boolean; state: Record<string, unknown> }> {
+    return this.post('/agent/command', { threadId, command });
+  }
+
   writeBoard(threadId: string, line: string, text: string): Promise<{ board: Record<string, unknown> }> {
     return this.post('/agent/board', { threadId, lines: { [line]: text } });
   }

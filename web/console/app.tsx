@@ -143,7 +143,7 @@ export function App() {
       </main>
       <aside className="side" aria-label="Beside the chat">
         <BoardPanel board={view.state.board} onWrite={model.writeBoard} />
-        <AskPanel ask={view.state.ask} />
+        <AskPanel ask={view.state.ask} onCommand={model.runCommand} />
         <WorkflowPanel workflow={view.state.workflow} admin={model.admin} />
         <CapabilitiesPanel admin={model.admin} />
       </aside>

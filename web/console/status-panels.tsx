@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { AdminReport } from './api.js';
 
 interface AskState {
@@ -8,10 +9,13 @@ interface AskState {
   evaluatedTurns: number;
 }
 
-/** userAsk: what the person asked, tracked across turns, and how the last turn was judged. */
-export function AskPanel({ ask }: { ask: unknown }) {
+/** userAsk: what the person asked, tracked across turns, and how the last turn was judged; `/ask` to set or clear it. */
+export function AskPanel({ ask, onCommand }: { ask: unknown; onCommand(command: string): Promise<{ lines: string[]; isError: boolean }> }) {
+  const [draft, setDraft] = useState('');
+  const [said, setSaid] = useState<{ lines: string[]; isError: boolean }>();
   if (ask === undefined) return null;
   const state = ask as AskState | null;
+  const command = async (text: string) => setSaid(await onCommand(text));
   return (
     <section className="panel ask" aria-labelledby="ask-heading">
       <h2 id="ask-heading">{state?.active ? `? ask (${state.evaluatedTurns})` : 'Ask'}</h2>
@@ -29,6 +33,29 @@ export function AskPanel({ ask }: { ask: unknown }) {
       ) : (
         <p className="note">No request tracked yet: your next message becomes it.</p>
       )}
+      <form
+        className="ask-edit"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          if (draft.trim() === '') return;
+          await command(`/ask ${draft.trim()}`);
+          setDraft('');
+        }}
+      >
+        <label htmlFor="ask-input" className="visually-hidden">
+          Set the tracked request
+        </label>
+        <input id="ask-input" placeholder="Set the ask…" value={draft} onChange={(event) => setDraft(event.target.value)} />
+        <button type="submit">Set</button>
+        <button type="button" onClick={() => command('/ask clear')} disabled={!state?.active}>
+          Clear
+        </button>
+      </form>
+      {said ? (
+        <p className={said.isError ? 'refusal' : 'note'} role="status">
+          {said.lines.join(' ')}
+        </p>
+      ) : null}
     </section>
   );
 }

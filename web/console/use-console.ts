@@ -259,6 +259,24 @@ export function useConsole() {
     [api, refused],
   );
 
+  /** One of the agent's slash commands (`/ask clear`); resolves to what it said. */
+  const runCommand = useCallback(
+    async (command: string): Promise<{ lines: string[]; isError: boolean }> => {
+      const { threadId } = viewRef.current;
+      if (threadId === undefined) return { lines: ['Send a first message: the ask belongs to a thread.'], isError: true };
+      try {
+        const { lines, isError, state } = await api.command(threadId, command);
+        setView((current) => (current.threadId === threadId ? { ...current, state: { ...current.state, ...state } } : current));
+        void refreshThread(threadId, false);
+        return { lines, isError };
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) refused(error);
+        return { lines: [describe(error)], isError: true };
+      }
+    },
+    [api, refused, refreshThread],
+  );
+
   const submitToken = useCallback((token: string) => {
     saveToken(token);
     agentRef.current = undefined;
@@ -266,7 +284,7 @@ export function useConsole() {
     setApi(new ConsoleApi(token));
   }, []);
 
-  return { access, accessError, submitToken, threads, admin, view, notice, send, resume, stop, openThread, writeBoard };
+  return { access, accessError, submitToken, threads, admin, view, notice, send, resume, stop, openThread, writeBoard, runCommand };
 }
 
 export type ConsoleModel = ReturnType<typeof useConsole>;

@@ -9,6 +9,7 @@ import { requireBearer } from './access.js';
 import { handleBoard } from './handle-board.js';
 import { handleRun } from './handle-run.js';
 import { handleThread, handleThreadList } from './handle-threads.js';
+import { handleCommand } from './handle-command.js';
 import { consoleAssetsDir, serveConsole } from '../console/console-page.js';
 import { HttpError, sendError, sendJson } from './http-io.js';
 import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from './request-guards.js';
@@ -46,6 +47,7 @@ const ROUTES: Record<string, string> = {
   '/agent/board': 'POST',
   '/agent/threads': 'GET',
   '/agent/thread': 'GET',
+  '/agent/command': 'POST',
   '/health': 'GET',
   '/admin': 'GET',
   '/': 'GET',
@@ -148,6 +150,11 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       case '/agent/thread':
         requireBearer(req, options.token);
         await handleThread(req, res, { ...beside, headers });
+        return;
+      case '/agent/command':
+        requireBearer(req, options.token);
+        requireJsonBody(req);
+        await handleCommand(req, res, { ...beside, headers });
         return;
       case '/agent/board':
         requireBearer(req, options.token);
