@@ -34,7 +34,21 @@ const RUN_GROUP = [
   /[\\/]src[\\/]cli[\\/]([^\\/]+(?<!-action|main|prompts)\.ts|run-action\.ts)$/,
 ];
 
+/**
+ * The Console (web/console/): a page for the browser, served by `auggy serve` from dist/console/.
+ * Everything it runs is this one file, read from disk: no CDN, nothing fetched at run time.
+ */
+const consolePage = {
+  input: { console: 'web/console/main.tsx' },
+  platform: 'browser',
+  tsconfig: 'web/console/tsconfig.json',
+  logLevel: 'warn',
+  transform: { define: { 'process.env.NODE_ENV': JSON.stringify('production') } },
+  output: { dir: 'dist/console', format: 'esm', entryFileNames: '[name].js', minify: true, sourcemap: true, codeSplitting: false },
+};
+
 export default defineConfig([
+  consolePage,
   {
     input: { main: 'src/cli/main.ts' },
     platform: 'node',

@@ -8,6 +8,9 @@ import type { AgentTarget } from '../open-conversation.js';
 import { requireBearer } from '../http/access.js';
 import { handleBoard } from './handle-board.js';
 import { handleRun } from './handle-run.js';
+import { handleThread, handleThreadList } from './handle-threads.js';
+import { handleCommand } from './handle-command.js';
+import { consoleAssetsDir, serveConsole } from '../console/console-page.js';
 import { HttpError, sendError, sendJson } from '../http/http-io.js';
 import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from '../http/request-guards.js';
 import type { ServedRoutes } from '../http/served-routes.js';
@@ -46,7 +49,16 @@ export interface AguiServer {
   shutdown(graceMs: number): Promise<void>;
 }
 
-const ROUTES: Record<string, string> = { '/agent/run': 'POST', '/agent/board': 'POST', '/health': 'GET', '/admin': 'GET' };
+const ROUTES: Record<string, string> = {
+  '/agent/run': 'POST',
+  '/agent/board': 'POST',
+  '/agent/threads': 'GET',
+  '/agent/thread': 'GET',
+  '/agent/command': 'POST',
+  '/health': 'GET',
+  '/admin': 'GET',
+  '/': 'GET',
+};
 
 function routeList(routes: Record<string, string>): string {
   return Object.entries(routes)
@@ -88,6 +100,7 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
     allowedHosts: options.allowedHosts ?? [],
     corsOrigins: normalOrigins(options.corsOrigins ?? []),
   };
+  const consoleDir = consoleAssetsDir();
   /** Set once SIGTERM arrived: when the grace period ends, so refusals can say when to come back. */
   let closingUntil: number | undefined;
 
@@ -114,6 +127,9 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       res.end();
       return;
     }
+    const page = await serveConsole(req, res, path, consoleDir);
+    if (page === true) return;
+    if (page !== false) throw new HttpError(page.status, page.message, { ...headers, ...page.headers });
     const expected = routes[path];
     if (expected === undefined) throw new HttpError(404, `no route ${method} ${path}; the routes are ${routeList(routes)}`);
     if (method !== expected) throw new HttpError(405, `${path} takes ${expected}, not ${method}`, { allow: expected });
@@ -136,6 +152,19 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
           closingRefusal: () => closingRefusal(headers),
           interruptWaitMs: options.interruptWaitMs,
         });
+        return;
+      case '/agent/threads':
+        requireBearer(req, options.token);
+        await handleThreadList(res, { ...beside, headers });
+        return;
+      case '/agent/thread':
+        requireBearer(req, options.token);
+        await handleThread(req, res, { ...beside, headers });
+        return;
+      case '/agent/command':
+        requireBearer(req, options.token);
+        requireJsonBody(req);
+        await handleCommand(req, res, { ...beside, headers });
         return;
       case '/agent/board':
         requireBearer(req, options.token);

@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isValidSessionId } from '../../session/ids.js';
+import { SessionError } from '../../session/session.js';
+import { besideRun, type BesideRunContext } from './beside-run.js';
+import { HttpError, readJsonBody, sendJson } from '../http/http-io.js';
+
+const SHAPE = 'send {"threadId": "<thread>", "command": "/ask clear"}';
+
+function parseCommandRequest(body: unknown): { threadId: string; name: string; args: string } {
+  const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const { threadId, command } = fields;
+  if (typeof threadId !== 'string' || !isValidSessionId(threadId)) {
+    throw new HttpError(400, `threadId must name a thread (letters, digits, - and _, at most 128 characters); ${SHAPE}`);
+  }
+  const match = typeof command === 'string' ? /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(command.trim()) : null;
+  if (!match) throw new HttpError(400, `command must be a slash command such as /ask; ${SHAPE}`);
+  return { threadId, name: match[1].toLowerCase(), args: (match[2] ?? '').trim() };
+}
+
+/**
+ * POST /agent/command: one of the agent's augment commands (`/ask`, `/ask <text>`, `/ask clear`,
+ * `/board`...) on a thread, as the chat runs them. A command that may run during a turn runs
+ * beside a run in flight; any other waits for the thread to be idle (409 meanwhile). Answers the
+ * command's lines and the thread's state after it.
+ */
+export async function handleCommand(req: IncomingMessage, res: ServerResponse, context: BesideRunContext & { headers: Record<string, string> }): Promise<void> {
+  const request = parseCommandRequest(await readJsonBody(req));
+  const running = context.threads.active(request.threadId) !== undefined;
+  try {
+    const { result } = await besideRun(context, request.threadId, { createIfMissing: false }, async (conversation) => {
+      const commands = conversation.commands();
+      const command = commands.find((candidate) => candidate.name.toLowerCase() === request.name);
+      if (!command) {
+        const names = commands.map((candidate) => `/${candidate.name}`).join(', ');
+        throw new HttpError(404, `this agent has no command /${request.name}; ${names === '' ? 'its augments add none' : `its commands are ${names}`}`);
+      }
+      if (running && !command.duringTurn)
+        throw new HttpError(409, `/${command.name} waits until the run on thread ${request.threadId} finishes; send it again then`);
+      const output = await command.run(request.args);
+      return { lines: output.lines, isError: output.isError === true, state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) } };
+    });
+    sendJson(res, 200, { threadId: request.threadId, ...result }, context.headers);
+  } catch (error) {
+    if (error instanceof SessionError && /^no session/.test(error.message)) {
+      throw new HttpError(404, `no thread ${request.threadId} yet; a thread begins with its first POST /agent/run`);
+    }
+    throw error;
+  }
+}
