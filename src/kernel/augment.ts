@@ -11,10 +11,11 @@ export interface CommandOutput {
   lines: string[];
   isError?: boolean;
   /**
-   * A message to run as the person's turn once the lines are shown (`/goal <condition>` starts
-   * working on it at once). Every host that runs commands honours it.
+   * A turn to start once the lines are shown (`/goal <condition>` starts working on it at once).
+   * Without `by`, `message` is the person's (Conversation.runTurn); with it, it is that
+   * augment's directive (Conversation.continueTurn). Every host that runs commands honours it.
    */
-  startTurn?: string;
+  startTurn?: { message: string; by?: string };
 }
 
 export interface SlashCommand {

@@ -3,7 +3,7 @@ import type { KernelEvent } from '../../../kernel/events.js';
 import type { TurnResult } from '../../../kernel/turn-loop.js';
 import { questionOf } from '../../../augments/questions/index.js';
 import { EVALUATION_EVENT, type EvaluationEventValue } from '../../../augments/user-ask/judge-turn.js';
-import { renderTranscript } from '../../../augments/user-ask/render-transcript.js';
+import { renderTranscript } from '../../../augments/render-transcript.js';
 import { approvalFor } from './scenario-person.js';
 import type { ObservedAsk, ObservedBoardLine, ObservedQuestion, ObservedWorkflow, Scope } from '../assertions/scope.js';
 
