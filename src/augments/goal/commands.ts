@@ -74,7 +74,11 @@ export function goalCommand(store: GoalStore, config: GoalConfig, augmentId: str
       const replaced = state !== undefined && (state.status === 'active' || state.status === 'waiting' || state.status === 'paused');
       await store.set(text);
       return {
-        lines: [`Goal set: ${text}`, ...(replaced ? ['It replaces the previous goal.'] : []), `The agent keeps working until it is met (at most ${config.maxTurns} turns).`],
+        lines: [
+          `Goal set: ${text}`,
+          ...(replaced ? ['It replaces the previous goal.'] : []),
+          `The agent keeps working until it is met (at most ${config.maxTurns} turns).`,
+        ],
         startTurn: { message: text },
       };
     },

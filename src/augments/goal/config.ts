@@ -7,7 +7,11 @@ export const DEFAULT_MAX_TURNS = 20;
 /** The longest condition `/goal` takes: it is in every system prompt while the goal is open. */
 export const MAX_CONDITION_CHARS = 4000;
 
-const positiveWhole = (what: string) => z.number().int(`must be a whole number of ${what}`).min(1, `must be at least 1 ${what.replace(/s$/, '')}`);
+const positiveWhole = (what: string) =>
+  z
+    .number()
+    .int(`must be a whole number of ${what}`)
+    .min(1, `must be at least 1 ${what.replace(/s$/, '')}`);
 
 export const goalConfigSchema = z.object({
   /** `provider:model` that judges each turn; the agent's own model when absent. */

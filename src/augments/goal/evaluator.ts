@@ -31,7 +31,10 @@ export function goalEvaluatorPrompt(state: GoalState, turn: FinishedTurn): strin
   ].join('\n\n');
 }
 
-export type GoalVerdictResult = { ok: true; met: boolean; reason: string } | { ok: false; error: string };
+export type GoalVerdictResult = ({ ok: true; met: boolean; reason: string } | { ok: false; error: string }) & {
+  /** Tokens the evaluator spent: the goal's maxTokens counts them. */
+  tokens?: number;
+};
 
 /** Longest reason kept: it is shown on one line and guides the next turn. */
 export const MAX_REASON_CHARS = 500;
@@ -82,8 +85,9 @@ export async function evaluateGoal(complete: CompleteFn, state: GoalState, turn:
       model,
       signal: turn.signal ? AbortSignal.any([turn.signal, timeout]) : timeout,
     });
-    if (!reply.ok) return { ok: false, error: `the call failed: ${reply.error}` };
-    return parseGoalVerdict(reply.text);
+    const tokens = (reply.usage?.inputTokens ?? 0) + (reply.usage?.outputTokens ?? 0);
+    if (!reply.ok) return { ok: false, error: `the call failed: ${reply.error}`, tokens };
+    return { ...parseGoalVerdict(reply.text), tokens };
   } catch (error) {
     // complete() reports provider trouble as data; anything thrown is a bug elsewhere, still not fatal here.
     return { ok: false, error: `the call failed: ${error instanceof Error ? error.message : String(error)}` };

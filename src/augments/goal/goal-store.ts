@@ -20,7 +20,9 @@ export function loadGoal(session: SessionHandle, warn: (message: string) => void
   if (!parsed.success) {
     try {
       const setAsideTo = session.setAsideState(GOAL_FILE, 'invalid');
-      warn(`goal: ${GOAL_FILE} does not hold a goal (${parsed.error.issues[0]?.message ?? 'unexpected shape'}) and was set aside as ${setAsideTo}; no goal is set`);
+      warn(
+        `goal: ${GOAL_FILE} does not hold a goal (${parsed.error.issues[0]?.message ?? 'unexpected shape'}) and was set aside as ${setAsideTo}; no goal is set`,
+      );
     } catch {
       warn(`goal: ${GOAL_FILE} does not hold a goal and could not be set aside; no goal is set until /goal sets one`);
     }

@@ -108,6 +108,7 @@ export async function judgeGoal(deps: JudgeGoalDeps, turn: FinishedTurn): Promis
 
   const before = lastVerdict(open);
   const result = await evaluateGoal(deps.complete, store.state ?? open, turn, deps.config.evaluatorModel);
+  store.spent(result.tokens ?? 0);
   if (turn.signal?.aborted) return pause('goal paused: the turn was canceled while it was being judged; /goal resume goes on');
   if (!result.ok) return pause(`goal paused: the evaluator gave no verdict (${result.error}); /goal resume tries again`, 'failed');
   const state = (await store.judged(result.met, result.reason)) ?? open;

@@ -1,5 +1,8 @@
-import type { CommandOutput, SlashCommand } from '../../kernel/augment.js';
+import type { SlashCommand } from '../../kernel/augment.js';
 import { editDistance } from '../../agent/suggest.js';
+
+// One reading of `/name args` for every host; the chat's registry is built on it.
+export { parseCommandLine, runCommand } from '../slash-command.js';
 
 /** A slash command in the one list the person sees, whoever contributed it. */
 export interface RegisteredCommand extends SlashCommand {
@@ -32,13 +35,6 @@ export function buildRegistry(own: SlashCommand[], augments: SlashCommand[]): Co
     }
   }
   return { commands, shadowed };
-}
-
-/** `/name args` → its parts; undefined when the text is not a command. */
-export function parseCommandLine(text: string): { name: string; args: string } | undefined {
-  const match = /^\/(\S*)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  if (!match) return undefined;
-  return { name: match[1], args: (match[2] ?? '').trim() };
 }
 
 export function findCommand(registry: CommandRegistry, name: string): RegisteredCommand | undefined {
@@ -81,13 +77,4 @@ export function helpLines(registry: CommandRegistry): string[] {
   const labels = registry.commands.map((command) => `/${command.name}${command.usage ? ` ${command.usage}` : ''}`);
   const width = Math.max(0, ...labels.map((label) => label.length));
   return registry.commands.map((command, index) => `${labels[index].padEnd(width)}  ${command.summary}`);
-}
-
-export async function runCommand(command: SlashCommand, args: string): Promise<CommandOutput> {
-  try {
-    return await command.run(args);
-  } catch (error) {
-    // A broken augment command is reported like any other failure; the chat carries on.
-    return { lines: [`/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`], isError: true };
-  }
 }
