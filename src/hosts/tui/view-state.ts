@@ -1,6 +1,6 @@
 import type { KernelEvent, TurnStatus } from '../../kernel/events.js';
 import type { DisplayItem, HeaderInfo } from './display-items.js';
-import { appendItems, applyEvent, emptyTranscript, endLive, type NewItem, type TranscriptState } from './transcript-state.js';
+import { appendItems, applyEvent, continuedTurnItems, emptyTranscript, endLive, type NewItem, type TranscriptState } from './transcript-state.js';
 
 export interface TurnSummary {
   status: TurnStatus;
@@ -30,7 +30,8 @@ export interface ViewState {
 export type ViewAction =
   | { type: 'events'; events: KernelEvent[] }
   | { type: 'items'; items: NewItem[] }
-  | { type: 'turn-started'; text: string; at: number }
+  /** `by`: an augment started the turn (a goal's next one): a line says so in place of the person's words. */
+  | { type: 'turn-started'; text: string; at: number; by?: string }
   | { type: 'turn-ended'; summary: TurnSummary; usage?: TokenUsage }
   | { type: 'reset'; header: HeaderInfo }
   | { type: 'reprint' };
@@ -54,7 +55,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         ...state,
         running: true,
         startedAt: action.at,
-        transcript: appendItems(state.transcript, [{ kind: 'user', text: action.text }]),
+        transcript: appendItems(state.transcript, action.by !== undefined ? continuedTurnItems(action.by) : [{ kind: 'user', text: action.text }]),
       };
     case 'turn-ended':
       // Whatever the stream left open (a turn that threw) is final now.
