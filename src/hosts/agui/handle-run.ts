@@ -12,7 +12,9 @@ import { clientTools } from './client-tools.js';
 import type { ThreadRegistry } from './thread-registry.js';
 import { systemLineEvent } from '../../kernel/events.js';
 import type { Interrupt } from '../../kernel/interrupt.js';
-import type { TurnResult } from '../../kernel/turn-loop.js';
+import type { ConversationTurn, TurnOptions } from '../../kernel/conversation.js';
+import { holdFloor, type FloorRun } from '../../kernel/hold-floor.js';
+import { commandTurn, runMessageCommand } from '../slash-command.js';
 import { readHeld, writeHeld } from './held-interrupts.js';
 import { InterruptPerson } from './interrupt-person.js';
 import { planResume, type ResumePlan } from './resume-plan.js';
@@ -87,24 +89,50 @@ function interruptRun(conversation: Conversation, request: RunRequest, waitMs: n
   return { plan, person: new InterruptPerson(plan.answers, expiresAt) };
 }
 
-/** Runs the input the request brings: a message, frontend tool results, or answers to open questions. */
+/**
+ * The first turn of the input the request brings: a message (or a command it names, `/goal …`,
+ * whose lines go out as system lines), frontend tool results, or answers to open questions.
+ * Undefined when there is nothing to run.
+ */
+async function firstTurn(
+  conversation: Conversation,
+  request: RunRequest,
+  options: TurnOptions & { person?: InterruptPerson },
+  asking: InterruptRun | undefined,
+  say: (line: string) => void,
+): Promise<(() => Promise<ConversationTurn>) | undefined> {
+  const { input } = request;
+  if (input.kind === 'message') {
+    const ran = await runMessageCommand(conversation, input.text);
+    if (ran) {
+      ran.output.lines.forEach(say);
+      return ran.output.startTurn && !ran.output.isError ? commandTurn(conversation, ran.output.startTurn, options) : undefined;
+    }
+    return () => conversation.runTurn(input.text, { ...options, messageId: input.messageId });
+  }
+  if (input.kind === 'tool-results') return () => conversation.resumeTurn(input.results, options);
+  const person = options.person;
+  if (!asking || !person) return undefined;
+  const { answers, toolCallIds, replyText } = asking.plan;
+  if (answers.size > 0) return () => conversation.resumeAnswered({ ...options, person, toolCallIds, ...(replyText !== undefined ? { reply: replyText } : {}) });
+  if (replyText !== undefined) return () => conversation.runTurn(replyText, options);
+  return undefined;
+}
+
+/**
+ * Runs the request's input and every turn an augment continues it with (a goal's loop): one run
+ * holds them all, and a question to the person (an interrupt) ends it, as it ends a lone turn.
+ */
 async function runInput(
   conversation: Conversation,
   request: RunRequest,
   signal: AbortSignal,
   asking: InterruptRun | undefined,
-): Promise<TurnResult | undefined> {
-  const tools = clientTools(request.tools);
-  const person = asking?.person;
-  const { input } = request;
-  if (input.kind === 'message') return conversation.runTurn(input.text, { signal, clientTools: tools, messageId: input.messageId, person });
-  if (input.kind === 'tool-results') return conversation.resumeTurn(input.results, { signal, clientTools: tools, person });
-  if (!asking || !person) return undefined;
-  const { answers, toolCallIds, replyText } = asking.plan;
-  if (answers.size > 0)
-    return conversation.resumeAnswered({ signal, clientTools: tools, person, toolCallIds, ...(replyText !== undefined ? { reply: replyText } : {}) });
-  if (replyText !== undefined) return conversation.runTurn(replyText, { signal, clientTools: tools, person });
-  return undefined;
+  say: (line: string) => void,
+): Promise<FloorRun | undefined> {
+  const options = { signal, clientTools: clientTools(request.tools), ...(asking ? { person: asking.person } : {}) };
+  const first = await firstTurn(conversation, request, options, asking, say);
+  return first ? holdFloor(conversation, first, options) : undefined;
 }
 
 /**
@@ -145,13 +173,15 @@ async function streamTurn(
       };
     }
     if (request.state) await conversation.applyClientState(request.state);
-    const result = await runInput(conversation, request, signal, asking);
+    const floor = await runInput(conversation, request, signal, asking, (line) => stream.forward(systemLineEvent(line)));
     // A resume that answered nothing open runs nothing; its warnings said why.
-    if (!result) return { status: 'completed' };
+    if (!floor) return { status: 'completed' };
+    const result = floor.last;
     const outcome: TurnOutcome = {
-      status: result.status,
-      message: result.message,
-      code: result.code,
+      // How the whole run ended: a goal's end, when it said one, else the last turn's.
+      status: floor.status,
+      message: floor.message,
+      code: floor.last.release ? (floor.status === 'budget-exhausted' ? 'budget_exhausted' : floor.status === 'failed' ? 'failed' : undefined) : result.code,
       ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}),
     };
     if (!asking) return outcome;

@@ -5,7 +5,7 @@ import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
 import { summarize, systemLineText, textEventWriter, turnSummary, type OutputFormat, type Writers } from './print-output.js';
 import { holdFloor } from '../../kernel/hold-floor.js';
 import type { ConversationTurn } from '../../kernel/conversation.js';
-import { parseCommandLine, runCommand } from '../slash-command.js';
+import { commandTurn, runMessageCommand } from '../slash-command.js';
 
 /** Why the signal aborted: the person's Ctrl+C, or a SIGTERM (CI stopping a job on timeout). */
 export class Interrupted extends Error {
@@ -29,28 +29,22 @@ export interface PrintOptions {
  * lines go to stderr, and a turn it starts runs as the message would. Undefined when the message
  * is not one (`//` sends a message that starts with a slash).
  */
-async function commandTurn(options: PrintOptions): Promise<{ exit: number } | { start: () => Promise<ConversationTurn> } | undefined> {
+async function messageCommand(options: PrintOptions): Promise<{ exit: number } | { start: () => Promise<ConversationTurn> } | undefined> {
   const { conversation, writers: w, format } = options;
-  const parsed = options.message.startsWith('//') ? undefined : parseCommandLine(options.message);
-  const command = parsed && conversation.commands().find((candidate) => candidate.name.toLowerCase() === parsed.name.toLowerCase());
-  if (!parsed || !command) return undefined;
-  const output = await runCommand(command, parsed.args);
-  const start = output.startTurn;
-  if (!start || output.isError) {
+  const ran = await runMessageCommand(conversation, options.message);
+  if (!ran) return undefined;
+  const { output } = ran;
+  if (!output.startTurn || output.isError) {
     // A command that starts nothing is its own answer: its lines are the output.
     if (format === 'text') (output.isError ? w.err : w.out)(`${output.lines.join('\n')}\n`);
     else
       w.out(
-        `${JSON.stringify({ command: command.name, lines: output.lines, isError: output.isError === true, sessionId: conversation.session.id, ...conversation.snapshot() })}\n`,
+        `${JSON.stringify({ command: ran.name, lines: output.lines, isError: output.isError === true, sessionId: conversation.session.id, ...conversation.snapshot() })}\n`,
       );
     return { exit: output.isError ? EXIT.usage : EXIT.ok };
   }
   for (const line of output.lines) w.err(`${line}\n`);
-  const signal = options.signal;
-  const by = start.by;
-  return {
-    start: () => (by === undefined ? conversation.runTurn(start.message, { signal }) : conversation.continueTurn({ directive: start.message, by }, { signal })),
-  };
+  return { start: commandTurn(conversation, output.startTurn, { signal: options.signal }) };
 }
 
 /**
@@ -59,7 +53,7 @@ async function commandTurn(options: PrintOptions): Promise<{ exit: number } | { 
  */
 export async function runPrintTurn(options: PrintOptions): Promise<number> {
   const { conversation, writers: w, format } = options;
-  const fromCommand = await commandTurn(options);
+  const fromCommand = await messageCommand(options);
   if (fromCommand && 'exit' in fromCommand) return fromCommand.exit;
   const text = textEventWriter(w);
   const narrate = createQuestionNarrator();
