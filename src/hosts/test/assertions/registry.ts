@@ -2,7 +2,7 @@ import type { AssertionType } from './types.js';
 import { contentExcludes, contentIncludes, contentIncludesAny, maxLength, minLength, regex } from './content.js';
 import { noToolErrors, toolArgs, toolCallCount, toolResultIncludes, toolsCalled, toolsNotCalled } from './tools.js';
 import { stateIs, transitionedTo, workflowComplete, workflowTransitionOrder } from './workflow.js';
-import { askOutcome, asks, boardLine, turnStatus } from './turn.js';
+import { askOutcome, asks, boardLine, goalMet, goalTurns, turnStatus } from './turn.js';
 import { llmJudge, llmJudgeSession } from './judge.js';
 
 /** Every assertion type auggy runs: PromptKit's names and params where it has them, then auggy's own. */
@@ -29,6 +29,8 @@ export const ASSERTION_TYPES: readonly AssertionType[] = [
   asks,
   askOutcome,
   boardLine,
+  goalMet,
+  goalTurns,
 ];
 
 /** PromptKit's threshold wrapper: another type's score held to `min_score` / `max_score`. */
