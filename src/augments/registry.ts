@@ -2,6 +2,7 @@ import type { AugmentFactory } from '../kernel/augment.js';
 import { turnControlAugment } from './turn-control/augment.js';
 import { workflowAugment } from './workflow/augment.js';
 import { userAskAugment } from './user-ask/augment.js';
+import { goalAugment } from './goal/augment.js';
 import { boardAugment } from './board/augment.js';
 import { questionsAugment } from './questions/augment.js';
 import { mcpAugment } from './mcp/augment.js';
@@ -12,6 +13,7 @@ export const BUILTIN_AUGMENTS: readonly AugmentFactory[] = [
   turnControlAugment,
   workflowAugment,
   userAskAugment,
+  goalAugment,
   boardAugment,
   questionsAugment,
   mcpAugment,

@@ -26,6 +26,8 @@ export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
   resume?: string | true;
   continue?: boolean;
   event?: string;
+  /** `--goal <condition>`: `--print "/goal <condition>"`, said shorter. */
+  goal?: string;
   board: string[];
   allowTool: string[];
   maxMessageChars: string;
@@ -72,10 +74,14 @@ function modelFlags(options: RunOptionValues): string[] {
 
 /** `auggy run`: --print runs one turn; otherwise the TUI opens on a terminal. */
 export async function runCommand(first: string | undefined, second: string | undefined, options: RunOptionValues): Promise<number> {
-  const print = options.print === true;
-  const args = resolveRunArgs(first, second, print);
-  const { message, messageFromSoleArgument } = args;
-  const dir = defaultAgentFolder(args.dir);
+  const print = options.print === true || options.goal !== undefined;
+  const resolved = resolveRunArgs(first, second, print);
+  const { messageFromSoleArgument } = resolved;
+  const dir = defaultAgentFolder(resolved.dir);
+  if (options.goal !== undefined && resolved.message !== undefined) {
+    throw new UsageError(`--goal is the run's message; give the goal or a message ("${resolved.message}"), not both`);
+  }
+  const message = options.goal !== undefined ? `/goal ${options.goal}` : resolved.message;
   const choice = sessionChoice(options);
   // isatty asks without creating process.stdin, which for a file or /dev/null (a script's usual
   // stdin) loads Node's file streams: a few ms of every `--print` start.
@@ -172,6 +178,9 @@ async function printAsWriter(
   process.on('SIGTERM', onSignal);
   try {
     // One writer per session: the lease covers the flags and the turn, and is refused at once when another auggy holds it.
+    if (options.goal !== undefined && !conversation.commands().some((command) => command.name === 'goal')) {
+      throw new UsageError('--goal needs the goal augment: add goal to the augments in agent.yaml (auggy create --augment goal)');
+    }
     return await conversation.asWriter(async () => {
       await applyHostInputs(conversation, options);
       return runPrintTurn({

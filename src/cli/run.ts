@@ -19,6 +19,7 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('-s, --session <id>', 'resume this session')
     .option('-r, --resume [id]', "resume this session; without an id, pick one from the list of this folder's sessions")
     .option('-c, --continue', 'resume the most recent session anything was said in')
+    .option('--goal <condition>', 'goal: set this goal and keep working until it is met, without the TUI (implies --print)')
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
     .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, [])
     .addOption(
@@ -36,8 +37,8 @@ message, for the agent in the current folder. So inside an agent folder
 \`auggy run -p "hello"\` (or \`auggy -p "hello"\`) runs one turn there, and
 \`auggy run DIR -p "hello"\` runs it in DIR. With no message, or -, it is read from stdin.
 
-Exit codes with --print: 0 completed, 3 input-required (the agent asked a question),
-1 failed or budget-exhausted, 2 usage or configuration error (also: the session is in use by
+Exit codes with --print: 0 completed (with a goal: met), 3 input-required (the agent asked a
+question), 1 failed or budget-exhausted (a goal out of budget or paused), 2 usage or configuration error (also: the session is in use by
 another auggy), 130 canceled by Ctrl+C, 143 stopped by SIGTERM (the partial reply is saved).
 
 Examples:
@@ -45,7 +46,8 @@ Examples:
   auggy run examples/demo --print "deploy the api"
   cd examples/demo && auggy -p "deploy the api"
   echo "api-west" | auggy run examples/demo --print --session <id> --output json
-  auggy run examples/demo --resume`,
+  auggy run examples/demo --resume
+  auggy run . --goal "the tests in test/api pass"   (needs the goal augment)`,
   );
   command.action(async (dir: string | undefined, message: string | undefined, options: RunOptionValues) => {
     const { runCommand } = await import('./run-action.js');

@@ -10,6 +10,12 @@ import type { HostScope } from './host-scope.js';
 export interface CommandOutput {
   lines: string[];
   isError?: boolean;
+  /**
+   * A turn to start once the lines are shown (`/goal <condition>` starts working on it at once).
+   * Without `by`, `message` is the person's (Conversation.runTurn); with it, it is that
+   * augment's directive (Conversation.continueTurn). Every host that runs commands honours it.
+   */
+  startTurn?: { message: string; by?: string };
 }
 
 export interface SlashCommand {
@@ -74,6 +80,22 @@ export interface FinishedTurn {
   text: string;
   /** The conversation so far, including this turn. */
   transcript: ModelMessage[];
+  /** The tokens the turn's model rounds spent (its augments' own calls not counted). */
+  usage?: CompletionUsage;
+  /** The names of the tools the turn called, in order. */
+  toolCalls?: readonly string[];
+}
+
+/**
+ * What an after-turn hook may decide about the floor. `continueWith` starts the next turn at
+ * once with that directive as its message (the agent keeps the floor: a goal not met yet);
+ * `release` gives the floor back and says how the whole run ended when that differs from the
+ * last turn's own status (a goal out of budget after a completed turn). The kernel drops a
+ * continuation after a turn that asked the person or was canceled: the person's turn wins.
+ */
+export interface AfterTurnDecision {
+  continueWith?: string;
+  release?: { status: TurnOutcome['status']; message: string };
 }
 
 /** A one-off completion with no tools, for augments that need to ask a model something (evaluators). */
@@ -111,7 +133,18 @@ export interface Augment {
   /** Called with the person's message before the turn starts. */
   onUserMessage?(text: string): Promise<void> | void;
   afterBatch?(batch: SettledToolCall[], context: TurnHookContext): Promise<BatchDecision | undefined> | BatchDecision | undefined;
-  afterTurn?(turn: FinishedTurn): Promise<void> | void;
+  // biome-ignore lint/suspicious/noConfusingVoidType: an augment that only watches the turn (userAsk, mcp) returns nothing.
+  afterTurn?(turn: FinishedTurn): Promise<AfterTurnDecision | void> | AfterTurnDecision | void;
+  /**
+   * Set while this augment keeps the floor across turns (an active goal): a short name for what
+   * holds it, so a chat asks for Esc twice before it cancels a turn the person did not start.
+   */
+  holdsFloor?(): string | undefined;
+  /**
+   * A directive to start a turn with as soon as a resumed session opens (a goal left running
+   * when the last process stopped); hosts with someone at the prompt honour it.
+   */
+  pendingContinuation?(): string | undefined;
   /**
    * A host flag meant for an augment, applied before the turn: `--event Name` arrives as
    * ('event', 'Name'), `--board line=text` as ('board', 'line=text'). Return `undefined` when the

@@ -26,6 +26,21 @@ import type { ContextReading } from './context/context-meter.js';
 
 export type EventListener = (event: KernelEvent) => void;
 
+/**
+ * A turn as a conversation reports it: the kernel's result, its run id, and what the augments
+ * decided about the floor after it (see AfterTurnDecision; `by` names the augment).
+ */
+export type ConversationTurn = TurnResult & {
+  runId: string;
+  /** Start the next turn at once with this directive (Conversation.continueTurn). */
+  continuation?: { directive: string; by: string };
+  /** The floor is given back, and the whole run ended so. */
+  release?: { status: TurnResult['status']; message: string; by: string };
+};
+
+/** A continued turn's message ends `input-required`, or asks: then the person holds the floor, whatever an augment wants. */
+const PERSON_HOLDS_FLOOR: readonly TurnResult['status'][] = ['input-required', 'canceled'];
+
 export interface TurnOptions {
   signal?: AbortSignal;
   person?: PersonChannel;
@@ -420,7 +435,7 @@ export class Conversation {
   }
 
   /** Runs one turn for the person's message. Never throws for provider or tool trouble. */
-  async runTurn(text: string, options: TurnOptions = {}): Promise<TurnResult & { runId: string }> {
+  async runTurn(text: string, options: TurnOptions = {}): Promise<ConversationTurn> {
     return this.run(
       options,
       async (runId) => {
@@ -438,10 +453,40 @@ export class Conversation {
   }
 
   /**
+   * Starts the turn an augment asked for after the last one (a goal not met yet): `directive` is
+   * its message, kept in the session as the augment's (`by`), not the person's, so no augment
+   * takes it for something the person asked (onUserMessage is not called).
+   */
+  async continueTurn(continuation: { directive: string; by: string }, options: TurnOptions = {}): Promise<ConversationTurn> {
+    return this.run(options, async (runId) => {
+      this.log.entry({ kind: 'user', turnId: runId, text: continuation.directive, at: new Date().toISOString(), by: continuation.by });
+      this.messages.push({ role: 'user', content: continuation.directive });
+    });
+  }
+
+  /** What holds the floor across turns now (an active goal), if an augment does. */
+  floorHolder(): string | undefined {
+    for (const augment of this.augmentList) {
+      const holder = augment.holdsFloor?.();
+      if (holder !== undefined) return holder;
+    }
+    return undefined;
+  }
+
+  /** The directive an augment wants a resumed session to start with (a goal left running), if any. */
+  pendingContinuation(): { directive: string; by: string } | undefined {
+    for (const augment of this.augmentList) {
+      const directive = augment.pendingContinuation?.();
+      if (directive !== undefined) return { directive, by: augment.id };
+    }
+    return undefined;
+  }
+
+  /**
    * Continues the turn that left tool calls for the client, from their results: no user message
    * is added (the last one is not replayed). Calls the client did not answer get a stand-in.
    */
-  async resumeTurn(results: readonly ClientToolResult[], options: TurnOptions = {}): Promise<TurnResult & { runId: string }> {
+  async resumeTurn(results: readonly ClientToolResult[], options: TurnOptions = {}): Promise<ConversationTurn> {
     return this.run(options, async (runId) => {
       const open = openToolCalls(this.messages);
       const given = new Map(results.map((r) => [r.toolCallId, r]));
@@ -465,7 +510,7 @@ export class Conversation {
    * holds the answers: those calls run again first, as their own batch, and the turn carries on
    * as if the person had answered mid-turn. No user message is added, but for `reply`.
    */
-  async resumeAnswered(options: AnsweredCallsOptions): Promise<TurnResult & { runId: string }> {
+  async resumeAnswered(options: AnsweredCallsOptions): Promise<ConversationTurn> {
     return this.run(options, async () => undefined);
   }
 
@@ -474,7 +519,7 @@ export class Conversation {
     options: TurnOptions & { toolCallIds?: readonly string[]; reply?: string },
     begin: (runId: string) => Promise<void>,
     saved?: () => Promise<void>,
-  ): Promise<TurnResult & { runId: string }> {
+  ): Promise<ConversationTurn> {
     if (this.running) throw new Error('a turn is already running in this conversation');
     this.running = true;
     try {
@@ -490,7 +535,7 @@ export class Conversation {
     begin: (runId: string) => Promise<void>,
     saved: (() => Promise<void>) | undefined,
     writer: WriterLease | undefined,
-  ): Promise<TurnResult & { runId: string }> {
+  ): Promise<ConversationTurn> {
     const runId = newRunId();
     // The lease has the session take appends again; whatever was logged before it has settled.
     await this.logTail;
@@ -585,9 +630,7 @@ export class Conversation {
           fitContext: (cause) => this.context.fit(cause, signal),
         });
       }
-      for (const augment of this.augmentList) {
-        await augment.afterTurn?.({ status: result.status, message: result.message, text: result.text, transcript: this.transcript(), signal });
-      }
+      const floor = await this.afterTurn(result, signal);
       // The turn's tokens with its augments' own calls (the userAsk evaluator), as the host is told:
       // kept so a resumed session counts what the live one showed.
       result = {
@@ -609,11 +652,33 @@ export class Conversation {
       if (notSaved !== undefined && result.status !== 'canceled') {
         result = { ...result, status: 'failed', code: 'session_error', message: `the session could not be saved: ${notSaved}` };
       }
-      return { ...result, runId };
+      // The person's turn wins: after a question or a cancel no augment starts another turn.
+      const keepsFloor = floor.continuation && !PERSON_HOLDS_FLOOR.includes(result.status) && !signal.aborted && result.code !== 'session_error';
+      return { ...result, runId, ...(keepsFloor ? { continuation: floor.continuation } : {}), ...(floor.release ? { release: floor.release } : {}) };
     } finally {
       this.log.flush();
       this.currentTurnId = undefined;
     }
+  }
+
+  /** Every augment's afterTurn, in order; the first to ask for a continuation or a release has it. */
+  private async afterTurn(result: TurnResult, signal: AbortSignal): Promise<Pick<ConversationTurn, 'continuation' | 'release'>> {
+    const finished = {
+      status: result.status,
+      message: result.message,
+      text: result.text,
+      transcript: this.transcript(),
+      signal,
+      usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
+      toolCalls: result.toolCalls.map((call) => call.name),
+    };
+    const floor: Pick<ConversationTurn, 'continuation' | 'release'> = {};
+    for (const augment of this.augmentList) {
+      const decision = (await augment.afterTurn?.(finished)) ?? undefined;
+      if (decision?.continueWith !== undefined && !floor.continuation) floor.continuation = { directive: decision.continueWith, by: augment.id };
+      if (decision?.release && !floor.release) floor.release = { ...decision.release, by: augment.id };
+    }
+    return floor;
   }
 
   /** `/clear`: the augments drop this conversation's state and a fresh session begins. */

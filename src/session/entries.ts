@@ -13,7 +13,8 @@ export interface LoggedEvent {
 export type SessionEntry =
   | { kind: 'header'; version: 1; sessionId: string; agentId?: string; agentName: string; createdAt: string }
   /** `messageId`: the client's id for the message (AG-UI), so a history it sends back is recognised. */
-  | { kind: 'user'; turnId: string; text: string; at: string; messageId?: string }
+  /** `by`: set when an augment, not the person, wrote the message (a goal's continuation). */
+  | { kind: 'user'; turnId: string; text: string; at: string; messageId?: string; by?: string }
   | { kind: 'event'; turnId?: string; event: LoggedEvent; at: string }
   /**
    * A message of the model transcript (assistant or tool); the transcript is rebuilt from these.

@@ -2,7 +2,7 @@ import type { FailureCode } from '../../kernel/events.js';
 import type { CompleteFn, FinishedTurn } from '../../kernel/augment.js';
 import { outcomeLabel, type AskState } from './ask-state.js';
 import { parseEvaluation, type Evaluation } from './parse-evaluation.js';
-import { renderTranscript } from './render-transcript.js';
+import { renderTranscript } from '../render-transcript.js';
 
 /** A hung evaluator must not hold the conversation forever; the ask then stays as it was. */
 export const EVALUATOR_TIMEOUT_MS = 120_000;

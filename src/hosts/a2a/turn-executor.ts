@@ -7,7 +7,7 @@ import type { ModelBuilder } from '../../model/model-cache.js';
 import { SessionBusyError } from '../../session/session.js';
 import type { SessionStore } from '../../session/store.js';
 import { clientErrorMessage } from '../client-error.js';
-import { holdOpen, interruptRun, runAnswers, type InterruptRun } from '../interrupts/interrupt-run.js';
+import { answersTurn, holdOpen, interruptRun, type InterruptRun } from '../interrupts/interrupt-run.js';
 import type { AgentTarget } from '../open-conversation.js';
 import { answersFromMessage } from './answers-from-message.js';
 import { messageText, textPart } from './parts.js';
@@ -173,8 +173,8 @@ export class TurnExecutor implements AgentExecutor {
       // The caller's message on a task that asked: its parts answer the thread's open questions.
       const asking = interruptRun(conversation.session, answersFromMessage(request.userMessage, open.held), this.options.interruptWaitMs, warn);
       if (asking.plan.uncovered.length > 0) return stillOpen(asking);
-      const answered = runAnswers(conversation, asking, { signal });
-      if (answered) return this.finish(conversation, asking, await answered);
+      const answered = answersTurn(conversation, asking, { signal });
+      if (answered) return this.finish(conversation, asking, await answered());
       // Nothing was open any more (answered elsewhere, or expired): the message is a new turn's.
     } else if (open.plan.uncovered.length > 0) {
       return refused(await this.busyWith(contextId, open.plan.uncovered));

@@ -2,7 +2,7 @@ import type { AgentContext, PromptResponse, SessionUpdate } from '@agentclientpr
 import { loggedKernelEvent } from '../../kernel/events.js';
 import type { Conversation } from '../../kernel/conversation.js';
 import type { HostScope } from '../../kernel/host-scope.js';
-import { parseCommandLine, runCommand } from '../slash-commands.js';
+import { parseCommandLine, runCommand } from '../slash-command.js';
 import { AcpPerson } from './acp-person.js';
 import { availableCommands } from './agent-commands.js';
 import { boardPlan } from './board-plan.js';

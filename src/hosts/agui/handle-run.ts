@@ -11,8 +11,10 @@ import { reconcileHistory } from './client-history.js';
 import { clientTools } from './client-tools.js';
 import type { ThreadRegistry } from './thread-registry.js';
 import { systemLineEvent } from '../../kernel/events.js';
-import type { TurnResult } from '../../kernel/turn-loop.js';
-import { holdOpen, interruptRun, runAnswers, type InterruptRun } from '../interrupts/interrupt-run.js';
+import type { ConversationTurn, TurnOptions } from '../../kernel/conversation.js';
+import { holdFloor, type FloorRun } from '../../kernel/hold-floor.js';
+import { commandTurn, runMessageCommand } from '../slash-command.js';
+import { answersTurn, holdOpen, interruptRun, type InterruptRun } from '../interrupts/interrupt-run.js';
 
 export interface RunRouteContext extends BesideRunContext {
   threads: ThreadRegistry;
@@ -79,20 +81,46 @@ function interruptRunOf(conversation: Conversation, request: RunRequest, waitMs:
   return interruptRun(conversation.session, request.resume, waitMs, (line) => log(`thread ${request.threadId}: ${line}`));
 }
 
-/** Runs the input the request brings: a message, frontend tool results, or answers to open questions. */
+/**
+ * The first turn of the input the request brings: a message (or a command it names, `/goal …`,
+ * whose lines go out as system lines), frontend tool results, or answers to open questions.
+ * Undefined when there is nothing to run.
+ */
+async function firstTurn(
+  conversation: Conversation,
+  request: RunRequest,
+  options: TurnOptions,
+  asking: InterruptRun | undefined,
+  say: (line: string) => void,
+): Promise<(() => Promise<ConversationTurn>) | undefined> {
+  const { input } = request;
+  if (input.kind === 'message') {
+    const ran = await runMessageCommand(conversation, input.text);
+    if (ran) {
+      ran.output.lines.forEach(say);
+      return ran.output.startTurn && !ran.output.isError ? commandTurn(conversation, ran.output.startTurn, options) : undefined;
+    }
+    return () => conversation.runTurn(input.text, { ...options, messageId: input.messageId });
+  }
+  if (input.kind === 'tool-results') return () => conversation.resumeTurn(input.results, options);
+  if (!asking) return undefined;
+  return answersTurn(conversation, asking, options);
+}
+
+/**
+ * Runs the request's input and every turn an augment continues it with (a goal's loop): one run
+ * holds them all, and a question to the person (an interrupt) ends it, as it ends a lone turn.
+ */
 async function runInput(
   conversation: Conversation,
   request: RunRequest,
   signal: AbortSignal,
   asking: InterruptRun | undefined,
-): Promise<TurnResult | undefined> {
-  const tools = clientTools(request.tools);
-  const person = asking?.person;
-  const { input } = request;
-  if (input.kind === 'message') return conversation.runTurn(input.text, { signal, clientTools: tools, messageId: input.messageId, person });
-  if (input.kind === 'tool-results') return conversation.resumeTurn(input.results, { signal, clientTools: tools, person });
-  if (!asking) return undefined;
-  return runAnswers(conversation, asking, { signal, clientTools: tools });
+  say: (line: string) => void,
+): Promise<FloorRun | undefined> {
+  const options = { signal, clientTools: clientTools(request.tools), ...(asking ? { person: asking.person } : {}) };
+  const first = await firstTurn(conversation, request, options, asking, say);
+  return first ? holdFloor(conversation, first, options) : undefined;
 }
 
 /** Runs the turn, streaming its events; resolves to how it ended. Never throws. */
@@ -123,13 +151,15 @@ async function streamTurn(
       };
     }
     if (request.state) await conversation.applyClientState(request.state);
-    const result = await runInput(conversation, request, signal, asking);
+    const floor = await runInput(conversation, request, signal, asking, (line) => stream.forward(systemLineEvent(line)));
     // A resume that answered nothing open runs nothing; its warnings said why.
-    if (!result) return { status: 'completed' };
+    if (!floor) return { status: 'completed' };
+    const result = floor.last;
     const outcome: TurnOutcome = {
-      status: result.status,
-      message: result.message,
-      code: result.code,
+      // How the whole run ended: a goal's end, when it said one, else the last turn's.
+      status: floor.status,
+      message: floor.message,
+      code: floor.last.release ? (floor.status === 'budget-exhausted' ? 'budget_exhausted' : floor.status === 'failed' ? 'failed' : undefined) : result.code,
       ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}),
     };
     if (!asking) return outcome;

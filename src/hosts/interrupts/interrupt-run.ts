@@ -1,7 +1,6 @@
 import type { ResumeEntry } from '@ag-ui/core';
-import type { Conversation, TurnOptions } from '../../kernel/conversation.js';
+import type { Conversation, ConversationTurn, TurnOptions } from '../../kernel/conversation.js';
 import type { Interrupt } from '../../kernel/interrupt.js';
-import type { TurnResult } from '../../kernel/turn-loop.js';
 import type { SessionHandle } from '../../session/session.js';
 import { readHeld, writeHeld, type HeldInterrupt } from './held-interrupts.js';
 import { InterruptPerson } from './interrupt-person.js';
@@ -27,15 +26,15 @@ export function interruptRun(session: SessionHandle, resume: readonly ResumeEntr
 }
 
 /**
- * Carries the turn on from the answers: the calls that waited run again with them, or, for
+ * The turn that carries on from the answers: the calls that waited run again with them, or, for
  * request_input's answer alone, a new turn whose message is the answer. Undefined when the
  * answers settle nothing (the plan's warnings say why).
  */
-export function runAnswers(conversation: Conversation, asking: InterruptRun, options: Omit<TurnOptions, 'person'>): Promise<TurnResult> | undefined {
+export function answersTurn(conversation: Conversation, asking: InterruptRun, options: Omit<TurnOptions, 'person'>): (() => Promise<ConversationTurn>) | undefined {
   const { person, plan } = asking;
   const { answers, toolCallIds, replyText } = plan;
-  if (answers.size > 0) return conversation.resumeAnswered({ ...options, person, toolCallIds, ...(replyText !== undefined ? { reply: replyText } : {}) });
-  if (replyText !== undefined) return conversation.runTurn(replyText, { ...options, person });
+  if (answers.size > 0) return () => conversation.resumeAnswered({ ...options, person, toolCallIds, ...(replyText !== undefined ? { reply: replyText } : {}) });
+  if (replyText !== undefined) return () => conversation.runTurn(replyText, { ...options, person });
   return undefined;
 }
 

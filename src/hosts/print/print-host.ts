@@ -2,7 +2,10 @@ import { EXIT, exitCodeForStatus } from '../exit-codes.js';
 import { SYSTEM_LINE_EVENT, type KernelEvent } from '../../kernel/events.js';
 import type { Conversation } from '../../kernel/conversation.js';
 import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
-import { summarize, systemLineText, textEventWriter, type OutputFormat, type Writers } from './print-output.js';
+import { summarize, systemLineText, textEventWriter, turnSummary, type OutputFormat, type Writers } from './print-output.js';
+import { holdFloor } from '../../kernel/hold-floor.js';
+import type { ConversationTurn } from '../../kernel/conversation.js';
+import { commandTurn, runMessageCommand } from '../slash-command.js';
 
 /** Why the signal aborted: the person's Ctrl+C, or a SIGTERM (CI stopping a job on timeout). */
 export class Interrupted extends Error {
@@ -21,9 +24,37 @@ export interface PrintOptions {
   answerCommand(sessionId: string): string;
 }
 
-/** Runs one turn without a TUI and reports it in the chosen format; resolves to the exit code. */
+/**
+ * `--print "/goal <condition>"`: a message naming an augment's command runs the command; its
+ * lines go to stderr, and a turn it starts runs as the message would. Undefined when the message
+ * is not one (`//` sends a message that starts with a slash).
+ */
+async function messageCommand(options: PrintOptions): Promise<{ exit: number } | { start: () => Promise<ConversationTurn> } | undefined> {
+  const { conversation, writers: w, format } = options;
+  const ran = await runMessageCommand(conversation, options.message);
+  if (!ran) return undefined;
+  const { output } = ran;
+  if (!output.startTurn || output.isError) {
+    // A command that starts nothing is its own answer: its lines are the output.
+    if (format === 'text') (output.isError ? w.err : w.out)(`${output.lines.join('\n')}\n`);
+    else
+      w.out(
+        `${JSON.stringify({ command: ran.name, lines: output.lines, isError: output.isError === true, sessionId: conversation.session.id, ...conversation.snapshot() })}\n`,
+      );
+    return { exit: output.isError ? EXIT.usage : EXIT.ok };
+  }
+  for (const line of output.lines) w.err(`${line}\n`);
+  return { start: commandTurn(conversation, output.startTurn, { signal: options.signal }) };
+}
+
+/**
+ * Runs the message's turn without a TUI, and every turn an augment continues it with (a goal),
+ * reporting them in the chosen format; resolves to the exit code of how the whole run ended.
+ */
 export async function runPrintTurn(options: PrintOptions): Promise<number> {
   const { conversation, writers: w, format } = options;
+  const fromCommand = await messageCommand(options);
+  if (fromCommand && 'exit' in fromCommand) return fromCommand.exit;
   const text = textEventWriter(w);
   const narrate = createQuestionNarrator();
   // What augments say after the loop ends (user ask evaluations) belongs to the turn: as serve does,
@@ -41,20 +72,52 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
     // System lines (user ask evaluations, workflow moves) reach stderr whatever the output format.
     else if (event.type === 'CUSTOM' && event.name === SYSTEM_LINE_EVENT) w.err(`${systemLineText(event.value)}\n`);
   });
-  let result;
+  let floor;
   try {
-    result = await conversation.runTurn(options.message, { signal: options.signal });
+    const first = fromCommand?.start ?? (() => conversation.runTurn(options.message, { signal: options.signal }));
+    floor = await holdFloor(conversation, first, {
+      signal: options.signal,
+      onTurn: () => {
+        // Each turn's end goes out after what augments said of it (its verdict), as serve sends them.
+        if (format === 'stream-json' && terminal) w.out(`${JSON.stringify(terminal)}\n`);
+        terminal = undefined;
+      },
+      onContinue: () => {
+        if (format === 'text' && !text.endsWithNewline()) w.out('\n');
+      },
+    });
   } finally {
     unsubscribe();
   }
-  const summary = summarize(result, conversation.session.id, conversation.snapshot());
+  // The whole run: how it ended, everything said and called, every token spent.
+  const result = {
+    ...floor.last,
+    status: floor.status,
+    message: floor.message,
+    text: floor.turns
+      .map((turn) => turn.text)
+      .filter((said) => said !== '')
+      .join('\n\n'),
+    toolCalls: floor.turns.flatMap((turn) => turn.toolCalls),
+    usage: {
+      inputTokens: floor.turns.reduce((sum, turn) => sum + turn.usage.inputTokens, 0),
+      outputTokens: floor.turns.reduce((sum, turn) => sum + turn.usage.outputTokens, 0),
+    },
+  };
+  const summary = {
+    ...summarize(result, conversation.session.id, conversation.snapshot()),
+    // Every turn the run took: one, or each of a goal's.
+    turns: floor.turns.map((turn) => turnSummary(turn)),
+  };
   const stoppedBy = result.status === 'canceled' && options.signal.reason instanceof Interrupted ? options.signal.reason.by : undefined;
   if (format === 'json') w.out(`${JSON.stringify(summary, null, 2)}\n`);
   if (format === 'stream-json') {
-    if (terminal) w.out(`${JSON.stringify(terminal)}\n`);
     w.out(`${JSON.stringify({ type: 'RESULT', ...summary })}\n`);
   }
-  if (format === 'text') {
+  // An augment that ended the run (a goal) said how on stderr already, in its own line.
+  if (format === 'text' && floor.last.release) {
+    if (!text.endsWithNewline()) w.out('\n');
+  } else if (format === 'text') {
     if (!text.endsWithNewline()) w.out('\n');
     switch (result.status) {
       case 'input-required':

@@ -112,6 +112,14 @@ export interface PrintSummary {
   [augmentField: string]: unknown;
 }
 
+/** One turn of a run that kept the floor over several (a goal's), for `turns` in `--output json`. */
+export function turnSummary(
+  result: TurnResult & { runId: string },
+): Pick<PrintSummary, 'status' | 'message' | 'text' | 'toolCalls' | 'usage' | 'code'> & { runId: string } {
+  const { status, message, text, toolCalls, usage, code } = summarize(result, '', {});
+  return { runId: result.runId, status, ...(message !== undefined ? { message } : {}), text, toolCalls, usage, ...(code !== undefined ? { code } : {}) };
+}
+
 export function summarize(result: TurnResult, sessionId: string, augmentFields: Record<string, unknown>): PrintSummary {
   return {
     status: result.status,

@@ -28,6 +28,8 @@ export interface ChatKeyContext {
   stash(text: string): void;
   submit(text: string): void;
   cancel(): void;
+  /** Esc on a running turn: cancels it, unless the chat asks for a second Esc first (a goal keeps the floor). */
+  cancelByEscape?(): void;
   quit(): void;
   armQuit(): void;
   redraw(): void;
@@ -113,7 +115,7 @@ export function handleChatKey(key: Keypress, ctx: ChatKeyContext): void {
     case 'newline':
       return ctx.change((state) => edit.insertText(state, '\n'));
     case 'escape':
-      if (ctx.running) ctx.cancel();
+      if (ctx.running) (ctx.cancelByEscape ?? ctx.cancel)();
       else if (ctx.menu.isOpen(text)) ctx.menu.dismiss(text);
       return;
     case 'tab': {

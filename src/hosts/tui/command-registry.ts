@@ -1,7 +1,8 @@
 import type { SlashCommand } from '../../kernel/augment.js';
 import { editDistance } from '../../agent/suggest.js';
 
-export { parseCommandLine, runCommand } from '../slash-commands.js';
+// One reading of `/name args` for every host; the chat's registry is built on it.
+export { parseCommandLine, runCommand } from '../slash-command.js';
 
 /** A slash command in the one list the person sees, whoever contributed it. */
 export interface RegisteredCommand extends SlashCommand {

@@ -2,7 +2,7 @@ import { loggedKernelEvent } from '../../kernel/events.js';
 import type { SessionEntry } from '../../session/entries.js';
 import type { DisplayItem } from './display-items.js';
 import type { TokenUsage, TurnSummary } from './view-state.js';
-import { appendItems, applyEvent, emptyTranscript, endLive, type TranscriptState } from './transcript-state.js';
+import { appendItems, applyEvent, continuedTurnItems, emptyTranscript, endLive, type TranscriptState } from './transcript-state.js';
 
 export interface SessionHistory {
   items: DisplayItem[];
@@ -34,7 +34,7 @@ export function historyFromSession(entries: SessionEntry[], firstId = 1): Sessio
       usage.inputTokens += Number(entry.data.inputTokens) || 0;
       usage.outputTokens += Number(entry.data.outputTokens) || 0;
     }
-    if (entry.kind === 'user') state = appendItems(state, [{ kind: 'user', text: entry.text }]);
+    if (entry.kind === 'user') state = appendItems(state, entry.by !== undefined ? continuedTurnItems(entry.by) : [{ kind: 'user', text: entry.text }]);
     else if (entry.kind === 'event') {
       const event = loggedKernelEvent(entry.event);
       state = applyEvent(state, event);

@@ -80,6 +80,11 @@ export function appendItems(state: TranscriptState, items: NewItem[]): Transcrip
   return settle({ ...next, live: [...state.live, ...entries] });
 }
 
+/** What stands for a turn an augment started (a goal's next turn) where the person's words would be. */
+export function continuedTurnItems(by: string): NewItem[] {
+  return systemItems([`↻ ${by}: the agent keeps the floor for the next turn`], 'info');
+}
+
 export function systemItems(lines: string[], tone: SystemTone): NewItem[] {
   return lines.map((text) => ({ kind: 'system', text, tone }));
 }

@@ -54,6 +54,8 @@ export function useChat(setup: ChatSetup): Chat {
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const quitArm = useQuitArm((armed) => setNotice(armed ? 'press Ctrl+C again to quit' : undefined));
   const quitting = useRef(false);
+  /** Esc was pressed once while an augment keeps the floor (a goal): the next Esc cancels. */
+  const escArmed = useRef(false);
   const [exiting, setExiting] = useState(false);
   // The props object is new on every render; callbacks read the latest through a ref.
   const latestSetup = useRef(setup);
@@ -104,6 +106,16 @@ export function useChat(setup: ChatSetup): Chat {
     if (registry.shadowed.length > 0) showLines([`augment commands hidden by a command of the same name: /${registry.shadowed.join(', /')}`], 'warning');
   }, [registry, showLines]);
 
+  // A resumed session whose goal was still running when the last chat stopped goes on by itself;
+  // a paused one waits for /goal resume.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the session the chat opened on.
+  useEffect(() => {
+    const pending = conversation.session.resumed ? conversation.pendingContinuation() : undefined;
+    if (!pending) return;
+    showLines([`${pending.by} restored: the agent goes on working toward it (Esc twice pauses it)`], 'info');
+    controls.continueWith(pending);
+  }, []);
+
   const menu = useCommandMenu(registry, editor.state.text);
   const submit = useSubmit({ controls, registry, editor, setNotice });
   useReprintOnResize(stdout, reprint);
@@ -127,6 +139,8 @@ export function useChat(setup: ChatSetup): Chat {
     const ctrlC = key.kind === 'ctrl' && key.letter === 'c';
     const armed = quitArm.armed();
     if (!ctrlC) quitArm.disarm();
+    const escKey = key.kind === 'key' && key.name === 'escape';
+    if (!escKey) escArmed.current = false;
     setNotice(undefined);
     handleChatKey(key, {
       editor: editor.current,
@@ -141,6 +155,18 @@ export function useChat(setup: ChatSetup): Chat {
       recalled: editor.recalled,
       submit,
       cancel: () => {
+        controls.cancel();
+        setNotice('canceling…');
+      },
+      cancelByEscape: () => {
+        // While the agent keeps the floor over many turns, one stray Esc must not stop it.
+        const holder = conversation.floorHolder();
+        if (holder !== undefined && !escArmed.current) {
+          escArmed.current = true;
+          setNotice(`press Esc again to cancel the turn and pause the ${holder}`);
+          return;
+        }
+        escArmed.current = false;
         controls.cancel();
         setNotice('canceling…');
       },

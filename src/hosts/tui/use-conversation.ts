@@ -1,6 +1,7 @@
 import type { PersonChannel } from '../../kernel/person.js';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import type { Conversation } from '../../kernel/conversation.js';
+import type { Conversation, ConversationTurn } from '../../kernel/conversation.js';
+import { holdFloor } from '../../kernel/hold-floor.js';
 import type { KernelEvent } from '../../kernel/events.js';
 import { describeModel } from '../../model/model-spec.js';
 import type { DisplayItem, HeaderInfo, SystemTone } from './display-items.js';
@@ -31,6 +32,8 @@ export interface ConversationControls {
   view: ViewState;
   /** Starts a turn; false when one is already running. */
   send(text: string): boolean;
+  /** Starts a turn an augment asked for (a command's `startTurn` with `by`, a goal left running); false when one runs. */
+  continueWith(continuation: { directive: string; by: string }): boolean;
   /** Whether a turn runs now (the view may not have been drawn since it started or ended). */
   isRunning(): boolean;
   /** A cancel was asked for and the turn has not ended yet. */
@@ -105,17 +108,37 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
   useEffect(() => conversation.subscribe(listener), [conversation, listener]);
   useEffect(() => setup.warnings.attach((message) => dispatch({ type: 'items', items: systemItems([message], 'warning') })), [setup.warnings]);
 
-  const send = useCallback(
-    (text: string) => {
+  /**
+   * Runs `first`, then every turn an augment continues it with (a goal not met yet), as one span
+   * of the chat's running state: Esc cancels whichever turn runs, and the loop stops with it.
+   */
+  const start = useCallback(
+    (first: (signal: AbortSignal) => Promise<ConversationTurn>, shown: { text: string } | { by: string }) => {
       if (controller.current) return false;
       const abort = new AbortController();
       controller.current = abort;
       failureShown.current = false;
-      dispatch({ type: 'turn-started', text, at: Date.now() });
-      turn.current = conversation
-        .runTurn(text, { signal: abort.signal, person: person.current })
+      const started = (what: { text: string } | { by: string }) =>
+        dispatch({ type: 'turn-started', ...('text' in what ? { text: what.text } : { text: '', by: what.by }), at: Date.now() });
+      started(shown);
+      const ended = (result: ConversationTurn) => {
+        flush();
+        dispatch({ type: 'turn-ended', summary: { status: result.status, message: result.message }, usage: result.usage });
+      };
+      turn.current = holdFloor(conversation, () => first(abort.signal), {
+        signal: abort.signal,
+        person: person.current,
+        onTurn: (result) => {
+          if (result.continuation) ended(result);
+        },
+        onContinue: (continuation) => {
+          flush();
+          failureShown.current = false;
+          started({ by: continuation.by });
+        },
+      })
         .then(
-          (result) => ({ summary: { status: result.status, message: result.message }, usage: result.usage, context: result.context }),
+          (floor) => ({ summary: { status: floor.last.status, message: floor.last.message }, usage: floor.last.usage, context: floor.last.context }),
           // runTurn reports provider and tool trouble as data; anything thrown (a session that
           // cannot be read or saved) is shown as a failure.
           (error: unknown) => ({
@@ -136,6 +159,16 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
       return true;
     },
     [conversation, flush],
+  );
+
+  const send = useCallback(
+    (text: string) => start((signal) => conversation.runTurn(text, { signal, person: person.current }), { text }),
+    [conversation, start],
+  );
+  const continueWith = useCallback(
+    (continuation: { directive: string; by: string }) =>
+      start((signal) => conversation.continueTurn(continuation, { signal, person: person.current }), { by: continuation.by }),
+    [conversation, start],
   );
 
   const isRunning = useCallback(() => controller.current !== undefined, []);
@@ -170,7 +203,7 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
   }, [clearScreen]);
 
   return useMemo(
-    () => ({ conversation, view, send, isRunning, isCanceling, cancel, settle, clear, showLines, echo, reprint }),
-    [conversation, view, send, isRunning, isCanceling, cancel, settle, clear, showLines, echo, reprint],
+    () => ({ conversation, view, send, continueWith, isRunning, isCanceling, cancel, settle, clear, showLines, echo, reprint }),
+    [conversation, view, send, continueWith, isRunning, isCanceling, cancel, settle, clear, showLines, echo, reprint],
   );
 }

@@ -48,6 +48,11 @@ export function useSubmit({ controls, registry, editor, setNotice }: SubmitDeps)
       controls.echo(text.trim());
       void runCommand(command, parsed.args).then((output) => {
         if (output.lines.length > 0) controls.showLines(output.lines, output.isError ? 'error' : 'info');
+        // A command that starts a turn (`/goal <condition>`): the person's message, or the augment's directive.
+        const start = output.startTurn;
+        if (!start || output.isError) return;
+        const started = start.by === undefined ? controls.send(start.message) : controls.continueWith({ directive: start.message, by: start.by });
+        if (!started) setNotice('a turn is running: the command took effect, and its turn did not start');
       });
     },
     [controls, registry, editor, setNotice],

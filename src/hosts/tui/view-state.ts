@@ -1,7 +1,7 @@
 import { CONTEXT_COMPACTED_EVENT, CONTEXT_USAGE_EVENT } from '../../kernel/context/context-events.js';
 import type { KernelEvent, TurnStatus } from '../../kernel/events.js';
 import type { DisplayItem, HeaderInfo } from './display-items.js';
-import { appendItems, applyEvent, emptyTranscript, endLive, type NewItem, type TranscriptState } from './transcript-state.js';
+import { appendItems, applyEvent, continuedTurnItems, emptyTranscript, endLive, type NewItem, type TranscriptState } from './transcript-state.js';
 
 export interface TurnSummary {
   status: TurnStatus;
@@ -38,7 +38,8 @@ export interface ViewState {
 export type ViewAction =
   | { type: 'events'; events: KernelEvent[] }
   | { type: 'items'; items: NewItem[] }
-  | { type: 'turn-started'; text: string; at: number }
+  /** `by`: an augment started the turn (a goal's next one): a line says so in place of the person's words. */
+  | { type: 'turn-started'; text: string; at: number; by?: string }
   | { type: 'turn-ended'; summary: TurnSummary; usage?: TokenUsage; context?: ContextUse }
   | { type: 'reset'; header: HeaderInfo; context?: ContextUse }
   | { type: 'reprint' };
@@ -72,7 +73,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         ...state,
         running: true,
         startedAt: action.at,
-        transcript: appendItems(state.transcript, [{ kind: 'user', text: action.text }]),
+        transcript: appendItems(state.transcript, action.by !== undefined ? continuedTurnItems(action.by) : [{ kind: 'user', text: action.text }]),
       };
     case 'turn-ended':
       // Whatever the stream left open (a turn that threw) is final now.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelMessage } from 'ai';
 import { replaceAsk, applyEvaluation } from '../../../src/augments/user-ask/ask-state.js';
 import { evaluateTurn, evaluatorPrompt } from '../../../src/augments/user-ask/evaluator.js';
-import { MAX_PART_CHARS, renderTranscript } from '../../../src/augments/user-ask/render-transcript.js';
+import { MAX_PART_CHARS, renderTranscript } from '../../../src/augments/render-transcript.js';
 
 const now = new Date('2025-01-01T00:00:00Z');
 

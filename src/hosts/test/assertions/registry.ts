@@ -2,7 +2,7 @@ import type { AssertionType } from './types.js';
 import { contentExcludes, contentIncludes, contentIncludesAny, maxLength, minLength, regex } from './content.js';
 import { noToolErrors, toolArgs, toolCallCount, toolResultIncludes, toolsCalled, toolsNotCalled } from './tools.js';
 import { stateIs, transitionedTo, workflowComplete, workflowTransitionOrder } from './workflow.js';
-import { askOutcome, asks, boardLine, contextCompacted, turnStatus } from './turn.js';
+import { askOutcome, asks, boardLine, contextCompacted, goalMet, goalTurns, turnStatus } from './turn.js';
 import { llmJudge, llmJudgeSession } from './judge.js';
 import { jsonPath, jsonSchema, jsonValid } from './structured.js';
 import { toolArgsExcluded, toolCallChain, toolCallSequence, toolCallsWithArgs, toolNoRepeat, toolResultMatches } from './tool-patterns.js';
@@ -33,6 +33,8 @@ export const CORE_ASSERTION_TYPES: readonly AssertionType[] = [
   askOutcome,
   boardLine,
   contextCompacted,
+  goalMet,
+  goalTurns,
 ];
 
 /** Every type a scenario may name: the core ones, PromptKit's further deterministic ones, and those it cannot run (reported skipped). */

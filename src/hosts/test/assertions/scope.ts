@@ -38,6 +38,14 @@ export interface ObservedAsk {
   error?: string;
 }
 
+/** The goal as `--output json` shows it after the step; `status` is `none` when no goal is set. */
+export interface ObservedGoal {
+  status: string;
+  met: boolean;
+  turns: number;
+  reason?: string;
+}
+
 export interface ObservedBoardLine {
   text: string;
   owner: string;
@@ -63,6 +71,7 @@ export interface Scope {
   questions: ObservedQuestion[];
   workflow?: ObservedWorkflow;
   ask?: ObservedAsk;
+  goal?: ObservedGoal;
   board?: Record<string, ObservedBoardLine>;
   /** The conversation so far as `user:` / `assistant:` / `tool:` lines, for judges of the whole session. */
   conversation: string;

@@ -108,3 +108,30 @@ export const contextCompacted = assertionType({
     return { passed: count >= min && (max === undefined || count <= max), expected, actual };
   },
 });
+
+const NO_GOAL = 'the agent has no goal augment (add goal to agent.yaml augments)';
+
+/** goal_met: the goal was achieved by the end of the step (`met: false`: it was not). */
+export const goalMet = assertionType({
+  name: 'goal_met',
+  params: z.object({ met: z.boolean().default(true) }).default({ met: true }),
+  check({ met }, scope) {
+    const expected = met ? 'the goal achieved' : 'the goal not achieved';
+    const goal = scope.goal;
+    if (!goal) return { passed: false, expected, actual: NO_GOAL };
+    const actual = goal.status === 'none' ? 'no goal is set' : `${goal.status} after ${goal.turns} turn(s)${goal.reason ? `: ${shown(goal.reason)}` : ''}`;
+    return { passed: goal.met === met, expected, actual };
+  },
+});
+
+/** goal_turns: the goal took at most `max` evaluated turns (and at least `min`, when given). */
+export const goalTurns = assertionType({
+  name: 'goal_turns',
+  params: z.object({ max: z.number().int().min(0), min: z.number().int().min(0).optional() }),
+  check({ max, min }, scope) {
+    const expected = min !== undefined ? `between ${min} and ${max} goal turns` : `at most ${max} goal turns`;
+    const goal = scope.goal;
+    if (!goal) return { passed: false, expected, actual: NO_GOAL };
+    return { passed: goal.turns <= max && (min === undefined || goal.turns >= min), expected, actual: `${goal.turns} turn(s) evaluated` };
+  },
+});

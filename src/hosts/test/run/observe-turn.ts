@@ -3,10 +3,10 @@ import type { KernelEvent } from '../../../kernel/events.js';
 import type { TurnResult } from '../../../kernel/turn-loop.js';
 import { questionOf } from '../../../augments/questions/index.js';
 import { EVALUATION_EVENT, type EvaluationEventValue } from '../../../augments/user-ask/judge-turn.js';
-import { renderTranscript } from '../../../augments/user-ask/render-transcript.js';
+import { renderTranscript } from '../../../augments/render-transcript.js';
 import { approvalFor } from './scenario-person.js';
 import { CONTEXT_COMPACTED_EVENT } from '../../../kernel/context/context-events.js';
-import type { ObservedAsk, ObservedBoardLine, ObservedCompaction, ObservedQuestion, ObservedWorkflow, Scope } from '../assertions/scope.js';
+import type { ObservedAsk, ObservedBoardLine, ObservedCompaction, ObservedGoal, ObservedQuestion, ObservedWorkflow, Scope } from '../assertions/scope.js';
 
 const REQUEST_INPUT = 'request_input';
 
@@ -37,6 +37,19 @@ function boardOf(snapshot: Record<string, unknown>): Record<string, ObservedBoar
         : [],
     ),
   );
+}
+
+/** The goal after the step, as the `goal` key of `--output json` has it; undefined without the augment. */
+function goalOf(snapshot: Record<string, unknown>): ObservedGoal | undefined {
+  if (!('goal' in snapshot)) return undefined;
+  const value = snapshot.goal;
+  if (!isRecord(value)) return { status: 'none', met: false, turns: 0 };
+  return {
+    status: String(value.status ?? ''),
+    met: value.met === true,
+    turns: typeof value.turns === 'number' ? value.turns : 0,
+    ...(typeof value.reason === 'string' ? { reason: value.reason } : {}),
+  };
 }
 
 /** This turn's userAsk verdict from its evaluation event; undefined when the agent has no userAsk. */
@@ -100,6 +113,7 @@ export function turnScope(observation: TurnObservation): Scope {
     questions: questionsOf(events, result),
     workflow: workflowOf(snapshot),
     ask: askOf(snapshot, events),
+    goal: goalOf(snapshot),
     board: boardOf(snapshot),
     conversation: renderTranscript(observation.transcript),
     compactions: compactionsOf(events),
@@ -120,6 +134,7 @@ export function conversationScope(turns: readonly Scope[]): Scope {
     toolCalls: turns.flatMap((turn) => turn.toolCalls),
     questions: turns.flatMap((turn) => turn.questions),
     workflow: last?.workflow,
+    goal: last?.goal,
     ask: [...turns].reverse().find((turn) => turn.ask?.judged)?.ask ?? last?.ask,
     board: last?.board,
     conversation: last?.conversation ?? '',

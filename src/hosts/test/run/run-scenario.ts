@@ -2,7 +2,9 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TurnStatus, KernelEvent } from '../../../kernel/events.js';
-import { Conversation } from '../../../kernel/conversation.js';
+import { Conversation, type TurnOptions } from '../../../kernel/conversation.js';
+import { holdFloor } from '../../../kernel/hold-floor.js';
+import { commandTurn, runMessageCommand } from '../../slash-command.js';
 import { createHostScope } from '../../../kernel/host-scope.js';
 import type { ModelBuilder } from '../../../model/model-cache.js';
 import { openSession } from '../../../session/session.js';
@@ -79,6 +81,33 @@ function skippedTurn(turn: ScenarioTurn, why: string, scope: Scope): { report: T
   return { report: { index: turn.index, line: turn.line, content: turn.content, durationMs: 0, problems: [], notes: [why], assertions }, scope };
 }
 
+/**
+ * A step's content as the chat runs it: a command it names (`/goal …`) runs, and every turn an
+ * augment continues it with runs too, so the step's result is the whole run: all it said and
+ * called, and how it ended. Undefined when a command started no turn.
+ */
+async function runContent(conversation: Conversation, content: string, options: TurnOptions, problems: string[]): Promise<TurnResult | undefined> {
+  const ran = await runMessageCommand(conversation, content);
+  if (ran?.output.isError) problems.push(`/${ran.name} refused: ${ran.output.lines.join(' ')}`);
+  const first = ran
+    ? ran.output.startTurn && !ran.output.isError
+      ? commandTurn(conversation, ran.output.startTurn, options)
+      : undefined
+    : () => conversation.runTurn(content, options);
+  if (!first) return undefined;
+  const floor = await holdFloor(conversation, first, options);
+  return {
+    ...floor.last,
+    status: floor.status,
+    message: floor.message,
+    text: floor.turns
+      .map((one) => one.text)
+      .filter((said) => said !== '')
+      .join('\n\n'),
+    toolCalls: floor.turns.flatMap((one) => one.toolCalls),
+  };
+}
+
 async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: RunOptions): Promise<{ report: TurnReport; scope: Scope }> {
   if (turn.skip !== undefined) {
     return skippedTurn(turn, turn.skip, turnScope({ events: [], result: undefined, snapshot: conversation.snapshot(), transcript: conversation.transcript() }));
@@ -91,7 +120,7 @@ async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: 
   let problems: string[];
   try {
     problems = await applyHostInputs(conversation, turn);
-    if (turn.content !== undefined) result = await conversation.runTurn(turn.content, { signal: options.signal, person });
+    if (turn.content !== undefined) result = await runContent(conversation, turn.content, { signal: options.signal, person }, problems);
   } finally {
     unsubscribe();
   }

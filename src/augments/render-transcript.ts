@@ -1,8 +1,8 @@
 import type { ModelMessage, ToolResultPart } from '@ai-sdk/provider-utils';
 
-/** One message or tool result is cut past this; a long file dump says little about the ask. */
+/** One message or tool result is cut past this; a long file dump says little about what was asked. */
 export const MAX_PART_CHARS = 2000;
-/** The transcript handed to the evaluator keeps its most recent messages up to this size. */
+/** The transcript handed to an evaluator (userAsk's, goal's) keeps its most recent messages up to this size. */
 export const MAX_TRANSCRIPT_CHARS = 24_000;
 
 function cut(text: string, max = MAX_PART_CHARS): string {

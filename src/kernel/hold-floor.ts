@@ -1,0 +1,47 @@
+/**
+ * One road for a run that keeps the floor over many turns (a goal loop): a host starts the first
+ * turn its own way (a message, tool results, answers), then this follows every continuation an
+ * augment asks for, until none is asked, the signal stops it, or the person is asked. Every host
+ * (chat, print, serve, ACP, auggy test) calls it, so the loop has one shape everywhere.
+ */
+import type { Conversation, ConversationTurn, TurnOptions } from './conversation.js';
+import type { TurnStatus } from './events.js';
+
+export interface FloorRun {
+  /** Every turn the run took, the first one included, in order. */
+  turns: ConversationTurn[];
+  /** The last of them. */
+  last: ConversationTurn;
+  /** How the whole run ended: an augment's release when it gave one, else the last turn's status. */
+  status: TurnStatus;
+  message?: string;
+}
+
+export interface FloorOptions extends TurnOptions {
+  /** Told of each turn as it ends, before the next one starts (print flushes its events, the chat its view). */
+  onTurn?(turn: ConversationTurn, index: number): void | Promise<void>;
+  /** Told as a continued turn is about to start, with the directive it starts from. */
+  onContinue?(continuation: { directive: string; by: string }): void;
+}
+
+/** Runs `first`, then each continued turn in the same way (same signal, person and client tools). */
+export async function holdFloor(conversation: Conversation, first: () => Promise<ConversationTurn>, options: FloorOptions = {}): Promise<FloorRun> {
+  const { onTurn, onContinue, ...turnOptions } = options;
+  const turns: ConversationTurn[] = [];
+  let turn = await first();
+  for (;;) {
+    turns.push(turn);
+    await onTurn?.(turn, turns.length - 1);
+    const continuation = turn.continuation;
+    if (!continuation || turnOptions.signal?.aborted) break;
+    onContinue?.(continuation);
+    turn = await conversation.continueTurn(continuation, turnOptions);
+  }
+  const release = turn.release;
+  return {
+    turns,
+    last: turn,
+    status: release?.status ?? turn.status,
+    ...(release ? { message: release.message } : turn.message !== undefined ? { message: turn.message } : {}),
+  };
+}

@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeAgentFolder } from '../../helpers/agent-fixture.js';
+import { auggyTerminals, sendLine } from '../../helpers/auggy-terminal.js';
+import { tmuxAvailable } from '../../helpers/tmux.js';
+
+const terminals = auggyTerminals();
+afterEach(() => terminals.closeAll());
+
+const SLOW_REPLY = Array.from({ length: 60 }, (_, index) => `word${index}`).join(' ');
+
+/** A goal that is never met, with replies slow enough (one word at a time) to press keys during a turn. */
+function slowGoalAgent(): string {
+  const verdicts = Array.from({ length: 8 }, (_, index) => `      - text: '{"met": false, "reason": "Part ${index + 1} is still missing."}'`).join('\n');
+  return makeAgentFolder({
+    augments: ['turnControl', 'goal'],
+    engine: 'engine:\n  provider: scripted\n  model: slow\n  script: ./script.yaml\n',
+    files: {
+      'script.yaml': `chunkDelayMs: 120\nrules:\n  - system: "goal evaluator"\n    replies:\n${verdicts}\n  - match: ".*"\n    steps:\n      - text: "Working: ${SLOW_REPLY}"\n`,
+    },
+  });
+}
+
+function goalFile(dir: string): { status: string; note: string | null } {
+  const sessions = join(dir, '.auggy', 'sessions');
+  const [session] = readdirSync(sessions);
+  return JSON.parse(readFileSync(join(sessions, session, 'goal.json'), 'utf8')) as { status: string; note: string | null };
+}
+
+describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { timeout: 180_000 }, () => {
+  it('the loop runs by itself with ◎ goal (N); one Esc only warns, Esc twice cancels the turn and pauses the goal', async () => {
+    const dir = slowGoalAgent();
+    const terminal = await terminals.run(dir);
+    await sendLine(terminal, '/goal finish every part');
+    await terminal.waitForText('Goal set: finish every part');
+    // The first verdict, then the agent keeps the floor: the next turn starts with no key pressed.
+    await terminal.waitForText('goal not met (turn 1 of 20): Part 1 is still missing.', { joined: true });
+    await terminal.waitForText('↻ goal: the agent keeps the floor for the next turn');
+    await terminal.waitForText('◎ goal (1)');
+    await terminal.waitForText('Working: word0');
+
+    await terminal.press('Escape');
+    await terminal.waitForText('press Esc again to cancel the turn and pause the goal');
+    await terminal.press('Escape');
+    const screen = await terminal.waitForText('goal paused: the turn was canceled; /goal resume goes on', { joined: true });
+    expect(screen).not.toContain('goal not met (turn 2');
+    await terminal.waitForText('◎ goal paused');
+    expect(goalFile(dir)).toMatchObject({ status: 'paused', note: 'goal paused: the turn was canceled; /goal resume goes on' });
+
+    // Paused, nothing starts by itself; /goal says so.
+    await sendLine(terminal, '/goal');
+    await terminal.waitForText('Goal (paused: /goal resume goes on): finish every part');
+  });
+
+  it('a goal left running resumes on --continue, and a paused one waits for /goal resume', async () => {
+    const dir = slowGoalAgent();
+    const first = await terminals.run(dir);
+    await sendLine(first, '/goal finish every part');
+    await first.waitForText('goal not met (turn 1 of 20)', { joined: true });
+    await first.press('Escape');
+    await first.press('Escape');
+    await first.waitForText('◎ goal paused');
+    await first.press('C-c');
+    await first.press('C-c');
+    await first.waitForExit();
+
+    const again = await terminals.run(dir, ['--continue']);
+    await again.waitForText('◎ goal paused');
+    expect(await again.screen()).not.toContain('goal restored');
+    await sendLine(again, '/goal resume');
+    await again.waitForText('Goal resumed: finish every part');
+    await again.waitForText('goal not met (turn 2 of 20): Part 2 is still missing.', { joined: true });
+    expect(goalFile(dir).status).toBe('active');
+  });
+});
