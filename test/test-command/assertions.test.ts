@@ -90,7 +90,9 @@ const SUPPORT_FAILS = scenario(
         - { type: workflow_complete }
         - { type: ask_outcome, params: { outcome: achieved } }
         - { type: board_line, params: { line: queue, text: "x" } }
-        - { type: context_compacted }`,
+        - { type: context_compacted }
+        - { type: goal_met }
+        - { type: goal_turns, params: { max: 3 } }`,
 );
 
 describe('every assertion type passes when the turn meets it', () => {
@@ -162,6 +164,8 @@ describe('every assertion type fails when the turn does not meet it, naming what
     expect(failures.get('ask_outcome')?.actual).toContain('the agent has no userAsk augment');
     expect(failures.get('board_line')?.actual).toContain('the agent has no board augment');
     expect(failures.get('context_compacted')).toMatchObject({ expected: 'the context compacted at least 1 time during the turn', actual: 'no compaction' });
+    expect(failures.get('goal_met')).toMatchObject({ expected: 'the goal achieved', actual: expect.stringContaining('the agent has no goal augment') });
+    expect(failures.get('goal_turns')?.actual).toContain('the agent has no goal augment');
   });
 
   it('covers every registered type in these two tables', () => {

@@ -132,7 +132,7 @@ describe.skipIf(!tmuxAvailable())('the chat in a real terminal', { timeout: 180_
     for (let i = 0; i < 5; i++) await t.press('BSpace');
     await t.type('/');
     // The whole list, not the header's "/help for commands" nor an earlier, narrower list.
-    const listed = await t.waitForScreen((screen) => /^ {2}\/session\b/m.test(screen) && /^ {2}\/away\b/m.test(screen), 'the command list');
+    const listed = await t.waitForScreen((screen) => /^ {2}\/help\b/m.test(screen) && /^ {2}\/away\b/m.test(screen), 'the command list');
     // The menu lists the commands in order; Down moves the highlight and Enter runs that one.
     // Read from the screen the wait saw: a second capture could catch the next frame half drawn.
     const menu = listed
