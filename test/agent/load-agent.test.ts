@@ -229,7 +229,7 @@ describe('loadAgent errors point at the file, line and column', () => {
     expect(errors(result.diagnostics)).toEqual([]);
     expect(result.agent?.augments).toEqual([{ id: 'turnControl', type: 'turnControl', config: { requestInputDescription: 'Ask once.' } }]);
     expect(result.diagnostics.map(formatDiagnostic)).toContain(
-      'agent.yaml:16:5 warning augments[1]: fetch (type webFetch) is not supported here, ignored; this auggy implements turnControl, workflow, userAsk, board, questions, mcp, a2a',
+      'agent.yaml:16:5 warning augments[1]: fetch (type webFetch) is not supported here, ignored; this auggy implements turnControl, workflow, userAsk, goal, board, questions, mcp, a2a',
     );
     const bad = VALID_YAML.replace('  - turnControl\n', '  - type: turnControl\n    options:\n      requestInputDescription: ""\n');
     const refused = await loadAgent(agentFolder({ 'agent.yaml': bad }), BUILTIN_AUGMENTS, { processEnv: withKey });
