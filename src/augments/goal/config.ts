@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Diagnostic } from '../../agent/types.js';
-import { ModelSpecError, parseModelRef } from '../../model/model-spec.js';
-import { configDiagnostics } from '../config-diagnostics.js';
+import { configDiagnostics, evaluatorModelDiagnostics } from '../config-diagnostics.js';
 
 export const DEFAULT_MAX_TURNS = 20;
 /** The longest condition `/goal` takes: it is in every system prompt while the goal is open. */
@@ -41,13 +40,5 @@ export function resolveGoalConfig(config: Record<string, unknown>): GoalConfig {
 export function validateGoalConfig(config: Record<string, unknown>, file: string): Diagnostic[] {
   const found = configDiagnostics(goalConfigSchema, config, file);
   if (found.length > 0) return found;
-  const { evaluatorModel } = goalConfigSchema.parse(config);
-  if (evaluatorModel === undefined) return [];
-  try {
-    parseModelRef(evaluatorModel, 'evaluatorModel');
-    return [];
-  } catch (error) {
-    if (!(error instanceof ModelSpecError)) throw error;
-    return [{ severity: 'error', file, field: 'config.evaluatorModel', message: error.message }];
-  }
+  return evaluatorModelDiagnostics(goalConfigSchema.parse(config).evaluatorModel, file);
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Diagnostic } from '../../agent/types.js';
-import { ModelSpecError, parseModelRef } from '../../model/model-spec.js';
-import { configDiagnostics } from '../config-diagnostics.js';
+import { configDiagnostics, evaluatorModelDiagnostics } from '../config-diagnostics.js';
 
 export const DEFAULT_MAX_ASK_CHARS = 4000;
 /** Below this an ask cannot say much; above it the ask alone would crowd every system prompt. */
@@ -35,13 +34,5 @@ export function resolveUserAskConfig(config: Record<string, unknown>): UserAskCo
 export function validateUserAskConfig(config: Record<string, unknown>, file: string): Diagnostic[] {
   const found = configDiagnostics(userAskConfigSchema, config, file);
   if (found.length > 0) return found;
-  const { evaluatorModel } = userAskConfigSchema.parse(config);
-  if (evaluatorModel === undefined) return [];
-  try {
-    parseModelRef(evaluatorModel, 'evaluatorModel');
-    return [];
-  } catch (error) {
-    if (!(error instanceof ModelSpecError)) throw error;
-    return [{ severity: 'error', file, field: 'config.evaluatorModel', message: error.message }];
-  }
+  return evaluatorModelDiagnostics(userAskConfigSchema.parse(config).evaluatorModel, file);
 }
