@@ -174,7 +174,11 @@ async function serveUntilStopped(target: AgentTarget, store: SessionStore, setti
     throw new UsageError(describeListenError(error, settings));
   }
   // Scripts and tests read this line to learn the port (--port 0 picks one).
-  process.stdout.write(`auggy serve: listening on http://${urlHost(address.address)}:${address.port}\n`);
+  const origin = `http://${urlHost(address.address)}:${address.port}`;
+  process.stdout.write(`auggy serve: listening on ${origin}\n`);
+  // Where each kind of client goes, so the person need not read the README to find the page.
+  const a2a = options.a2a === false ? '' : `; other agents read ${origin}/.well-known/agent-card.json (A2A)`;
+  log(`the Console is at ${origin}/; AG-UI clients POST ${origin}/agent/run${a2a}`);
   if (store.shared) log(`sessions in ${store.location} (shared with any other replica on it)`);
   const signal = await stopped;
   log(`${signal} received`);

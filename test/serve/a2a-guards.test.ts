@@ -17,6 +17,20 @@ afterEach(async () => {
 });
 
 describe('A2A behind the server token, and cancel of a running task', () => {
+  it('the start says where the Console, AG-UI and A2A are; --no-a2a serves no card and says nothing of A2A', async () => {
+    serve = await startServe(demoCopy(), []);
+    const line = await serve.waitForStderr(/the Console is at/);
+    expect(line).toContain(`the Console is at ${serve.url}/; AG-UI clients POST ${serve.url}/agent/run; other agents read ${serve.url}/.well-known/agent-card.json (A2A)`);
+    serve.signal('SIGKILL');
+    await serve.exited;
+
+    serve = await startServe(demoCopy(), ['--no-a2a']);
+    const without = await serve.waitForStderr(/the Console is at/);
+    expect(without).not.toContain('A2A');
+    expect((await fetch(`${serve.url}/.well-known/agent-card.json`)).status).toBe(404);
+    expect((await fetch(`${serve.url}/a2a`, { method: 'POST', body: '{}' })).status).toBe(404);
+  });
+
   it('names the bearer scheme on the card, refuses a caller without the token, serves one with it', async () => {
     serve = await startServe(demoCopy(), [], { AUGGY_TOKEN: 'sesame' });
     const card = AgentCard.fromJSON(await (await fetch(`${serve.url}/.well-known/agent-card.json`)).json());
