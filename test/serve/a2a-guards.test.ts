@@ -20,7 +20,9 @@ describe('A2A behind the server token, and cancel of a running task', () => {
   it('the start says where the Console, AG-UI and A2A are; --no-a2a serves no card and says nothing of A2A', async () => {
     serve = await startServe(demoCopy(), []);
     const line = await serve.waitForStderr(/the Console is at/);
-    expect(line).toContain(`the Console is at ${serve.url}/; AG-UI clients POST ${serve.url}/agent/run; other agents read ${serve.url}/.well-known/agent-card.json (A2A)`);
+    expect(line).toContain(
+      `the Console is at ${serve.url}/; AG-UI clients POST ${serve.url}/agent/run; other agents read ${serve.url}/.well-known/agent-card.json (A2A)`,
+    );
     serve.signal('SIGKILL');
     await serve.exited;
 
