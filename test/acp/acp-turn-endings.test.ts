@@ -87,7 +87,7 @@ describe('auggy acp: how turns end, in stop reasons', () => {
     expect(acp.replyText(sessionId)).toContain('"status":"no-answer","reason":"away"');
   });
 
-  it('usage_update follows each model call with the context in use of the window, and the call\'s tokens', async () => {
+  it("usage_update follows each model call with the context in use of the window, and the call's tokens", async () => {
     const sessionId = await acp.newSession(dir);
     await acp.prompt(sessionId, 'hello');
     const usage = acp.updates(sessionId).filter((u) => u.sessionUpdate === 'usage_update');
