@@ -10,14 +10,22 @@ afterEach(() => terminals.closeAll());
 
 const SLOW_REPLY = Array.from({ length: 60 }, (_, index) => `word${index}`).join(' ');
 
-/** A goal that is never met, with replies slow enough (one word at a time) to press keys during a turn. */
+/**
+ * A goal that is never met, with replies slow enough (one word at a time) to press keys during a
+ * turn. The verdict on turn N says "Part N" whichever process judges it (the evaluator's prompt
+ * numbers the turn), so a resumed session goes on where the first left off.
+ */
 function slowGoalAgent(): string {
-  const verdicts = Array.from({ length: 8 }, (_, index) => `      - text: '{"met": false, "reason": "Part ${index + 1} is still missing."}'`).join('\n');
+  const verdicts = Array.from(
+    { length: 8 },
+    (_, index) =>
+      `  - system: "goal evaluator"\n    match: 'latest_turn number="${index + 1}"'\n    steps:\n      - text: '{"met": false, "reason": "Part ${index + 1} is still missing."}'`,
+  ).join('\n');
   return makeAgentFolder({
     augments: ['turnControl', 'goal'],
     engine: 'engine:\n  provider: scripted\n  model: slow\n  script: ./script.yaml\n',
     files: {
-      'script.yaml': `chunkDelayMs: 120\nrules:\n  - system: "goal evaluator"\n    replies:\n${verdicts}\n  - match: ".*"\n    steps:\n      - text: "Working: ${SLOW_REPLY}"\n`,
+      'script.yaml': `chunkDelayMs: 120\nrules:\n${verdicts}\n  - match: ".*"\n    steps:\n      - text: "Working: ${SLOW_REPLY}"\n`,
     },
   });
 }
@@ -41,7 +49,7 @@ describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { 
     await terminal.waitForText('Working: word0');
 
     await terminal.press('Escape');
-    await terminal.waitForText('press Esc again to cancel the turn and pause the goal');
+    await terminal.waitForText('Esc again cancels and pauses the goal');
     await terminal.press('Escape');
     const screen = await terminal.waitForText('goal paused: the turn was canceled; /goal resume goes on', { joined: true });
     expect(screen).not.toContain('goal not met (turn 2');
@@ -53,7 +61,7 @@ describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { 
     await terminal.waitForText('Goal (paused: /goal resume goes on): finish every part');
   });
 
-  it('a goal left running resumes on --continue, and a paused one waits for /goal resume', async () => {
+  it('a goal paused by Esc twice comes back paused on --continue and starts no turn until /goal resume', async () => {
     const dir = slowGoalAgent();
     const first = await terminals.run(dir);
     await sendLine(first, '/goal finish every part');
