@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChatServer, type ChatReply, type ChatServer, type ReceivedRequest } from '../../helpers/chat-server.js';
+import { startChatServer, type ChatServer } from '../../helpers/chat-server.js';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
+import { goalFolder, isGoalEvaluator, lastUser, model, system, verdict } from './goal-model.js';
 import { auggy, auggyPrint } from '../../helpers/auggy-cli.js';
 
 let server: ChatServer | undefined;
@@ -10,31 +11,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const GOAL_EVALUATOR = 'You are the goal evaluator';
-const ASK_EVALUATOR = 'turn evaluator for a tracked user request';
-const system = (request: ReceivedRequest) => String(request.body.messages.find((m) => m.role === 'system')?.content ?? '');
-const isGoalEvaluator = (request: ReceivedRequest) => system(request).includes(GOAL_EVALUATOR);
-const isAskEvaluator = (request: ReceivedRequest) => system(request).includes(ASK_EVALUATOR);
-const lastUser = (request: ReceivedRequest) => String(request.body.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
-const verdict = (met: boolean, reason: string): ChatReply => ({ text: JSON.stringify({ met, reason }) });
-
-function goalFolder(config?: string, augments = ['turnControl', 'goal']): string {
-  return makeAgentFolder({ augments, files: config ? { 'augments/goal/augment.yaml': `type: goal\nconfig:\n${config}` } : {} });
-}
-
-/** The agent says `agent(n)` on its n-th turn (from 0); the goal evaluator answers `verdicts` in order. */
-function model(agent: (turn: number, request: ReceivedRequest) => ChatReply, verdicts: ChatReply[]) {
-  let judged = 0;
-  let turns = 0;
-  return (request: ReceivedRequest): ChatReply => {
-    if (isGoalEvaluator(request)) return verdicts[judged++] ?? verdict(false, 'default');
-    if (isAskEvaluator(request)) return { text: '{"outcome":"in_progress","reason":"the ask is under way"}' };
-    // A round after a tool result belongs to the same turn.
-    if (request.body.messages.at(-1)?.role === 'tool') return { text: 'Noted.' };
-    return agent(turns++, request);
-  };
-}
 
 interface Summary {
   status: string;
