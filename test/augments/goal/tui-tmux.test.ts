@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
+import { auggy } from '../../helpers/auggy-cli.js';
 import { auggyTerminals, sendLine } from '../../helpers/auggy-terminal.js';
 import { tmuxAvailable } from '../../helpers/tmux.js';
 
@@ -80,5 +81,50 @@ describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { 
     await again.waitForText('Goal resumed: finish every part');
     await again.waitForText('goal not met (turn 2 of 20): Part 2 is still missing.', { joined: true });
     expect(goalFile(dir).status).toBe('active');
+  });
+
+  it('a goal a dead process left active goes on by itself on --continue, to its end', async () => {
+    const dir = makeAgentFolder({
+      augments: ['turnControl', 'goal'],
+      engine: 'engine:\n  provider: scripted\n  model: goal\n  script: ./script.yaml\n',
+      files: {
+        'script.yaml': [
+          'rules:',
+          '  - system: "goal evaluator"',
+          '    steps:',
+          `      - text: '{"met": true, "reason": "Both parts are done."}'`,
+          '  - match: "Keep working toward it: finish both parts"',
+          '    steps:',
+          '      - text: "Did part two."',
+          '  - match: ".*"',
+          '    steps:',
+          '      - text: "Hello."',
+          '',
+        ].join('\n'),
+      },
+    });
+    const made = await auggy(['run', dir, '--print', 'hello', '--output', 'json']);
+    expect(made.exitCode).toBe(0);
+    const { sessionId } = JSON.parse(made.stdout) as { sessionId: string };
+    // What a chat killed mid-goal leaves behind: the goal still active, one verdict in.
+    const at = new Date().toISOString();
+    const goal = {
+      version: 1,
+      condition: 'finish both parts',
+      status: 'active',
+      setAt: at,
+      turns: 1,
+      tokens: 0,
+      elapsedMs: 0,
+      note: null,
+      verdicts: [{ met: false, reason: 'Part two is missing.', turn: 1, at }],
+    };
+    writeFileSync(join(dir, '.auggy', 'sessions', sessionId, 'goal.json'), JSON.stringify(goal));
+
+    const again = await terminals.run(dir, ['--continue']);
+    await again.waitForText('goal restored: the agent goes on working toward it (Esc twice pauses it)', { joined: true });
+    await again.waitForText('Did part two.');
+    await again.waitForText('goal achieved: Both parts are done.');
+    expect(goalFile(dir).status).toBe('achieved');
   });
 });
