@@ -130,6 +130,31 @@ describe('goal through the auggy binary against a Chat Completions server', () =
     expect(server.requests.filter((request) => !isGoalEvaluator(request))).toHaveLength(2);
   });
 
+  it('maxTokens stops the loop as budget-exhausted once the turns and their verdicts spent it (exit 1)', async () => {
+    // The loopback server reports 18 tokens a call: a turn and its verdict spend 36.
+    server = await startChatServer(
+      model((turn) => ({ text: `Attempt ${turn + 1}.` }), [verdict(false, 'Test A still fails.'), verdict(false, 'Test B still fails.')]),
+    );
+    const run = await auggyPrint(goalFolder('  maxTokens: 50\n'), server.url, '--goal', 'all tests pass', '--output', 'json');
+    expect(run.exitCode).toBe(1);
+    const summary = JSON.parse(run.stdout) as Summary;
+    expect(summary.status).toBe('budget-exhausted');
+    expect(summary.message).toBe('goal budget exhausted: 72 tokens of maxTokens 50 spent; left undone: Test B still fails.');
+    expect(summary.goal).toMatchObject({ status: 'budget-exhausted', turns: 2 });
+    expect(run.stderr).toContain('goal budget exhausted: 72 tokens of maxTokens 50 spent');
+  });
+
+  it('maxWallSeconds stops the loop as budget-exhausted once a turn has taken the time (exit 1)', async () => {
+    // Four words 300 ms apart: the first turn alone takes over a second.
+    server = await startChatServer(model(() => ({ text: 'Working on it slowly.', chunkDelayMs: 300 }), [verdict(false, 'Nothing is deployed yet.')]));
+    const run = await auggyPrint(goalFolder('  maxWallSeconds: 1\n'), server.url, '--goal', 'deploy it', '--output', 'json');
+    expect(run.exitCode).toBe(1);
+    const summary = JSON.parse(run.stdout) as Summary;
+    expect(summary.status).toBe('budget-exhausted');
+    expect(summary.message).toMatch(/^goal budget exhausted: \d+s of maxWallSeconds 1 taken; left undone: Nothing is deployed yet\.$/);
+    expect(summary.turns).toHaveLength(1);
+  });
+
   it('an evaluator that answers nonsense pauses the goal with one sentence (exit 1); no further turn starts', async () => {
     server = await startChatServer(model(() => ({ text: 'Working on it.' }), [{ text: 'I would say it is mostly fine.' }]));
     const run = await auggyPrint(goalFolder(), server.url, '--goal', 'ship it', '--output', 'json');
