@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startChatServer, type ChatServer } from '../../helpers/chat-server.js';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { goalFolder, isGoalEvaluator, lastUser, model, system, verdict } from './goal-model.js';
+import { scriptedGoalFolder } from './scripted-goal.js';
 import { auggy, auggyPrint } from '../../helpers/auggy-cli.js';
 
 let server: ChatServer | undefined;
@@ -115,6 +116,16 @@ describe('goal through the auggy binary against a Chat Completions server', () =
     const done = JSON.parse(answer.stdout) as Summary;
     expect(done.goal).toMatchObject({ status: 'achieved', met: true, turns: 2 });
     expect(answer.stderr).toContain('goal achieved: It is deployed to west.');
+  });
+
+  it('with nobody there, a questionnaire in a goal turn gets no answer at once; the loop reads it and goes on within its bounds', async () => {
+    const run = await auggy(['run', scriptedGoalFolder(), '--print', '/goal deploy', '--output', 'json']);
+    expect(run.exitCode).toBe(0);
+    const summary = JSON.parse(run.stdout) as Summary & { toolCalls: { name: string; result?: string }[] };
+    expect(summary.turns.map((turn) => turn.status)).toEqual(['completed', 'completed']);
+    expect(summary.goal).toMatchObject({ status: 'achieved', turns: 2 });
+    const asked = summary.toolCalls.find((call) => call.name === 'ask_user');
+    expect(JSON.stringify(asked)).toContain('no-answer');
   });
 
   it('maxTurns stops the loop as budget-exhausted with what was left undone (exit 1)', async () => {
