@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startChatServer, type ChatServer } from '../../helpers/chat-server.js';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
@@ -229,6 +229,40 @@ describe('goal through the auggy binary against a Chat Completions server', () =
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toContain('user ask in progress: the ask is under way');
     expect(run.stderr).toContain('goal achieved: The file exists.');
+  });
+
+  it('/goal says what is set; a condition over 4,000 characters is refused (exit 2), so is pausing a paused goal; every clear word drops it', async () => {
+    const dir = scriptedGoalFolder();
+    const run = (...args: string[]) => auggy(['run', dir, '--print', ...args]);
+    const none = await run('/goal', '--output', 'json');
+    expect(none.exitCode).toBe(0);
+    const { sessionId } = JSON.parse(none.stdout) as { sessionId: string };
+    expect(none.stdout).toContain('No goal is set. /goal <condition> sets one and starts working on it.');
+
+    const long = await run('--session', sessionId, `/goal ${'x'.repeat(4001)}`);
+    expect(long.exitCode).toBe(2);
+    expect(long.stderr).toContain('The condition is 4001 characters; a goal takes at most 4000. Say it shorter.');
+
+    // An unknown condition: the script's evaluator says the same thing twice, so it pauses as no progress.
+    const set = await run('--session', sessionId, '/goal tidy the desk');
+    expect(set.exitCode).toBe(1);
+    const shown = await run('--session', sessionId, '/goal');
+    expect(shown.stdout).toContain('Goal (paused: /goal resume goes on): tidy the desk');
+    expect(shown.stdout).toContain('2 of 20 turns evaluated');
+    expect(shown.stdout).toContain('Last verdict: not met: Nothing is done yet.');
+
+    const paused = await run('--session', sessionId, '/goal pause');
+    expect(paused.exitCode).toBe(2);
+    expect(paused.stderr).toContain('No goal is open; nothing to pause.');
+
+    for (const word of ['clear', 'STOP', 'off', 'reset', 'none', 'cancel']) {
+      await run('--session', sessionId, '/goal tidy the desk');
+      const cleared = await run('--session', sessionId, `/goal ${word}`);
+      expect(cleared.stdout).toContain('Goal cleared.');
+      expect(existsSync(join(dir, '.auggy', 'sessions', sessionId, 'goal.json'))).toBe(false);
+    }
+    const again = await run('--session', sessionId, '/goal clear');
+    expect(again.stdout).toContain('No goal was set; nothing to clear.');
   });
 
   it('--goal without the goal augment is refused with what to add (exit 2)', async () => {

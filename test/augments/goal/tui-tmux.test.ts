@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { auggy } from '../../helpers/auggy-cli.js';
@@ -38,7 +38,7 @@ function goalFile(dir: string): { status: string; note: string | null } {
 }
 
 describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { timeout: 180_000 }, () => {
-  it('the loop runs by itself with ◎ goal (N); one Esc only warns, Esc twice cancels the turn and pauses the goal', async () => {
+  it('the loop runs by itself with ◎ goal (N); one Esc only warns, Esc twice cancels the turn and pauses the goal; /clear drops it', async () => {
     const dir = slowGoalAgent();
     const terminal = await terminals.run(dir);
     await sendLine(terminal, '/goal finish every part');
@@ -60,6 +60,12 @@ describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { 
     // Paused, nothing starts by itself; /goal says so.
     await sendLine(terminal, '/goal');
     await terminal.waitForText('Goal (paused: /goal resume goes on): finish every part');
+
+    // /clear starts a new conversation, and the goal goes with the old one.
+    const [session] = readdirSync(join(dir, '.auggy', 'sessions'));
+    await sendLine(terminal, '/clear');
+    await terminal.waitForScreen((screen) => !screen.includes('◎ goal'), 'the status line without the goal');
+    expect(existsSync(join(dir, '.auggy', 'sessions', session, 'goal.json'))).toBe(false);
   });
 
   it('a goal paused by Esc twice comes back paused on --continue and starts no turn until /goal resume', async () => {
