@@ -14,6 +14,8 @@ export const goalAugment: AugmentFactory = {
   type: 'goal',
   summary: SUMMARY,
   skill: 'goal',
+  // A scenario that shows the loop, the person's turn and the goal assertions (`auggy test`).
+  rootTemplates: { 'tests/goal.scenario.yaml': 'tests/goal.scenario.yaml' },
   validateConfig: (config, file) => validateGoalConfig(config, file),
   describe(agent, config) {
     const valid = goalConfigSchema.safeParse(config).success;

@@ -1,13 +1,15 @@
 import type { AgentContext, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import { loggedKernelEvent } from '../../kernel/events.js';
-import type { Conversation } from '../../kernel/conversation.js';
+import type { Conversation, ConversationTurn, TurnOptions } from '../../kernel/conversation.js';
+import { holdFloor } from '../../kernel/hold-floor.js';
 import type { HostScope } from '../../kernel/host-scope.js';
-import { parseCommandLine, runCommand } from '../slash-command.js';
+import { continuedLine } from '../continued-turn.js';
+import { commandTurn, parseCommandLine, runCommand } from '../slash-command.js';
 import { AcpPerson } from './acp-person.js';
 import { availableCommands } from './agent-commands.js';
 import { boardPlan } from './board-plan.js';
 import { SessionUpdateMapper } from './session-updates.js';
-import { promptResponse } from './turn-ending.js';
+import { floorResponse } from './turn-ending.js';
 
 export interface AcpSessionOptions {
   conversation: Conversation;
@@ -66,16 +68,35 @@ export class AcpSession {
   async replay(): Promise<void> {
     const mapper = this.mapper();
     for (const entry of this.conversation.session.entries().entries) {
-      if (entry.kind === 'user') this.send({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: entry.text } });
+      // A turn an augment started (a goal's next) was no message of the person's: a thought, as it streamed.
+      if (entry.kind === 'user' && entry.by !== undefined)
+        this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${continuedLine(entry.by)}\n` } });
+      else if (entry.kind === 'user') this.send({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: entry.text } });
       else if (entry.kind === 'event') mapper.map(loggedKernelEvent(entry.event)).forEach((update) => this.send(update));
     }
     await this.flushed();
   }
 
+  /**
+   * One prompt: a message, or a command it names (`/goal …`), and every turn an augment continues
+   * it with (a goal's loop), all streamed as this prompt's updates; the response says how the
+   * whole run ended.
+   */
   async prompt(text: string): Promise<PromptResponse> {
     if (this.running) throw new Error('a turn is already running in this session; cancel it or wait for its end');
     const command = this.commandIn(text);
-    if (command) return this.runSlashCommand(command.command, command.args);
+    if (!command) return this.holdFloor((options) => () => this.conversation.runTurn(text, options));
+    // A command may write the session's state (the ask, the board): as the session's one writer.
+    const output = await this.conversation.asWriter(() => runCommand(command.command, command.args));
+    this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${output.lines.join('\n')}\n` } });
+    this.announceCommands();
+    const start = output.startTurn;
+    if (start && !output.isError) return this.holdFloor((options) => commandTurn(this.conversation, start, options), command.command.name);
+    await this.flushed();
+    return { stopReason: 'end_turn', _meta: { auggy: { command: command.command.name, ...(output.isError ? { status: 'failed' } : {}) } } };
+  }
+
+  private async holdFloor(first: (options: TurnOptions) => () => Promise<ConversationTurn>, commandName?: string): Promise<PromptResponse> {
     const controller = new AbortController();
     this.running = controller;
     const mapper = this.mapper();
@@ -99,13 +120,14 @@ export class AcpSession {
       });
     };
     try {
-      const result = await this.conversation.runTurn(text, {
-        signal: controller.signal,
-        person,
-        onModelUsage: (usage) => sendUsage(usage),
+      const options: TurnOptions = { signal: controller.signal, person, onModelUsage: (usage) => sendUsage(usage) };
+      const floor = await holdFloor(this.conversation, first(options), {
+        ...options,
+        // The editor sees why the agent goes on by itself, as a thought between the turns.
+        onContinue: ({ by }) => this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${continuedLine(by)}\n` } }),
       });
       await this.flushed();
-      return promptResponse(result);
+      return floorResponse(floor, this.conversation.snapshot(), commandName);
     } finally {
       unsubscribe();
       this.running = undefined;
@@ -130,14 +152,5 @@ export class AcpSession {
     if (!parsed) return undefined;
     const command = this.conversation.commands().find((candidate) => candidate.name.toLowerCase() === parsed.name.toLowerCase());
     return command ? { command, args: parsed.args } : undefined;
-  }
-
-  private async runSlashCommand(command: ReturnType<Conversation['commands']>[number], args: string): Promise<PromptResponse> {
-    // A command may write the session's state (the ask, the board): as the session's one writer.
-    const output = await this.conversation.asWriter(() => runCommand(command, args));
-    this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${output.lines.join('\n')}\n` } });
-    this.announceCommands();
-    await this.flushed();
-    return { stopReason: 'end_turn', _meta: { auggy: { command: command.name, ...(output.isError ? { status: 'failed' } : {}) } } };
   }
 }

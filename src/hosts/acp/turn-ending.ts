@@ -1,4 +1,5 @@
 import { RequestError, type PromptResponse } from '@agentclientprotocol/sdk';
+import type { FloorRun } from '../../kernel/hold-floor.js';
 import type { TurnResult } from '../../kernel/turn-loop.js';
 
 /**
@@ -20,4 +21,22 @@ export function promptResponse(result: TurnResult): PromptResponse {
     case 'failed':
       throw new RequestError(-32603, result.message ?? 'the turn failed', { auggy: { status: 'failed', code: result.code ?? 'failed' } });
   }
+}
+
+/**
+ * How a prompt that held the floor over many turns (a goal's loop) ended: the whole run's status,
+ * an augment's release when it gave one (`goal achieved: …` is `end_turn`, its budget
+ * `max_turn_requests`, a pause for failure a JSON-RPC error with its sentence), and the goal as
+ * it stands in `_meta.auggy.goal` when the agent has one.
+ */
+export function floorResponse(floor: FloorRun, snapshot: Record<string, unknown>, command?: string): PromptResponse {
+  const response = promptResponse({ ...floor.last, status: floor.status, message: floor.message, ...(floor.last.release ? { code: undefined } : {}) });
+  const extra = {
+    ...(command !== undefined ? { command } : {}),
+    ...('goal' in snapshot ? { goal: snapshot.goal } : {}),
+    ...(floor.turns.length > 1 ? { turns: floor.turns.length } : {}),
+  };
+  if (Object.keys(extra).length === 0) return response;
+  const auggy = (response._meta?.auggy ?? {}) as Record<string, unknown>;
+  return { ...response, _meta: { ...response._meta, auggy: { ...auggy, ...extra } } };
 }

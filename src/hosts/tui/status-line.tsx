@@ -8,8 +8,11 @@ import type { ContextUse, TurnSummary } from './view-state.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-/** The spinner and elapsed seconds of a running turn; it ticks on its own, nothing else redraws. */
-export function Working({ since }: { since: number }) {
+/**
+ * The spinner and elapsed seconds of a running turn; it ticks on its own, nothing else redraws.
+ * A notice (`canceling…`) takes the place of the Esc hint, so the line stays one row.
+ */
+export function Working({ since, notice }: { since: number; notice?: string }) {
   const colour = usePalette();
   const now = useNow(100);
   const elapsed = Math.max(0, now - since);
@@ -17,7 +20,7 @@ export function Working({ since }: { since: number }) {
     <Text>
       <Text color={colour.accent}>{SPINNER[Math.floor(elapsed / 100) % SPINNER.length]}</Text>
       <Text> working {Math.floor(elapsed / 1000)}s</Text>
-      <Text dimColor> · Esc to cancel</Text>
+      {notice ? <Text color={colour.warning}> · {notice}</Text> : <Text dimColor> · Esc to cancel</Text>}
     </Text>
   );
 }
@@ -89,7 +92,7 @@ export function StatusLine({ running, startedAt, lastTurn, personsTurn, indicato
   const colour = usePalette();
   let left;
   if (running && personsTurn) left = <Text color={colour.question}>{glyph.question} your turn: the agent waits for your answer</Text>;
-  else if (running) left = <Working since={startedAt ?? Date.now()} />;
+  else if (running) left = <Working since={startedAt ?? Date.now()} notice={notice} />;
   else if (notice) left = <Text color={colour.warning}>{notice}</Text>;
   else if (lastTurn) left = <TurnStatusText {...lastTurn} />;
   else left = <Text dimColor>ready</Text>;
@@ -99,14 +102,7 @@ export function StatusLine({ running, startedAt, lastTurn, personsTurn, indicato
   return (
     <Box>
       <Box flexGrow={1} flexShrink={1}>
-        {running && notice ? (
-          <Text>
-            {left}
-            <Text color={colour.warning}> · {notice}</Text>
-          </Text>
-        ) : (
-          left
-        )}
+        {left}
       </Box>
       {indicators.length > 0 && (
         <Box flexShrink={0} marginLeft={2}>

@@ -1,6 +1,7 @@
 import { SYSTEM_LINE_EVENT, type KernelEvent, type TurnOutcome } from '../../kernel/events.js';
 import type { DisplayItem, SystemTone } from './display-items.js';
 import { isShownAsReply } from '../person-facing.js';
+import { continuedLine } from '../continued-turn.js';
 import { splitFinishedBlocks } from './markdown/markdown-blocks.js';
 
 /** An item still being drawn live, with what ties it to the event stream. */
@@ -82,7 +83,7 @@ export function appendItems(state: TranscriptState, items: NewItem[]): Transcrip
 
 /** What stands for a turn an augment started (a goal's next turn) where the person's words would be. */
 export function continuedTurnItems(by: string): NewItem[] {
-  return systemItems([`↻ ${by}: the agent keeps the floor for the next turn`], 'info');
+  return systemItems([continuedLine(by)], 'info');
 }
 
 export function systemItems(lines: string[], tone: SystemTone): NewItem[] {

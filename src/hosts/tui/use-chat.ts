@@ -163,7 +163,7 @@ export function useChat(setup: ChatSetup): Chat {
         const holder = conversation.floorHolder();
         if (holder !== undefined && !escArmed.current) {
           escArmed.current = true;
-          setNotice(`press Esc again to cancel the turn and pause the ${holder}`);
+          setNotice(`Esc again cancels and pauses the ${holder}`);
           return;
         }
         escArmed.current = false;

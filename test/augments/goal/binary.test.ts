@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChatServer, type ChatReply, type ChatServer, type ReceivedRequest } from '../../helpers/chat-server.js';
+import { startChatServer, type ChatServer } from '../../helpers/chat-server.js';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
+import { goalFolder, isGoalEvaluator, lastUser, model, system, verdict } from './goal-model.js';
+import { scriptedGoalFolder } from './scripted-goal.js';
 import { auggy, auggyPrint } from '../../helpers/auggy-cli.js';
 
 let server: ChatServer | undefined;
@@ -10,31 +12,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const GOAL_EVALUATOR = 'You are the goal evaluator';
-const ASK_EVALUATOR = 'turn evaluator for a tracked user request';
-const system = (request: ReceivedRequest) => String(request.body.messages.find((m) => m.role === 'system')?.content ?? '');
-const isGoalEvaluator = (request: ReceivedRequest) => system(request).includes(GOAL_EVALUATOR);
-const isAskEvaluator = (request: ReceivedRequest) => system(request).includes(ASK_EVALUATOR);
-const lastUser = (request: ReceivedRequest) => String(request.body.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
-const verdict = (met: boolean, reason: string): ChatReply => ({ text: JSON.stringify({ met, reason }) });
-
-function goalFolder(config?: string, augments = ['turnControl', 'goal']): string {
-  return makeAgentFolder({ augments, files: config ? { 'augments/goal/augment.yaml': `type: goal\nconfig:\n${config}` } : {} });
-}
-
-/** The agent says `agent(n)` on its n-th turn (from 0); the goal evaluator answers `verdicts` in order. */
-function model(agent: (turn: number, request: ReceivedRequest) => ChatReply, verdicts: ChatReply[]) {
-  let judged = 0;
-  let turns = 0;
-  return (request: ReceivedRequest): ChatReply => {
-    if (isGoalEvaluator(request)) return verdicts[judged++] ?? verdict(false, 'default');
-    if (isAskEvaluator(request)) return { text: '{"outcome":"in_progress","reason":"the ask is under way"}' };
-    // A round after a tool result belongs to the same turn.
-    if (request.body.messages.at(-1)?.role === 'tool') return { text: 'Noted.' };
-    return agent(turns++, request);
-  };
-}
 
 interface Summary {
   status: string;
@@ -141,6 +118,16 @@ describe('goal through the auggy binary against a Chat Completions server', () =
     expect(answer.stderr).toContain('goal achieved: It is deployed to west.');
   });
 
+  it('with nobody there, a questionnaire in a goal turn gets no answer at once; the loop reads it and goes on within its bounds', async () => {
+    const run = await auggy(['run', scriptedGoalFolder(), '--print', '/goal deploy', '--output', 'json']);
+    expect(run.exitCode).toBe(0);
+    const summary = JSON.parse(run.stdout) as Summary & { toolCalls: { name: string; result?: string }[] };
+    expect(summary.turns.map((turn) => turn.status)).toEqual(['completed', 'completed']);
+    expect(summary.goal).toMatchObject({ status: 'achieved', turns: 2 });
+    const asked = summary.toolCalls.find((call) => call.name === 'ask_user');
+    expect(JSON.stringify(asked)).toContain('no-answer');
+  });
+
   it('maxTurns stops the loop as budget-exhausted with what was left undone (exit 1)', async () => {
     server = await startChatServer(
       model((turn) => ({ text: `Attempt ${turn + 1}.`, toolCalls: [] }), [verdict(false, 'Test A still fails.'), verdict(false, 'Test B still fails.')]),
@@ -152,6 +139,31 @@ describe('goal through the auggy binary against a Chat Completions server', () =
     expect(summary.message).toBe('goal budget exhausted: 2 turns of maxTurns 2 used; left undone: Test B still fails.');
     expect(summary.goal).toMatchObject({ status: 'budget-exhausted', turns: 2 });
     expect(server.requests.filter((request) => !isGoalEvaluator(request))).toHaveLength(2);
+  });
+
+  it('maxTokens stops the loop as budget-exhausted once the turns and their verdicts spent it (exit 1)', async () => {
+    // The loopback server reports 18 tokens a call: a turn and its verdict spend 36.
+    server = await startChatServer(
+      model((turn) => ({ text: `Attempt ${turn + 1}.` }), [verdict(false, 'Test A still fails.'), verdict(false, 'Test B still fails.')]),
+    );
+    const run = await auggyPrint(goalFolder('  maxTokens: 50\n'), server.url, '--goal', 'all tests pass', '--output', 'json');
+    expect(run.exitCode).toBe(1);
+    const summary = JSON.parse(run.stdout) as Summary;
+    expect(summary.status).toBe('budget-exhausted');
+    expect(summary.message).toBe('goal budget exhausted: 72 tokens of maxTokens 50 spent; left undone: Test B still fails.');
+    expect(summary.goal).toMatchObject({ status: 'budget-exhausted', turns: 2 });
+    expect(run.stderr).toContain('goal budget exhausted: 72 tokens of maxTokens 50 spent');
+  });
+
+  it('maxWallSeconds stops the loop as budget-exhausted once a turn has taken the time (exit 1)', async () => {
+    // Four words 300 ms apart: the first turn alone takes over a second.
+    server = await startChatServer(model(() => ({ text: 'Working on it slowly.', chunkDelayMs: 300 }), [verdict(false, 'Nothing is deployed yet.')]));
+    const run = await auggyPrint(goalFolder('  maxWallSeconds: 1\n'), server.url, '--goal', 'deploy it', '--output', 'json');
+    expect(run.exitCode).toBe(1);
+    const summary = JSON.parse(run.stdout) as Summary;
+    expect(summary.status).toBe('budget-exhausted');
+    expect(summary.message).toMatch(/^goal budget exhausted: \d+s of maxWallSeconds 1 taken; left undone: Nothing is deployed yet\.$/);
+    expect(summary.turns).toHaveLength(1);
   });
 
   it('an evaluator that answers nonsense pauses the goal with one sentence (exit 1); no further turn starts', async () => {
@@ -217,6 +229,40 @@ describe('goal through the auggy binary against a Chat Completions server', () =
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toContain('user ask in progress: the ask is under way');
     expect(run.stderr).toContain('goal achieved: The file exists.');
+  });
+
+  it('/goal says what is set; a condition over 4,000 characters is refused (exit 2), so is pausing a paused goal; every clear word drops it', async () => {
+    const dir = scriptedGoalFolder();
+    const run = (...args: string[]) => auggy(['run', dir, '--print', ...args]);
+    const none = await run('/goal', '--output', 'json');
+    expect(none.exitCode).toBe(0);
+    const { sessionId } = JSON.parse(none.stdout) as { sessionId: string };
+    expect(none.stdout).toContain('No goal is set. /goal <condition> sets one and starts working on it.');
+
+    const long = await run('--session', sessionId, `/goal ${'x'.repeat(4001)}`);
+    expect(long.exitCode).toBe(2);
+    expect(long.stderr).toContain('The condition is 4001 characters; a goal takes at most 4000. Say it shorter.');
+
+    // An unknown condition: the script's evaluator says the same thing twice, so it pauses as no progress.
+    const set = await run('--session', sessionId, '/goal tidy the desk');
+    expect(set.exitCode).toBe(1);
+    const shown = await run('--session', sessionId, '/goal');
+    expect(shown.stdout).toContain('Goal (paused: /goal resume goes on): tidy the desk');
+    expect(shown.stdout).toContain('2 of 20 turns evaluated');
+    expect(shown.stdout).toContain('Last verdict: not met: Nothing is done yet.');
+
+    const paused = await run('--session', sessionId, '/goal pause');
+    expect(paused.exitCode).toBe(2);
+    expect(paused.stderr).toContain('No goal is open; nothing to pause.');
+
+    for (const word of ['clear', 'STOP', 'off', 'reset', 'none', 'cancel']) {
+      await run('--session', sessionId, '/goal tidy the desk');
+      const cleared = await run('--session', sessionId, `/goal ${word}`);
+      expect(cleared.stdout).toContain('Goal cleared.');
+      expect(existsSync(join(dir, '.auggy', 'sessions', sessionId, 'goal.json'))).toBe(false);
+    }
+    const again = await run('--session', sessionId, '/goal clear');
+    expect(again.stdout).toContain('No goal was set; nothing to clear.');
   });
 
   it('--goal without the goal augment is refused with what to add (exit 2)', async () => {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
+import { auggy } from '../../helpers/auggy-cli.js';
 import { auggyTerminals, sendLine } from '../../helpers/auggy-terminal.js';
 import { tmuxAvailable } from '../../helpers/tmux.js';
 
@@ -10,14 +11,22 @@ afterEach(() => terminals.closeAll());
 
 const SLOW_REPLY = Array.from({ length: 60 }, (_, index) => `word${index}`).join(' ');
 
-/** A goal that is never met, with replies slow enough (one word at a time) to press keys during a turn. */
+/**
+ * A goal that is never met, with replies slow enough (one word at a time) to press keys during a
+ * turn. The verdict on turn N says "Part N" whichever process judges it (the evaluator's prompt
+ * numbers the turn), so a resumed session goes on where the first left off.
+ */
 function slowGoalAgent(): string {
-  const verdicts = Array.from({ length: 8 }, (_, index) => `      - text: '{"met": false, "reason": "Part ${index + 1} is still missing."}'`).join('\n');
+  const verdicts = Array.from(
+    { length: 8 },
+    (_, index) =>
+      `  - system: "goal evaluator"\n    match: 'latest_turn number="${index + 1}"'\n    steps:\n      - text: '{"met": false, "reason": "Part ${index + 1} is still missing."}'`,
+  ).join('\n');
   return makeAgentFolder({
     augments: ['turnControl', 'goal'],
     engine: 'engine:\n  provider: scripted\n  model: slow\n  script: ./script.yaml\n',
     files: {
-      'script.yaml': `chunkDelayMs: 120\nrules:\n  - system: "goal evaluator"\n    replies:\n${verdicts}\n  - match: ".*"\n    steps:\n      - text: "Working: ${SLOW_REPLY}"\n`,
+      'script.yaml': `chunkDelayMs: 120\nrules:\n${verdicts}\n  - match: ".*"\n    steps:\n      - text: "Working: ${SLOW_REPLY}"\n`,
     },
   });
 }
@@ -29,7 +38,7 @@ function goalFile(dir: string): { status: string; note: string | null } {
 }
 
 describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { timeout: 180_000 }, () => {
-  it('the loop runs by itself with ◎ goal (N); one Esc only warns, Esc twice cancels the turn and pauses the goal', async () => {
+  it('the loop runs by itself with ◎ goal (N); one Esc only warns, Esc twice cancels the turn and pauses the goal; /clear drops it', async () => {
     const dir = slowGoalAgent();
     const terminal = await terminals.run(dir);
     await sendLine(terminal, '/goal finish every part');
@@ -41,7 +50,7 @@ describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { 
     await terminal.waitForText('Working: word0');
 
     await terminal.press('Escape');
-    await terminal.waitForText('press Esc again to cancel the turn and pause the goal');
+    await terminal.waitForText('Esc again cancels and pauses the goal');
     await terminal.press('Escape');
     const screen = await terminal.waitForText('goal paused: the turn was canceled; /goal resume goes on', { joined: true });
     expect(screen).not.toContain('goal not met (turn 2');
@@ -51,9 +60,15 @@ describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { 
     // Paused, nothing starts by itself; /goal says so.
     await sendLine(terminal, '/goal');
     await terminal.waitForText('Goal (paused: /goal resume goes on): finish every part');
+
+    // /clear starts a new conversation, and the goal goes with the old one.
+    const [session] = readdirSync(join(dir, '.auggy', 'sessions'));
+    await sendLine(terminal, '/clear');
+    await terminal.waitForScreen((screen) => !screen.includes('◎ goal'), 'the status line without the goal');
+    expect(existsSync(join(dir, '.auggy', 'sessions', session, 'goal.json'))).toBe(false);
   });
 
-  it('a goal left running resumes on --continue, and a paused one waits for /goal resume', async () => {
+  it('a goal paused by Esc twice comes back paused on --continue and starts no turn until /goal resume', async () => {
     const dir = slowGoalAgent();
     const first = await terminals.run(dir);
     await sendLine(first, '/goal finish every part');
@@ -72,5 +87,50 @@ describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { 
     await again.waitForText('Goal resumed: finish every part');
     await again.waitForText('goal not met (turn 2 of 20): Part 2 is still missing.', { joined: true });
     expect(goalFile(dir).status).toBe('active');
+  });
+
+  it('a goal a dead process left active goes on by itself on --continue, to its end', async () => {
+    const dir = makeAgentFolder({
+      augments: ['turnControl', 'goal'],
+      engine: 'engine:\n  provider: scripted\n  model: goal\n  script: ./script.yaml\n',
+      files: {
+        'script.yaml': [
+          'rules:',
+          '  - system: "goal evaluator"',
+          '    steps:',
+          `      - text: '{"met": true, "reason": "Both parts are done."}'`,
+          '  - match: "Keep working toward it: finish both parts"',
+          '    steps:',
+          '      - text: "Did part two."',
+          '  - match: ".*"',
+          '    steps:',
+          '      - text: "Hello."',
+          '',
+        ].join('\n'),
+      },
+    });
+    const made = await auggy(['run', dir, '--print', 'hello', '--output', 'json']);
+    expect(made.exitCode).toBe(0);
+    const { sessionId } = JSON.parse(made.stdout) as { sessionId: string };
+    // What a chat killed mid-goal leaves behind: the goal still active, one verdict in.
+    const at = new Date().toISOString();
+    const goal = {
+      version: 1,
+      condition: 'finish both parts',
+      status: 'active',
+      setAt: at,
+      turns: 1,
+      tokens: 0,
+      elapsedMs: 0,
+      note: null,
+      verdicts: [{ met: false, reason: 'Part two is missing.', turn: 1, at }],
+    };
+    writeFileSync(join(dir, '.auggy', 'sessions', sessionId, 'goal.json'), JSON.stringify(goal));
+
+    const again = await terminals.run(dir, ['--continue']);
+    await again.waitForText('goal restored: the agent goes on working toward it (Esc twice pauses it)', { joined: true });
+    await again.waitForText('Did part two.');
+    await again.waitForText('goal achieved: Both parts are done.');
+    expect(goalFile(dir).status).toBe('achieved');
   });
 });
