@@ -1,7 +1,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isContextOverflow } from '../../src/model/describe-error.js';
-import { contextRefusal, startChatServer, type ChatServer, type OverflowShape } from '../helpers/chat-server.js';
+import { contextRefusal, contextRefusalStatus, OVERFLOW_SHAPES, startChatServer, type ChatServer, type OverflowShape } from '../helpers/chat-server.js';
 import { agentOnServer, isSummaryRequest, modelReply, turnMessage } from './compaction-helpers.js';
 
 let server: ChatServer | undefined;
@@ -15,8 +15,12 @@ function refusal(body: string, statusCode = 400) {
 }
 
 describe('a refusal for length', () => {
-  it.each(['openai', 'llama.cpp', 'vllm', 'vllm-old'] as const)('is recognised in the words %s uses', (shape: OverflowShape) => {
-    expect(isContextOverflow(refusal(contextRefusal(shape, 7000, 4096)))).toBe(true);
+  it.each(OVERFLOW_SHAPES)('is recognised in the words %s uses, with the status it sends', (shape: OverflowShape) => {
+    expect(isContextOverflow(refusal(contextRefusal(shape, 7000, 4096), contextRefusalStatus(shape)))).toBe(true);
+  });
+
+  it('is not a server error that merely mentions a context', () => {
+    expect(isContextOverflow(refusal(JSON.stringify({ error: { message: 'context window manager crashed', type: 'server_error' } }), 500))).toBe(false);
   });
 
   it("is recognised in Anthropic's words, and a 413 too", () => {
@@ -31,25 +35,22 @@ describe('a refusal for length', () => {
     expect(isContextOverflow(refusal(JSON.stringify({ error: { message: "'messages' must be a list", type: 'invalid_request_error' } })))).toBe(false);
   });
 
-  it.each(['openai', 'llama.cpp', 'vllm', 'vllm-old'] as const)(
-    'from a %s server with no stated window is met by one compaction and the same call once more',
-    async (shape: OverflowShape) => {
-      server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: shape });
-      // No maxContextTokens: nothing compacts before the server refuses.
-      const agent = await (await agentOnServer(server.url, undefined)).open();
-      const lines: string[] = [];
-      agent.subscribe((event) => {
-        if (event.type === 'CUSTOM' && event.name === 'auggy.system') lines.push((event.value as { text: string }).text);
-      });
-      const results = [];
-      for (let n = 1; n <= 8; n++) results.push(await agent.runTurn(turnMessage(n)));
-      expect(results.map((result) => result.status)).toEqual(Array(8).fill('completed'));
-      const refused = server.requests.filter((request, index) => index > 0 && isSummaryRequest(request)).length;
-      expect(refused).toBeGreaterThanOrEqual(1);
-      expect(lines.some((line) => /^context compacted \(the model refused it as too long; \d+ earlier messages? summarised\)/.test(line))).toBe(true);
-      expect(agent.session.entries().entries.some((entry) => entry.kind === 'compaction' && entry.reason === 'overflow')).toBe(true);
-    },
-  );
+  it.each(OVERFLOW_SHAPES)('from a %s server with no stated window is met by one compaction and the same call once more', async (shape: OverflowShape) => {
+    server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: shape });
+    // No maxContextTokens: nothing compacts before the server refuses.
+    const agent = await (await agentOnServer(server.url, undefined)).open();
+    const lines: string[] = [];
+    agent.subscribe((event) => {
+      if (event.type === 'CUSTOM' && event.name === 'auggy.system') lines.push((event.value as { text: string }).text);
+    });
+    const results = [];
+    for (let n = 1; n <= 8; n++) results.push(await agent.runTurn(turnMessage(n)));
+    expect(results.map((result) => result.status)).toEqual(Array(8).fill('completed'));
+    const refused = server.requests.filter((request, index) => index > 0 && isSummaryRequest(request)).length;
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(lines.some((line) => /^context compacted \(the model refused it as too long; \d+ earlier messages? summarised\)/.test(line))).toBe(true);
+    expect(agent.session.entries().entries.some((entry) => entry.kind === 'compaction' && entry.reason === 'overflow')).toBe(true);
+  });
 
   it('that compaction cannot meet fails the turn with what to do, and the next message is answered', async () => {
     server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: 'openai' });
