@@ -24,7 +24,10 @@ export interface CompactRequest {
   signal?: AbortSignal;
 }
 
-export type CompactOutcome = { ok: true; entry: CompactionEntry; usage: CompletionUsage } | { ok: false; why: string; usage: CompletionUsage };
+export type CompactOutcome =
+  | { ok: true; entry: CompactionEntry; usage: CompletionUsage }
+  /** `nothing`: there was no earlier turn to take away, so the next turn may find one. */
+  | { ok: false; why: string; usage: CompletionUsage; nothing?: true };
 
 /** The most of the window one summary request may fill: room stays for the instructions and the summary. */
 const REQUEST_SHARE = 0.6;
@@ -48,7 +51,7 @@ export async function compactTranscript(request: CompactRequest): Promise<Compac
     summarise: request.reason === 'command',
   });
   const at = new Date().toISOString();
-  if (plan.kind === 'nothing') return { ok: false, why: plan.why, usage };
+  if (plan.kind === 'nothing') return { ok: false, why: plan.why, usage, nothing: true };
   if (plan.kind === 'prune') {
     return {
       ok: true,
