@@ -77,6 +77,27 @@ describe('what a compaction never summarises away', () => {
     expect(system).toContain('Current ask:');
     expect(system).toContain(`turn ${n - 1}: more notes.`);
     expect(conversation.snapshot()).toMatchObject({ ask: { active: true } });
+
+    // The summary itself: the agent's own model, no tools, the fixed headings in order, and told
+    // what travels beside the conversation so it need not keep it.
+    const summary = server.requests.find(isSummaryRequest);
+    if (!summary) throw new Error('no summary request');
+    expect(summary.body.model).toBe('test');
+    expect(summary.body.tools ?? []).toEqual([]);
+    const headings = [...systemOf(summary).matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+    expect(headings).toEqual([
+      'What the person wants',
+      'Decisions made',
+      'What was done',
+      'What is open',
+      'Facts and names that must survive',
+      'Files and resources touched',
+    ]);
+    const prompt = lastText(summary);
+    expect(prompt).toMatch(/^Sent with every call beside the conversation/);
+    expect(prompt).toContain('\n  Current ask:\n');
+    expect(prompt).toContain('ship the invoice fix first');
+    expect(prompt.indexOf('Current state: review')).toBeLessThan(prompt.indexOf('The conversation to summarise:'));
   });
 
   it('a call left open on the client (an interrupt) stays whole through /compact, and its result resumes the turn', async () => {

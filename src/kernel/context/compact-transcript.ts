@@ -19,6 +19,8 @@ export interface CompactRequest {
   complete: CompleteFn;
   /** `/compact <what to keep>`: what the person asks the summary to keep. */
   keepHint?: string;
+  /** The augments' blocks, which travel beside the conversation and are never summarised. */
+  besides?: readonly string[];
   /** The summary's own output limit. */
   maxOutputTokens: number;
   signal?: AbortSignal;
@@ -75,7 +77,7 @@ export async function compactTranscript(request: CompactRequest): Promise<Compac
   for (const chunk of chunks) {
     const reply = await request.complete({
       system: systemPrompt,
-      prompt: summaryPrompt(chunk, summary, request.keepHint),
+      prompt: summaryPrompt(chunk, summary, request.keepHint, request.besides),
       maxOutputTokens: request.maxOutputTokens,
       signal: request.signal,
     });

@@ -13,6 +13,8 @@ export interface ContextKeeperDeps {
   complete: CompleteFn;
   /** The system prompt as the next call would send it (identity, skills, augments' blocks). */
   system(): string;
+  /** The augments' blocks alone: the summary is told what it need not keep. */
+  besides(): string[];
   messages(): readonly ModelMessage[];
   /** The session log, every append so far saved first; a reason when the session refuses appends. */
   savedEntries(): Promise<{ entries: readonly SessionEntry[] } | { why: string }>;
@@ -142,6 +144,7 @@ export class ContextKeeper {
       tokensBefore,
       complete: this.deps.complete,
       keepHint,
+      besides: this.deps.besides(),
       maxOutputTokens: this.deps.summaryTokens,
       signal,
     });
