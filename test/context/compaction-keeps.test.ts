@@ -46,7 +46,7 @@ function keepingModel(request: ReceivedRequest): ChatReply {
 }
 
 describe('what a compaction never summarises away', () => {
-  it('the board, the tracked ask and the workflow state with its carried context are in every request after a compaction', async () => {
+  it('the board, the tracked ask and the workflow state with its carried context are in every request after a compaction, and the evaluator reads the compacted transcript', async () => {
     server = await startChatServer(keepingModel, { contextTokens: 40_000 });
     const agent = await agentOnServer(server.url, 4000, '', {
       augments: ['turnControl', 'board', 'userAsk', 'workflow'],
@@ -77,6 +77,9 @@ describe('what a compaction never summarises away', () => {
     expect(system).toContain('Current ask:');
     expect(system).toContain(`turn ${n - 1}: more notes.`);
     expect(conversation.snapshot()).toMatchObject({ ask: { active: true } });
+    // The userAsk evaluator judged the last turn from the same compacted transcript.
+    const judged = server.requests.filter((request) => systemOf(request).includes('turn evaluator')).at(-1);
+    expect(judged && lastText(judged)).toContain("[The earlier conversation, summarised to fit the model's context");
 
     // The summary itself: the agent's own model, no tools, the fixed headings in order, and told
     // what travels beside the conversation so it need not keep it.
