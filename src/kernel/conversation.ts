@@ -210,6 +210,7 @@ export class Conversation {
     const { entries, warnings } = options.session.entries();
     warnings.forEach((warning) => options.warn(warning));
     conversation.messages = transcriptFromEntries(entries);
+    conversation.context.resume(entries);
     for (const config of options.agent.augments) {
       const factory = options.augmentTypes.find((candidate) => candidate.type === config.type);
       if (!factory) continue;

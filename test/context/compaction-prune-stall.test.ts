@@ -65,21 +65,36 @@ describe('compaction prunes first and never loops', () => {
 
   it('a compaction that leaves the context over the threshold says so, and is tried again only once the kept turns have moved on', async () => {
     server = await startChatServer(modelReply, { contextTokens: 40_000 });
-    // A 4,000-token window compacts over 3,200; turn 4 alone is 3,500.
+    // A 4,000-token window compacts over 3,200; turns 1 to 3 are 500 tokens each, turn 4 alone is 3,500.
     const conversation = await (await agentOnServer(server.url, 4000)).open();
     const lines = systemLines(conversation);
     const summariesAfter: number[] = [];
     for (let n = 1; n <= 8; n++) {
-      expect((await conversation.runTurn(n === 4 ? longTurn(n, 14_000) : `turn ${n}: short`)).text).toBe(`noted ${n}`);
+      expect((await conversation.runTurn(n === 4 ? longTurn(n, 14_000) : longTurn(n, 2000))).text).toBe(`noted ${n}`);
       summariesAfter.push(server.requests.filter(isSummaryRequest).length);
     }
-    // Tried at turn 4 (still over), not at 5 or 6, and again at 7, when turn 4 is no longer kept.
-    expect(summariesAfter).toEqual([0, 0, 0, 1, 1, 1, 2, 2]);
+    // Tried at turn 4 (still over), not at 5 or 6, and again at 7, when turn 4 is no longer kept
+    // (four turns to summarise, too many for one request: two parts).
+    expect(summariesAfter).toEqual([0, 0, 0, 1, 1, 1, 3, 3]);
     expect(lines.filter((line) => line.includes('compacted on its own again'))).toEqual([
       'the context is still over 3.2k tokens after compacting; it is compacted on its own again after 3 more turns; /compact with less to keep, or /clear',
     ]);
     expect(lines.filter((line) => line.startsWith('context compacted'))).toHaveLength(2);
     expect(conversation.contextReading().used).toBeLessThan(3200);
+  });
+
+  it('the wait holds across processes: each turn on a freshly opened session (as --print --session) does not try again at once', async () => {
+    server = await startChatServer(modelReply, { contextTokens: 40_000 });
+    const agent = await agentOnServer(server.url, 4000);
+    let sessionId: string | undefined;
+    const summariesAfter: number[] = [];
+    for (let n = 1; n <= 8; n++) {
+      const conversation = await agent.open(sessionId);
+      sessionId = conversation.session.id;
+      expect((await conversation.runTurn(n === 4 ? longTurn(n, 14_000) : longTurn(n, 2000))).text).toBe(`noted ${n}`);
+      summariesAfter.push(server.requests.filter(isSummaryRequest).length);
+    }
+    expect(summariesAfter).toEqual([0, 0, 0, 1, 1, 1, 3, 3]);
   });
 
   it('a summary no shorter than what it replaces is refused and said, and not asked for again at every turn', async () => {

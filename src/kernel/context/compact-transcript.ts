@@ -90,7 +90,8 @@ export async function compactTranscript(request: CompactRequest): Promise<Compac
   if (summary === undefined) return { ok: false, why: 'there was nothing to summarise', usage };
   const kept = transcript.messages.slice(plan.cut);
   const tokensAfter = estimateRequest(system, [summaryMessage(summary), ...kept]);
-  if (tokensAfter >= request.tokensBefore) {
+  // Like with like: the provider's count holds the tools too, which no estimate here does.
+  if (tokensAfter >= estimateRequest(system, transcript.messages)) {
     return { ok: false, why: `the summary (${tokensAfter} tokens with the kept turns) is no shorter than what it would replace`, usage };
   }
   return {

@@ -53,6 +53,19 @@ export class ContextKeeper {
     this.meter = new ContextMeter(deps.policy.limit);
   }
 
+  /**
+   * A conversation opened on a session (a resume, each `--print --session`, each serve run on a
+   * shared store) keeps the wait of an automatic compaction that left the context over the
+   * threshold, read from its log entry, so a new process does not try again at once.
+   */
+  resume(entries: readonly SessionEntry[]): void {
+    const threshold = compactThreshold(this.deps.policy);
+    const index = entries.findLastIndex((entry) => entry.kind === 'compaction');
+    const last = entries[index];
+    if (threshold === undefined || last?.kind !== 'compaction' || last.reason !== 'auto' || last.tokensAfter <= threshold) return;
+    this.stall = { at: personMessages(transcriptWithTurns(entries.slice(0, index + 1)).messages), wait: this.deps.policy.keep + 1 };
+  }
+
   reading(): ContextReading {
     return this.meter.reading(this.deps.system(), this.deps.messages());
   }
