@@ -16,7 +16,7 @@ import { makeComplete } from './complete.js';
 import { SessionWriter } from './session-writer.js';
 import { SYSTEM_LINE_EVENT, loggedKernelEvent, type KernelEvent } from './events.js';
 import { createHostScope, type HostScope } from './host-scope.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { augmentBlocks, buildSystemPrompt } from './system-prompt.js';
 import type { PersonChannel } from './person.js';
 import { runTurnLoop, type TurnLoopOptions, type TurnResult } from './turn-loop.js';
 import { compactPolicy } from './context/compact-policy.js';
@@ -154,6 +154,7 @@ export class Conversation {
       policy,
       complete: this.complete,
       system: () => this.systemPrompt(),
+      besides: () => augmentBlocks(this.augmentList),
       messages: () => this.messages,
       savedEntries: async () => {
         const failure = await this.logSaved();
@@ -209,6 +210,7 @@ export class Conversation {
     const { entries, warnings } = options.session.entries();
     warnings.forEach((warning) => options.warn(warning));
     conversation.messages = transcriptFromEntries(entries);
+    conversation.context.resume(entries);
     for (const config of options.agent.augments) {
       const factory = options.augmentTypes.find((candidate) => candidate.type === config.type);
       if (!factory) continue;

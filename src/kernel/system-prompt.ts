@@ -9,12 +9,18 @@ function skillsSection(skills: LoadedSkill[]): string | undefined {
   return `# Skills\n\n${manifest}\n\n${bodies}`;
 }
 
-/** identity.md, then the skills, then one `<augment id="...">` block per augment that has something to say. */
-export function buildSystemPrompt(identity: string, skills: LoadedSkill[], augments: Augment[]): string {
-  const sections = [identity.trim(), skillsSection(skills)];
+/** One `<augment id="...">` block per augment that has something to say: what travels beside the conversation. */
+export function augmentBlocks(augments: readonly Augment[]): string[] {
+  const blocks: string[] = [];
   for (const augment of augments) {
     const block = augment.promptBlock?.();
-    if (block !== undefined && block.trim() !== '') sections.push(`<augment id="${augment.id}">\n${block.trim()}\n</augment>`);
+    if (block !== undefined && block.trim() !== '') blocks.push(`<augment id="${augment.id}">\n${block.trim()}\n</augment>`);
   }
+  return blocks;
+}
+
+/** identity.md, then the skills, then the augments' blocks. */
+export function buildSystemPrompt(identity: string, skills: LoadedSkill[], augments: Augment[]): string {
+  const sections = [identity.trim(), skillsSection(skills), ...augmentBlocks(augments)];
   return sections.filter((section): section is string => section !== undefined && section !== '').join('\n\n');
 }

@@ -100,18 +100,24 @@ function unreachable(spec: ModelSpec, url: string | undefined, tries: string): M
  * Anthropic's `prompt is too long: N tokens > M maximum` (and 413 `request_too_large`),
  * llama.cpp's `type: "exceed_context_size_error"` ("request (N tokens) exceeds the available
  * context size (M tokens), try increasing it"), vLLM's "This model's maximum context length is N
- * tokens. However, your request has M input tokens" (older: "you requested M tokens").
+ * tokens. However, your request has M input tokens" (older: "you requested M tokens"), Ollama's
+ * "the input length exceeds the context length" (its runner's errorInputTooLong).
  */
 const OVERFLOW_WORDS =
-  /context_length_exceeded|exceed_context_size_error|prompt is too long|maximum context length|exceeds the available context size|context window|too many tokens|input is too long/i;
+  /context_length_exceeded|exceed_context_size_error|prompt is too long|maximum context length|exceeds the available context size|exceeds the context length|context window|too many tokens|input is too long/i;
+
+/** Ollama's own words: older servers send them with a 500, not the runner's 400. */
+const OLLAMA_OVERFLOW = /input length exceeds the context length/i;
 
 /** Whether a model call was refused because the conversation does not fit the model's window. */
 export function isContextOverflow(error: unknown): boolean {
   const last = error instanceof ModelRetriesError ? error.lastError : error;
   if (!APICallError.isInstance(last)) return false;
   if (last.statusCode === 413) return true;
+  const said = `${last.responseBody ?? ''}\n${last.message}`;
+  if (last.statusCode === 500) return OLLAMA_OVERFLOW.test(said);
   if (last.statusCode !== 400) return false;
-  return OVERFLOW_WORDS.test(last.responseBody ?? '') || OVERFLOW_WORDS.test(last.message);
+  return OVERFLOW_WORDS.test(said);
 }
 
 function describeApiCallError(error: APICallError, spec: ModelSpec, attempts: number, context: FailureContext): ModelFailure {

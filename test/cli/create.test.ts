@@ -96,8 +96,8 @@ engine:
   model: gpt-5.4-mini
   # The most tokens one reply may take, sent with every request.
   maxTokens: 4096
-  # The model's context window: kept and shown by \`auggy admin\`, not enforced.
-  maxContextTokens: 200000
+  # The model's context window in tokens: the conversation is compacted to fit it.
+  maxContextTokens: 400000
 settings:
   maxInferenceLoops: 10
 augments:
@@ -194,10 +194,27 @@ Next steps:
       model: 'qwen2.5:7b',
       baseURL: 'http://gpu-box:11434/v1',
       maxTokens: 4096,
-      maxContextTokens: 200000,
+      maxContextTokens: 4096,
     });
+    expect(read(dir, 'agent.yaml')).toContain("  # The model's context window in tokens: Ollama's num_ctx, 4096 unless the model or\n");
     expect(read(dir, 'identity.md')).toContain('Your purpose: Deploy: fast, "safely"');
     expect(run.out).toContain('ollama pull qwen2.5:7b');
+  });
+
+  it.each([
+    ['anthropic', 'claude-sonnet-4-5', 200_000],
+    ['openai', 'gpt-4.1-mini', 1_047_576],
+    ['openrouter', 'anthropic/claude-opus-4.1', 200_000],
+    ['openai', 'some-new-model', undefined],
+    ['openai-compatible', 'local-model', undefined],
+  ] as const)('writes engine.maxContextTokens for %s %s when its window is known, and a line to fill in when not', async (provider, model, window) => {
+    const run = await create('sized', { provider, model, yes: true });
+    const dir = join(run.parent, 'sized');
+    const loaded = await loadAgent(dir, BUILTIN_AUGMENTS, { processEnv: { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', OPENROUTER_API_KEY: 'k' } });
+    expect(loaded.diagnostics).toEqual([]);
+    expect(loaded.agent?.engine.maxContextTokens).toBe(window);
+    if (window === undefined) expect(read(dir, 'agent.yaml')).toContain('  # maxContextTokens: 8192\n');
+    if (provider === 'openai-compatible') expect(read(dir, 'agent.yaml')).toContain("(llama.cpp's -c, vLLM's --max-model-len)");
   });
 
   it('creates inside --dir and tells the person the path to cd into', async () => {

@@ -1,6 +1,6 @@
 import { loadRunnableAgent, openConversation } from '../../src/hosts/open-conversation.js';
 import { scriptedSummary } from '../../src/model/scripted/summary-reply.js';
-import { makeAgentFolder } from '../helpers/agent-fixture.js';
+import { makeAgentFolder, type FixtureOptions } from '../helpers/agent-fixture.js';
 import type { ChatReply, ReceivedRequest } from '../helpers/chat-server.js';
 
 export const FACT = 'the secret code is AZ-4471';
@@ -38,9 +38,12 @@ export function turnMessage(n: number): string {
 }
 
 /** An agent on the loopback server whose window is `window` tokens (none stated when undefined). */
-export async function agentOnServer(url: string, window: number | undefined, extra = '') {
+export async function agentOnServer(url: string, window: number | undefined, extra = '', folder: Omit<FixtureOptions, 'engine'> = {}) {
   const stated = window !== undefined ? `  maxContextTokens: ${window}\n` : '';
-  const dir = makeAgentFolder({ engine: `engine:\n  provider: openai-compatible\n  model: test\n  baseURL: ${url}\n  maxTokens: 200\n${stated}${extra}` });
+  const dir = makeAgentFolder({
+    ...folder,
+    engine: `engine:\n  provider: openai-compatible\n  model: test\n  baseURL: ${url}\n  maxTokens: 200\n${stated}${extra}`,
+  });
   const target = await loadRunnableAgent(dir, {}, () => undefined);
   return { dir, target, open: (sessionId?: string) => openConversation(target, { sessionId }, () => undefined) };
 }

@@ -1,22 +1,43 @@
 import { APICallError } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isContextOverflow } from '../../src/model/describe-error.js';
-import { contextRefusal, startChatServer, type ChatServer, type OverflowShape } from '../helpers/chat-server.js';
+import { scriptedSummary } from '../../src/model/scripted/summary-reply.js';
+import { loadRunnableAgent, openConversation } from '../../src/hosts/open-conversation.js';
+import { makeAgentFolder } from '../helpers/agent-fixture.js';
+import { startAnthropicServer, textFrames, type AnthropicRequest, type AnthropicServer } from '../helpers/anthropic-server.js';
+import { contextRefusal, contextRefusalStatus, OVERFLOW_SHAPES, startChatServer, type ChatServer, type OverflowShape } from '../helpers/chat-server.js';
 import { agentOnServer, isSummaryRequest, modelReply, turnMessage } from './compaction-helpers.js';
 
 let server: ChatServer | undefined;
+let anthropic: AnthropicServer | undefined;
 afterEach(async () => {
   await server?.close();
+  await anthropic?.close();
   server = undefined;
+  anthropic = undefined;
 });
+
+/**
+ * The last text block of a Messages API request: the person's latest words (the provider joins
+ * consecutive user messages, such as a summary and the message after it, into one of blocks).
+ */
+function anthropicLastText(request: AnthropicRequest): string {
+  const messages = request.body.messages as { content: string | { type: string; text?: string }[] }[];
+  const content = messages.at(-1)?.content ?? '';
+  return typeof content === 'string' ? content : (content.at(-1)?.text ?? '');
+}
 
 function refusal(body: string, statusCode = 400) {
   return new APICallError({ message: 'Bad Request', url: 'http://127.0.0.1/v1/chat/completions', requestBodyValues: {}, statusCode, responseBody: body });
 }
 
 describe('a refusal for length', () => {
-  it.each(['openai', 'llama.cpp', 'vllm', 'vllm-old'] as const)('is recognised in the words %s uses', (shape: OverflowShape) => {
-    expect(isContextOverflow(refusal(contextRefusal(shape, 7000, 4096)))).toBe(true);
+  it.each(OVERFLOW_SHAPES)('is recognised in the words %s uses, with the status it sends', (shape: OverflowShape) => {
+    expect(isContextOverflow(refusal(contextRefusal(shape, 7000, 4096), contextRefusalStatus(shape)))).toBe(true);
+  });
+
+  it('is not a server error that merely mentions a context', () => {
+    expect(isContextOverflow(refusal(JSON.stringify({ error: { message: 'context window manager crashed', type: 'server_error' } }), 500))).toBe(false);
   });
 
   it("is recognised in Anthropic's words, and a 413 too", () => {
@@ -31,25 +52,22 @@ describe('a refusal for length', () => {
     expect(isContextOverflow(refusal(JSON.stringify({ error: { message: "'messages' must be a list", type: 'invalid_request_error' } })))).toBe(false);
   });
 
-  it.each(['openai', 'llama.cpp', 'vllm', 'vllm-old'] as const)(
-    'from a %s server with no stated window is met by one compaction and the same call once more',
-    async (shape: OverflowShape) => {
-      server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: shape });
-      // No maxContextTokens: nothing compacts before the server refuses.
-      const agent = await (await agentOnServer(server.url, undefined)).open();
-      const lines: string[] = [];
-      agent.subscribe((event) => {
-        if (event.type === 'CUSTOM' && event.name === 'auggy.system') lines.push((event.value as { text: string }).text);
-      });
-      const results = [];
-      for (let n = 1; n <= 8; n++) results.push(await agent.runTurn(turnMessage(n)));
-      expect(results.map((result) => result.status)).toEqual(Array(8).fill('completed'));
-      const refused = server.requests.filter((request, index) => index > 0 && isSummaryRequest(request)).length;
-      expect(refused).toBeGreaterThanOrEqual(1);
-      expect(lines.some((line) => /^context compacted \(the model refused it as too long; \d+ earlier messages? summarised\)/.test(line))).toBe(true);
-      expect(agent.session.entries().entries.some((entry) => entry.kind === 'compaction' && entry.reason === 'overflow')).toBe(true);
-    },
-  );
+  it.each(OVERFLOW_SHAPES)('from a %s server with no stated window is met by one compaction and the same call once more', async (shape: OverflowShape) => {
+    server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: shape });
+    // No maxContextTokens: nothing compacts before the server refuses.
+    const agent = await (await agentOnServer(server.url, undefined)).open();
+    const lines: string[] = [];
+    agent.subscribe((event) => {
+      if (event.type === 'CUSTOM' && event.name === 'auggy.system') lines.push((event.value as { text: string }).text);
+    });
+    const results = [];
+    for (let n = 1; n <= 8; n++) results.push(await agent.runTurn(turnMessage(n)));
+    expect(results.map((result) => result.status)).toEqual(Array(8).fill('completed'));
+    const refused = server.requests.filter((request, index) => index > 0 && isSummaryRequest(request)).length;
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(lines.some((line) => /^context compacted \(the model refused it as too long; \d+ earlier messages? summarised\)/.test(line))).toBe(true);
+    expect(agent.session.entries().entries.some((entry) => entry.kind === 'compaction' && entry.reason === 'overflow')).toBe(true);
+  });
 
   it('that compaction cannot meet fails the turn with what to do, and the next message is answered', async () => {
     server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: 'openai' });
@@ -66,5 +84,31 @@ describe('a refusal for length', () => {
     const next = await conversation.runTurn('turn 2: a short question');
     expect(next.status).toBe('completed');
     expect(next.text).toBe('noted 2');
+  });
+
+  it('from the Anthropic Messages API ("prompt is too long") is met the same way', async () => {
+    const window = 2500;
+    anthropic = await startAnthropicServer((request) => {
+      const tokens = Math.ceil(JSON.stringify({ system: request.body.system, messages: request.body.messages, tools: request.body.tools ?? [] }).length / 4);
+      if (tokens > window)
+        return {
+          status: 400,
+          body: { type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${tokens} tokens > ${window} maximum` } },
+        };
+      const text = anthropicLastText(request);
+      if (JSON.stringify(request.body.system ?? '').includes('auggy-compaction:')) return { frames: textFrames(scriptedSummary(text), tokens) };
+      return { frames: textFrames(`noted ${/^turn (\d+)/.exec(text)?.[1] ?? '?'}`, tokens) };
+    });
+    const dir = makeAgentFolder({
+      engine: `engine:\n  provider: anthropic\n  model: claude-test\n  baseURL: ${anthropic.url}\n  maxTokens: 200\n`,
+      files: { '.env': 'ANTHROPIC_API_KEY=sk-test\n' },
+    });
+    const conversation = await openConversation(await loadRunnableAgent(dir, {}, () => undefined), {}, () => undefined);
+    const results = [];
+    for (let n = 1; n <= 8; n++) results.push(await conversation.runTurn(turnMessage(n)));
+    expect(results.map((result) => result.text)).toEqual(Array.from({ length: 8 }, (_, index) => `noted ${index + 1}`));
+    const overflows = conversation.session.entries().entries.filter((entry) => entry.kind === 'compaction' && entry.reason === 'overflow');
+    expect(overflows.length).toBeGreaterThanOrEqual(1);
+    expect(anthropic.requests.every((request) => request.apiKey === 'sk-test')).toBe(true);
   });
 });

@@ -67,7 +67,18 @@ export interface ChatServer {
 type ReplySource = ChatReply[] | ((request: ReceivedRequest, index: number) => ChatReply);
 
 /** Whose words the server refuses an over-long request in: each as that server writes them (see contextRefusal). */
-export type OverflowShape = 'openai' | 'llama.cpp' | 'vllm' | 'vllm-old';
+export type OverflowShape = 'openai' | 'llama.cpp' | 'vllm' | 'vllm-old' | 'ollama' | 'ollama-native';
+
+/** Every shape, for tests that go through each server's words. */
+export const OVERFLOW_SHAPES: readonly OverflowShape[] = ['openai', 'llama.cpp', 'vllm', 'vllm-old', 'ollama', 'ollama-native'];
+
+/**
+ * The HTTP status each server refuses with: 400 everywhere, but Ollama's server answered 500 with
+ * its runner's words (`{"error": "..."}`) before it passed the runner's 400 through.
+ */
+export function contextRefusalStatus(shape: OverflowShape): number {
+  return shape === 'ollama-native' ? 500 : 400;
+}
 
 export interface ChatServerOptions {
   /**
@@ -88,7 +99,10 @@ export function promptTokensOf(body: ReceivedRequest['body']): number {
  * The body each server sends when the prompt does not fit, from their code: OpenAI's
  * `context_length_exceeded`, llama-server's `exceed_context_size_error` (tools/server, with
  * n_prompt_tokens and n_ctx), vLLM's serving_engine check (OpenAI's error envelope since 0.6,
- * the bare `{"object": "error"}` one before).
+ * the bare `{"object": "error"}` one before), Ollama's runner `errorInputTooLong` ("the input
+ * length exceeds the context length", sent when the request asks it not to truncate) in its
+ * OpenAI-compatible envelope on /v1 (`code: null`), or bare as its native API and older servers
+ * write it.
  */
 export function contextRefusal(shape: OverflowShape, tokens: number, limit: number): string {
   switch (shape) {
@@ -128,6 +142,10 @@ export function contextRefusal(shape: OverflowShape, tokens: number, limit: numb
         param: null,
         code: 400,
       });
+    case 'ollama':
+      return JSON.stringify({ error: { message: 'the input length exceeds the context length', type: 'invalid_request_error', param: null, code: null } });
+    case 'ollama-native':
+      return JSON.stringify({ error: 'the input length exceeds the context length' });
   }
 }
 
@@ -184,8 +202,10 @@ export async function startChatServer(replies: ReplySource, options: ChatServerO
     requests.push(request);
     const promptTokens = promptTokensOf(request.body);
     if (options.contextTokens !== undefined && promptTokens > options.contextTokens) {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(contextRefusal(options.overflowShape ?? 'openai', promptTokens, options.contextTokens));
+      const shape = options.overflowShape ?? 'openai';
+      // A 500 is retried by the client: no wait between the tries.
+      res.writeHead(contextRefusalStatus(shape), { 'content-type': 'application/json', 'retry-after-ms': '10' });
+      res.end(contextRefusal(shape, promptTokens, options.contextTokens));
       return;
     }
     const usage = options.contextTokens !== undefined ? { prompt_tokens: promptTokens, completion_tokens: 7, total_tokens: promptTokens + 7 } : USAGE;

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { agentYamlSchema } from '../../agent/schema.js';
+import { knownContextWindow } from '../../agent/model-windows.js';
 import { providerKeyVariable } from '../../agent/provider-keys.js';
 import { findAugmentFactory } from '../../augments/registry.js';
 import type { CreateAnswers } from './answers.js';
@@ -34,6 +35,33 @@ function engineLines(answers: CreateAnswers): string {
   const lines = [`provider: ${answers.provider}`, `model: ${scalar(answers.model)}`];
   if (answers.baseURL !== undefined) lines.push(`baseURL: ${scalar(answers.baseURL)}`);
   if (answers.provider === 'scripted') lines.push('script: ./script.yaml');
+  return lines.map((line) => `  ${line}`).join('\n');
+}
+
+/**
+ * engine.maxContextTokens and why: the meter's limit, and the size the conversation is compacted
+ * to fit. Written when the window is known; for a server the person runs, a line to fill in.
+ */
+function contextWindowLines(answers: CreateAnswers): string {
+  const known = knownContextWindow(answers.provider, answers.model);
+  let lines: string[];
+  if (answers.provider === 'ollama') {
+    lines = [
+      "# The model's context window in tokens: Ollama's num_ctx, 4096 unless the model or",
+      '# OLLAMA_CONTEXT_LENGTH raises it. Keep the two equal: the conversation is compacted to fit.',
+      `maxContextTokens: ${known}`,
+    ];
+  } else if (known !== undefined) {
+    lines = ["# The model's context window in tokens: the conversation is compacted to fit it.", `maxContextTokens: ${known}`];
+  } else if (answers.provider === 'scripted') {
+    lines = ["# The model's context window in tokens, when you want the context meter and compaction.", '# maxContextTokens: 8192'];
+  } else {
+    lines = [
+      "# The model's context window in tokens, so the conversation is compacted before the server",
+      "# refuses it: the server's own setting (llama.cpp's -c, vLLM's --max-model-len).",
+      '# maxContextTokens: 8192',
+    ];
+  }
   return lines.map((line) => `  ${line}`).join('\n');
 }
 
@@ -100,6 +128,7 @@ export function renderAgentFolder(answers: CreateAnswers, id: string, templatesD
       purpose: scalar(answers.purpose),
       creator: scalar(answers.creator),
       engine: engineLines(answers),
+      contextWindow: contextWindowLines(answers),
       augments: answers.augments.map((type) => `  - ${type}`).join('\n'),
     },
     'agent.yaml',

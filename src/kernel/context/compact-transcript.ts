@@ -19,12 +19,17 @@ export interface CompactRequest {
   complete: CompleteFn;
   /** `/compact <what to keep>`: what the person asks the summary to keep. */
   keepHint?: string;
+  /** The augments' blocks, which travel beside the conversation and are never summarised. */
+  besides?: readonly string[];
   /** The summary's own output limit. */
   maxOutputTokens: number;
   signal?: AbortSignal;
 }
 
-export type CompactOutcome = { ok: true; entry: CompactionEntry; usage: CompletionUsage } | { ok: false; why: string; usage: CompletionUsage };
+export type CompactOutcome =
+  | { ok: true; entry: CompactionEntry; usage: CompletionUsage }
+  /** `nothing`: there was no earlier turn to take away, so the next turn may find one. */
+  | { ok: false; why: string; usage: CompletionUsage; nothing?: true };
 
 /** The most of the window one summary request may fill: room stays for the instructions and the summary. */
 const REQUEST_SHARE = 0.6;
@@ -48,7 +53,7 @@ export async function compactTranscript(request: CompactRequest): Promise<Compac
     summarise: request.reason === 'command',
   });
   const at = new Date().toISOString();
-  if (plan.kind === 'nothing') return { ok: false, why: plan.why, usage };
+  if (plan.kind === 'nothing') return { ok: false, why: plan.why, usage, nothing: true };
   if (plan.kind === 'prune') {
     return {
       ok: true,
@@ -72,7 +77,7 @@ export async function compactTranscript(request: CompactRequest): Promise<Compac
   for (const chunk of chunks) {
     const reply = await request.complete({
       system: systemPrompt,
-      prompt: summaryPrompt(chunk, summary, request.keepHint),
+      prompt: summaryPrompt(chunk, summary, request.keepHint, request.besides),
       maxOutputTokens: request.maxOutputTokens,
       signal: request.signal,
     });
@@ -85,7 +90,8 @@ export async function compactTranscript(request: CompactRequest): Promise<Compac
   if (summary === undefined) return { ok: false, why: 'there was nothing to summarise', usage };
   const kept = transcript.messages.slice(plan.cut);
   const tokensAfter = estimateRequest(system, [summaryMessage(summary), ...kept]);
-  if (tokensAfter >= request.tokensBefore) {
+  // Like with like: the provider's count holds the tools too, which no estimate here does.
+  if (tokensAfter >= estimateRequest(system, transcript.messages)) {
     return { ok: false, why: `the summary (${tokensAfter} tokens with the kept turns) is no shorter than what it would replace`, usage };
   }
   return {

@@ -13,6 +13,8 @@ export interface ContextKeeperDeps {
   complete: CompleteFn;
   /** The system prompt as the next call would send it (identity, skills, augments' blocks). */
   system(): string;
+  /** The augments' blocks alone: the summary is told what it need not keep. */
+  besides(): string[];
   messages(): readonly ModelMessage[];
   /** The session log, every append so far saved first; a reason when the session refuses appends. */
   savedEntries(): Promise<{ entries: readonly SessionEntry[] } | { why: string }>;
@@ -25,20 +27,43 @@ export interface ContextKeeperDeps {
   summaryTokens: number;
 }
 
-export type CompactResult = { ok: true; entry: CompactionEntry; messages: ModelMessage[] } | { ok: false; why: string };
+export type CompactResult = { ok: true; entry: CompactionEntry; messages: ModelMessage[] } | { ok: false; why: string; nothing?: true };
+
+/** The person's messages in a transcript: turns that began, as a stalled compaction counts them. */
+function personMessages(messages: readonly ModelMessage[]): number {
+  let count = 0;
+  for (const message of messages) if (message.role === 'user') count++;
+  return count;
+}
 
 /**
  * Keeps a conversation within its model's context: the meter, the automatic compaction before a
  * turn that would start over the threshold, the one compaction after a provider's refusal for
- * length, and `/compact`. A compaction that leaves the context over the threshold is not tried
- * again on its own until the context has fallen under it: the person is told, once.
+ * length, and `/compact`. An automatic compaction that falls short (the context still over the
+ * threshold, or no summary shorter than what it would replace) is not tried again at every turn:
+ * only once enough new turns have come that the cut can fall past the turns it kept word for
+ * word, and the person is told each time. No earlier turn to take away waits one turn.
  */
 export class ContextKeeper {
   readonly meter: ContextMeter;
-  private stalled = false;
+  /** An automatic compaction fell short: the person's messages then, and how many more come before the next try. */
+  private stall: { at: number; wait: number } | undefined;
 
   constructor(private readonly deps: ContextKeeperDeps) {
     this.meter = new ContextMeter(deps.policy.limit);
+  }
+
+  /**
+   * A conversation opened on a session (a resume, each `--print --session`, each serve run on a
+   * shared store) keeps the wait of an automatic compaction that left the context over the
+   * threshold, read from its log entry, so a new process does not try again at once.
+   */
+  resume(entries: readonly SessionEntry[]): void {
+    const threshold = compactThreshold(this.deps.policy);
+    const index = entries.findLastIndex((entry) => entry.kind === 'compaction');
+    const last = entries[index];
+    if (threshold === undefined || last?.kind !== 'compaction' || last.reason !== 'auto' || last.tokensAfter <= threshold) return;
+    this.stall = { at: personMessages(transcriptWithTurns(entries.slice(0, index + 1)).messages), wait: this.deps.policy.keep + 1 };
   }
 
   reading(): ContextReading {
@@ -55,23 +80,27 @@ export class ContextKeeper {
     if (!this.deps.policy.auto || threshold === undefined) return undefined;
     const before = this.reading();
     if (before.used <= threshold) {
-      this.stalled = false;
+      this.stall = undefined;
       return undefined;
     }
-    if (this.stalled) return undefined;
+    const turns = personMessages(this.deps.messages());
+    if (this.stall && turns - this.stall.at < this.stall.wait) return undefined;
     const made = await this.compact('auto', undefined, signal);
+    // The kept turns, and the latest, must have moved on before another try can take more away.
+    const wait = this.deps.policy.keep + 1;
     if (!made.ok) {
-      this.stalled = true;
+      this.stall = { at: turns, wait: made.nothing ? 1 : wait };
       return { why: made.why };
     }
     if (made.entry.tokensAfter > threshold) {
-      this.stalled = true;
+      // Counted on the compacted transcript, which the next turns add to.
+      this.stall = { at: personMessages(made.messages), wait };
       this.deps.emit(
         systemLineEvent(
-          `the context is still over ${shortTokens(threshold)} tokens after compacting, so it is not compacted again on its own; /compact with less to keep, or /clear`,
+          `the context is still over ${shortTokens(threshold)} tokens after compacting; it is compacted on its own again after ${wait} more turn${wait === 1 ? '' : 's'}; /compact with less to keep, or /clear`,
         ),
       );
-    }
+    } else this.stall = undefined;
     return { messages: made.messages };
   }
 
@@ -128,16 +157,19 @@ export class ContextKeeper {
       tokensBefore,
       complete: this.deps.complete,
       keepHint,
+      besides: this.deps.besides(),
       maxOutputTokens: this.deps.summaryTokens,
       signal,
     });
-    if (!outcome.ok) return { ok: false, why: outcome.why };
+    if (!outcome.ok) return { ok: false, why: outcome.why, ...(outcome.nothing ? { nothing: true as const } : {}) };
     const unsaved = await this.deps.save(outcome.entry);
     if (unsaved !== undefined) return { ok: false, why: `the session could not be saved: ${unsaved}` };
     // The compacted transcript is the one a resumed session rebuilds: made from the same log.
     const messages = transcriptWithTurns([...saved.entries, outcome.entry]).messages;
     this.deps.adopt(messages);
     this.meter.forget();
+    // A compaction made afresh (by hand, after a refusal, or on its own) starts the count again.
+    this.stall = undefined;
     return { ok: true, entry: outcome.entry, messages };
   }
 }

@@ -77,9 +77,29 @@ export function summaryChunks(lines: readonly string[], budgetChars: number): st
   return chunks;
 }
 
-/** The prompt for one part: the summary so far, what the person asked to keep, the conversation. */
-export function summaryPrompt(chunk: readonly string[], carried: string | undefined, keepHint: string | undefined): string {
+/** One block of what travels beside the conversation is cut to this in the request. */
+const BESIDE_CHARS = 2000;
+
+/**
+ * The prompt for one part: what travels beside the conversation (the augments' blocks: the
+ * tracked ask, the board, the workflow state), what the person asked to keep, the summary so
+ * far, the conversation. The blocks are indented, so no line of theirs reads as the conversation's.
+ */
+export function summaryPrompt(chunk: readonly string[], carried: string | undefined, keepHint: string | undefined, besides: readonly string[] = []): string {
+  const beside =
+    besides.length > 0
+      ? [
+          'Sent with every call beside the conversation, and kept there whatever the summary says (write "What the person wants" in line with a tracked ask shown here; repeat none of the rest):',
+          ...besides.flatMap((block) =>
+            cut(block, BESIDE_CHARS)
+              .split('\n')
+              .map((line) => `  ${line}`),
+          ),
+          '',
+        ]
+      : [];
   return [
+    ...beside,
     ...(keepHint ? [`The person asks that the summary keep: ${keepHint}`, ''] : []),
     'The conversation to summarise:',
     '',
