@@ -40,7 +40,7 @@ export function createA2aRoutes(options: A2aRoutesOptions): ServedRoutes {
     agentCard(target.agent, { endpoint, bearer: options.token !== undefined, fallbackVersion: options.version, augmentTypes: target.augmentTypes });
   // The handler's own card is read for its capabilities and versions; the one callers fetch names their address.
   const handlerCard = card(`http://127.0.0.1${JSONRPC_PATH}`);
-  const tasks = new SessionTaskStore(store);
+  const tasks = new SessionTaskStore(store, options.log);
   const executor = new TurnExecutor({
     target,
     store,

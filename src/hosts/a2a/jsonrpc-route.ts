@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2A_VERSION_HEADER, type AgentCard, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
-import { defaultServerCallContextBuilder, JsonRpcTransportHandler, UnauthenticatedUser, validateVersion } from '@a2a-js/sdk/server';
+import { defaultServerCallContextBuilder, JsonRpcTransportHandler, type ServerCallContext, UnauthenticatedUser, validateVersion } from '@a2a-js/sdk/server';
 import { requireBearer } from '../http/access.js';
 import { HttpError, readBody } from '../http/http-io.js';
+import { STORE_RETRY_SECONDS } from '../http/store-down.js';
+import { STORE_DOWN_STATE } from './task-store.js';
 
 /** JSON-RPC's own codes for what goes wrong before a method runs. */
 const PARSE_ERROR = -32700;
@@ -57,11 +59,18 @@ function idOf(body: unknown): unknown {
 }
 
 /** Writes the SDK's stream of JSON-RPC responses as Server-Sent Events, until it ends or the caller leaves. */
+/** A refusal because the store was down says when to come back, as AG-UI's 503 does; any other is JSON-RPC's usual 200. */
+function refusalStatus(context: ServerCallContext, headers: Record<string, string>): { status: number; headers: Record<string, string> } {
+  if (context.state.get(STORE_DOWN_STATE) !== true) return { status: 200, headers };
+  return { status: 503, headers: { ...headers, 'retry-after': STORE_RETRY_SECONDS } };
+}
+
 async function streamEvents(
   res: ServerResponse,
   stream: AsyncGenerator<unknown, void, undefined>,
   id: unknown,
   headers: Record<string, string>,
+  context: ServerCallContext,
 ): Promise<void> {
   const iterator = stream[Symbol.asyncIterator]();
   let first: IteratorResult<unknown, void>;
@@ -70,7 +79,8 @@ async function streamEvents(
   } catch (error) {
     // Refused before any event (no such task, a finished one): one JSON-RPC error, not a stream.
     const { code, message } = JsonRpcTransportHandler.mapToJSONRPCError(error);
-    sendRpc(res, 200, rpcError(id, code, message), headers);
+    const refusal = refusalStatus(context, headers);
+    sendRpc(res, refusal.status, rpcError(id, code, message), refusal.headers);
     return;
   }
   res.writeHead(200, { ...headers, ...SSE_HEADERS });
@@ -126,10 +136,11 @@ export async function handleJsonRpc(req: IncomingMessage, res: ServerResponse, o
     }
     const answer = await options.transport.handle(body as Record<string, unknown>, context);
     if (typeof answer === 'object' && answer !== null && Symbol.asyncIterator in answer) {
-      await streamEvents(res, answer as AsyncGenerator<unknown, void, undefined>, idOf(body), headers);
+      await streamEvents(res, answer as AsyncGenerator<unknown, void, undefined>, idOf(body), headers, context);
       return;
     }
-    sendRpc(res, 200, answer, headers);
+    const refusal = refusalStatus(context, headers);
+    sendRpc(res, refusal.status, answer, refusal.headers);
   } catch (error) {
     if (!(error instanceof RpcRefusal)) throw error;
     sendRpc(res, error.status, rpcError(idOf(body), error.code, error.message), { ...headers, ...error.headers });
