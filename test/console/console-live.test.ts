@@ -4,6 +4,7 @@ import { copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
 import { postRun, readEvents, runInput } from '../helpers/agui-events.js';
 import { chromiumPerFile, openConsole, screenshot } from '../helpers/console-browser.js';
 import { startChatServer } from '../helpers/chat-server.js';
+import { interruptModel } from '../helpers/interrupt-agent.js';
 import { ServeScope, startServe } from '../helpers/serve-process.js';
 import { isSummaryRequest, modelReply, turnMessage } from '../context/compaction-helpers.js';
 
@@ -55,6 +56,35 @@ describe('the Console keeps up with changes made elsewhere', () => {
     await readEvents(await postRun(serve.url, runInput('begun-elsewhere', 'hello from another client')));
     await page.locator('.threads li').first().getByText('hello from another client').waitFor();
     await screenshot(page, 'live-updates');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("the goal's status in the Console", () => {
+  it('shows the goal another client set on the thread, and its pause, without a reload', async () => {
+    const dir = makeAgentFolder({ augments: ['turnControl', 'goal'] });
+    const { serve } = await scope.start(dir, interruptModel);
+    const { page, errors } = await openConsole(browser(), serve.url);
+    await send(page, 'hello');
+    await page.getByText('You said: hello').waitFor();
+    await personHoldsTurn(page);
+    const threadId = await shownThread(page);
+    const command = async (text: string) => {
+      const response = await fetch(`${serve.url}/agent/command`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ threadId, command: text }),
+      });
+      expect(response.status).toBe(200);
+    };
+    await command('/goal the docs are published');
+    const goal = page.getByRole('region', { name: 'Goal' });
+    await goal.getByText('the docs are published').waitFor();
+    await goal.getByText('working on it').waitFor();
+    await command('/goal pause');
+    await goal.getByText('paused', { exact: true }).waitFor();
+    await goal.getByText('goal paused by /goal pause; /goal resume goes on').waitFor();
+    await screenshot(page, 'goal');
     expect(errors).toEqual([]);
   });
 });
