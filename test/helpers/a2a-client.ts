@@ -70,8 +70,8 @@ export function replyText(task: Task): string {
   return task.artifacts.flatMap((artifact) => artifact.parts.flatMap((part) => textOf(part) ?? [])).join('\n');
 }
 
-/** An agent whose scripted model hands "ship" to the agent at `url` through the a2a augment's a2a_demo tool. */
-export function callerFolder(url: string): string {
+/** An agent whose scripted model hands "ship" to the agent at `url` through the a2a augment's a2a_demo tool, as `message`. */
+export function callerFolder(url: string, message = 'deploy the api'): string {
   return makeAgentFolder({
     augments: ['turnControl', 'a2a'],
     engine: 'engine:\n  provider: scripted\n  model: caller\n  script: ./script.yaml\n',
@@ -83,7 +83,7 @@ export function callerFolder(url: string): string {
         '    steps:',
         '      - toolCalls:',
         '          - name: a2a_demo',
-        '            args: { message: "deploy the api" }',
+        `            args: { message: ${JSON.stringify(message)} }`,
         '      - text: "The demo agent has answered."',
         '  - match: ".*"',
         '    steps:',

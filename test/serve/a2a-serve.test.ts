@@ -33,7 +33,11 @@ describe('auggy serve speaks A2A to the SDK client', () => {
       defaultOutputModes: ['text'],
     });
     expect(card.capabilities?.streaming).toBe(true);
-    expect(card.supportedInterfaces).toEqual([expect.objectContaining({ url: `${serve.url}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' })]);
+    // One endpoint, for v1.0 callers and, through the SDK's compat layer, v0.3 ones.
+    expect(card.supportedInterfaces).toEqual([
+      expect.objectContaining({ url: `${serve.url}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }),
+      expect.objectContaining({ url: `${serve.url}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }),
+    ]);
     expect(card.skills.map((skill) => skill.id)).toEqual(expect.arrayContaining(['turnControl', 'questions', 'board', 'userAsk']));
     // No token on this server: no security scheme to name.
     expect(card.securitySchemes).toEqual({});

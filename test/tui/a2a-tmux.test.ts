@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
 import { a2aClient, callerFolder, demoCopy, stateOf, toolResultsIn } from '../helpers/a2a-client.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
@@ -28,6 +28,8 @@ describe.skipIf(!tmuxAvailable())('auggy calling auggy over A2A, in a real termi
     await sendLine(terminal, 'api-west');
     await terminal.waitForText('The demo agent has answered.', { joined: true });
 
+    // The screen may show the reply a moment before the session log has the tool result.
+    await vi.waitFor(() => expect(toolResultsIn(caller)).toHaveLength(1), { timeout: 30_000, interval: 50 });
     const reply = JSON.parse(toolResultsIn(caller)[0]) as { status: string; reply: string };
     expect(reply.status).toBe('completed');
     expect(reply.reply).toContain('Done: the new version is live.');

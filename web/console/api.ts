@@ -25,12 +25,20 @@ export interface Interrupt {
   expiresAt?: string;
 }
 
+/** The context meter: tokens the model's window holds, of its stated limit. */
+export interface ContextReading {
+  used: number;
+  limit?: number;
+  measured: boolean;
+}
+
 /** GET /agent/thread: a thread as the page draws it after a reload. */
 export interface ThreadDetail {
   threadId: string;
   events: { type: string; [key: string]: unknown }[];
   state: Record<string, unknown>;
   indicators: string[];
+  context?: ContextReading;
   interrupts: Interrupt[];
   running: boolean;
 }
@@ -99,7 +107,7 @@ export class ConsoleApi {
     return this.get('/admin');
   }
 
-  command(threadId: string, command: string): Promise<{ lines: string[]; isError: boolean; state: Record<string, unknown> }> {
+  command(threadId: string, command: string): Promise<{ lines: string[]; isError: boolean; state: Record<string, unknown>; context?: ContextReading }> {
     return this.post('/agent/command', { threadId, command });
   }
 

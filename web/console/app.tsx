@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { BoardPanel } from './board-panel.js';
+import { ContextPanel } from './context-meter.js';
+import { GoalPanel } from './goal-panel.js';
 import { Composer } from './composer.js';
 import { ApprovalCard, isReplyQuestion, QuestionnaireForm } from './interrupt-forms.js';
 import { AskPanel, CapabilitiesPanel, WorkflowPanel } from './status-panels.js';
@@ -144,6 +146,8 @@ export function App() {
       <aside className="side" aria-label="Beside the chat">
         <BoardPanel board={view.state.board} onWrite={model.writeBoard} />
         <AskPanel ask={view.state.ask} onCommand={model.runCommand} />
+        <GoalPanel goal={view.state.goal} />
+        <ContextPanel reading={view.context} busy={running} onCommand={model.runCommand} />
         <WorkflowPanel workflow={view.state.workflow} admin={model.admin} />
         <CapabilitiesPanel admin={model.admin} />
       </aside>

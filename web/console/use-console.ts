@@ -1,6 +1,6 @@
 import { HttpAgent, type AgentSubscriber } from '@ag-ui/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, authHeaders, ConsoleApi, saveToken, savedToken, type AdminReport, type Interrupt, type ThreadSummary } from './api.js';
+import { ApiError, authHeaders, ConsoleApi, type ContextReading, saveToken, savedToken, type AdminReport, type Interrupt, type ThreadSummary } from './api.js';
 import { applyEvent, EMPTY_TRANSCRIPT, foldEvents, type AguiEventLike, type Transcript } from './transcript.js';
 
 /** An answer to one open interrupt, as AG-UI's resume carries it. */
@@ -19,9 +19,21 @@ export interface ThreadView {
   interrupts: Interrupt[];
   state: Record<string, unknown>;
   indicators: string[];
+  context?: ContextReading;
 }
 
 const IDLE_POLL_MS = 3000;
+
+/** The meter a run's CUSTOM event brings: the reading after a turn, or what a compaction left. */
+function contextFrom(event: AguiEventLike, current: ContextReading | undefined): ContextReading | undefined {
+  if (event.type !== 'CUSTOM' || typeof event.value !== 'object' || event.value === null) return current;
+  const value = event.value as Record<string, unknown>;
+  if (event.name === 'context.usage' && typeof value.used === 'number')
+    return { used: value.used, limit: typeof value.limit === 'number' ? value.limit : undefined, measured: value.measured === true };
+  if (event.name === 'context.compacted' && typeof value.tokensAfter === 'number')
+    return { used: value.tokensAfter, limit: typeof value.limit === 'number' ? value.limit : current?.limit, measured: false };
+  return current;
+}
 
 function newThreadId(): string {
   const random = typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -90,20 +102,31 @@ export function useConsole() {
     }
   }, [api, refused]);
 
-  /** The thread's state, indicators and open questions as the server has them now. */
+  /** How many history events the thread had when last read, so a poll redraws only what grew elsewhere. */
+  const historyLength = useRef(0);
+
+  /**
+   * The thread's state, indicators and open questions as the server has them now; the
+   * transcript too when asked, or ('if-changed') when its history grew since the last read.
+   */
   const refreshThread = useCallback(
-    async (threadId: string, withTranscript: boolean) => {
+    async (threadId: string, transcript: 'always' | 'if-changed' | 'never') => {
       try {
         const detail = await api.thread(threadId);
+        const grew = detail.events.length !== historyLength.current;
+        historyLength.current = detail.events.length;
+        const redraw = transcript === 'always' || (transcript === 'if-changed' && grew);
         setView((current) => {
           if (current.threadId !== threadId) return current;
-          const interrupts = current.runningSince === undefined ? detail.interrupts : current.interrupts;
+          const idle = current.runningSince === undefined;
+          const interrupts = idle ? detail.interrupts : current.interrupts;
           return {
             ...current,
-            ...(withTranscript ? { transcript: foldEvents(detail.events as AguiEventLike[]) } : {}),
+            ...(redraw && idle ? { transcript: foldEvents(detail.events as AguiEventLike[]) } : {}),
             interrupts,
             state: detail.state,
             indicators: detail.indicators,
+            context: detail.context ?? current.context,
           };
         });
       } catch (error) {
@@ -122,7 +145,7 @@ export function useConsole() {
       setNotice(undefined);
       setView({ threadId, transcript: EMPTY_TRANSCRIPT, interrupts: [], state: {}, indicators: [] });
       window.location.hash = threadId === undefined ? '' : `thread=${threadId}`;
-      if (threadId !== undefined) void refreshThread(threadId, true);
+      if (threadId !== undefined) void refreshThread(threadId, 'always');
     },
     [refreshThread],
   );
@@ -143,15 +166,18 @@ export function useConsole() {
       .catch(() => undefined);
   }, [api, access]);
 
-  // Changes made elsewhere (another client, a board write) appear without a reload.
+  // Changes made elsewhere (another page or client: a run, a board write, a new thread) appear
+  // without a reload: while no run of this page streams them, the page asks every few seconds.
   const { threadId: shownThread, runningSince: shownRunningSince } = view;
   useEffect(() => {
-    if (shownThread === undefined || shownRunningSince !== undefined || access !== 'open') return;
+    if (shownRunningSince !== undefined || access !== 'open') return;
     const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') void refreshThread(shownThread, false);
+      if (document.visibilityState !== 'visible') return;
+      void refreshThreads();
+      if (shownThread !== undefined) void refreshThread(shownThread, 'if-changed');
     }, IDLE_POLL_MS);
     return () => clearInterval(timer);
-  }, [shownThread, shownRunningSince, access, refreshThread]);
+  }, [shownThread, shownRunningSince, access, refreshThread, refreshThreads]);
 
   /** One run on the thread: its events folded in as they come, its open questions kept at the end. */
   const run = useCallback(
@@ -164,8 +190,11 @@ export function useConsole() {
       setView((current) => ({ ...current, runningSince: Date.now(), interrupts: [] }));
       const subscriber: AgentSubscriber = {
         onEvent: ({ event }) => {
+          const seen = event as unknown as AguiEventLike;
           setView((current) =>
-            current.threadId === threadId ? { ...current, transcript: applyEvent(current.transcript, event as unknown as AguiEventLike) } : current,
+            current.threadId === threadId
+              ? { ...current, transcript: applyEvent(current.transcript, seen), context: contextFrom(seen, current.context) }
+              : current,
           );
         },
         onStateChanged: ({ state }) => {
@@ -185,7 +214,7 @@ export function useConsole() {
       } finally {
         setView((current) => (current.threadId === threadId ? { ...current, runningSince: undefined } : current));
         void refreshThreads();
-        void refreshThread(threadId, false);
+        void refreshThread(threadId, 'never');
       }
     },
     [agentFor, refreshThreads, refreshThread],
@@ -265,9 +294,11 @@ export function useConsole() {
       const { threadId } = viewRef.current;
       if (threadId === undefined) return { lines: ['Send a first message: the ask belongs to a thread.'], isError: true };
       try {
-        const { lines, isError, state } = await api.command(threadId, command);
-        setView((current) => (current.threadId === threadId ? { ...current, state: { ...current.state, ...state } } : current));
-        void refreshThread(threadId, false);
+        const { lines, isError, state, context } = await api.command(threadId, command);
+        setView((current) =>
+          current.threadId === threadId ? { ...current, state: { ...current.state, ...state }, context: context ?? current.context } : current,
+        );
+        void refreshThread(threadId, 'if-changed');
         return { lines, isError };
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) refused(error);

@@ -4,6 +4,7 @@ import { configDiagnostics } from '../config-diagnostics.js';
 import { a2aConfigSchema, type RemoteAgentConfig } from './config-schema.js';
 import { connectTo } from './connect.js';
 import { type RemoteAgent, remoteAgentTool } from './remote-tool.js';
+import { WaitingCalls } from './waiting-calls.js';
 
 function agentsOf(config: Record<string, unknown>): RemoteAgentConfig[] {
   const parsed = a2aConfigSchema.safeParse(config);
@@ -25,7 +26,7 @@ export const a2aAugment: AugmentFactory = {
       rows: agents.map((agent) => ({ label: `a2a_${agent.name}`, value: agent.url })),
     };
   },
-  create({ config, agent }) {
+  create({ config, agent, session }) {
     const remotes: RemoteAgent[] = agentsOf(config).map((remote) => {
       let client: Promise<Client> | undefined;
       const token = remote.tokenEnv === undefined ? undefined : (agent.env[remote.tokenEnv] ?? process.env[remote.tokenEnv]);
@@ -41,7 +42,8 @@ export const a2aAugment: AugmentFactory = {
         },
       };
     });
-    const tools = remotes.map((remote) => remoteAgentTool(remote));
+    const waiting = new WaitingCalls(session);
+    const tools = remotes.map((remote) => remoteAgentTool(remote, waiting));
     return { id: 'a2a', tools: () => tools };
   },
 };

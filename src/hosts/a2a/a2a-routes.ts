@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { DefaultRequestHandler, JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import { createModelCache } from '../../model/model-cache.js';
 import type { SessionStore } from '../../session/store.js';
@@ -40,7 +42,7 @@ export function createA2aRoutes(options: A2aRoutesOptions): ServedRoutes {
     agentCard(target.agent, { endpoint, bearer: options.token !== undefined, fallbackVersion: options.version, augmentTypes: target.augmentTypes });
   // The handler's own card is read for its capabilities and versions; the one callers fetch names their address.
   const handlerCard = card(`http://127.0.0.1${JSONRPC_PATH}`);
-  const tasks = new SessionTaskStore(store);
+  const tasks = new SessionTaskStore(store, options.log);
   const executor = new TurnExecutor({
     target,
     store,
@@ -50,15 +52,18 @@ export function createA2aRoutes(options: A2aRoutesOptions): ServedRoutes {
     interruptWaitMs: options.interruptWaitMs,
     log: options.log,
   });
-  const transport = new JsonRpcTransportHandler(new DefaultRequestHandler(handlerCard, tasks, executor));
+  const handler = new DefaultRequestHandler(handlerCard, tasks, executor);
+  const transport = new JsonRpcTransportHandler(handler);
+  const legacyTransport = new LegacyJsonRpcTransportHandler(handler);
   return {
     routes: { [AGENT_CARD_PATH]: 'GET', [JSONRPC_PATH]: 'POST' },
     async handle(path: string, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>) {
       if (path === AGENT_CARD_PATH) {
-        sendJson(res, 200, agentCardJson(card(endpointFor(req))), headers);
+        const version = req.headers[A2A_VERSION_HEADER.toLowerCase()];
+        sendJson(res, 200, agentCardJson(card(endpointFor(req)), typeof version === 'string' ? version : undefined), headers);
         return;
       }
-      await handleJsonRpc(req, res, { transport, card: () => handlerCard, token: options.token }, headers);
+      await handleJsonRpc(req, res, { transport, legacyTransport, card: () => handlerCard, token: options.token }, headers);
     },
     runs: () => executor.runs(),
   };

@@ -1,4 +1,5 @@
 import { AgentCard, type AgentSkill } from '@a2a-js/sdk';
+import { A2A_LEGACY_PROTOCOL_VERSION, duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { AugmentType, LoadedAgent } from '../../agent/types.js';
 
 /** The name the card gives the bearer scheme, when the server takes a token. */
@@ -40,7 +41,8 @@ export function agentCard(agent: LoadedAgent, options: CardOptions): AgentCard {
   return {
     name: agent.displayName,
     description: purpose && purpose !== '' ? purpose : `The auggy agent ${agent.yaml.name}.`,
-    supportedInterfaces: [{ url: options.endpoint, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }],
+    // The same endpoint serves v0.3 callers through the SDK's compat layer, so the card lists it for 0.3 too.
+    supportedInterfaces: duplicateInterfacesForLegacy([{ url: options.endpoint, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }], ['JSONRPC']),
     provider: undefined,
     version,
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
@@ -59,7 +61,15 @@ export function agentCard(agent: LoadedAgent, options: CardOptions): AgentCard {
   };
 }
 
-/** The card as it goes on the wire. */
-export function agentCardJson(card: AgentCard): unknown {
-  return AgentCard.toJSON(card);
+/**
+ * The card as it goes on the wire. A caller that names no A2A version (v0.3 clients send no
+ * A2A-Version header; v1.0 ones always do) also finds v0.3's top-level endpoint fields, which v1.0
+ * readers ignore: the SDK translates a whole card to v0.3 only inside its Express router.
+ */
+export function agentCardJson(card: AgentCard, requestedVersion: string | undefined): unknown {
+  const wire = AgentCard.toJSON(card) as Record<string, unknown>;
+  const legacy = requestedVersion === undefined || requestedVersion.trim() === '' || requestedVersion.trim().startsWith('0.');
+  if (!legacy) return wire;
+  const [endpoint] = card.supportedInterfaces;
+  return { ...wire, url: endpoint?.url, preferredTransport: 'JSONRPC', protocolVersion: A2A_LEGACY_PROTOCOL_VERSION };
 }

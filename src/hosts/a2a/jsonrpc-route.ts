@@ -1,8 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2A_VERSION_HEADER, type AgentCard, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
-import { defaultServerCallContextBuilder, JsonRpcTransportHandler, UnauthenticatedUser, validateVersion } from '@a2a-js/sdk/server';
+import { A2A_LEGACY_PROTOCOL_VERSION, isLegacyJsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { defaultServerCallContextBuilder, JsonRpcTransportHandler, type ServerCallContext, UnauthenticatedUser, validateVersion } from '@a2a-js/sdk/server';
 import { requireBearer } from '../http/access.js';
 import { HttpError, readBody } from '../http/http-io.js';
+import { STORE_RETRY_SECONDS } from '../http/store-down.js';
+import { STORE_DOWN_STATE } from './task-store.js';
 
 /** JSON-RPC's own codes for what goes wrong before a method runs. */
 const PARSE_ERROR = -32700;
@@ -12,6 +16,8 @@ const CONTENT_TYPE_NOT_SUPPORTED = -32005;
 
 export interface JsonRpcRouteOptions {
   transport: JsonRpcTransportHandler;
+  /** The SDK's v0.3 compat layer over the same request handler, for callers that speak v0.3's method names. */
+  legacyTransport: LegacyJsonRpcTransportHandler;
   card: () => AgentCard;
   token?: string;
 }
@@ -57,11 +63,19 @@ function idOf(body: unknown): unknown {
 }
 
 /** Writes the SDK's stream of JSON-RPC responses as Server-Sent Events, until it ends or the caller leaves. */
+/** A refusal because the store was down says when to come back, as AG-UI's 503 does; any other is JSON-RPC's usual 200. */
+function refusalStatus(context: ServerCallContext, headers: Record<string, string>): { status: number; headers: Record<string, string> } {
+  if (context.state.get(STORE_DOWN_STATE) !== true) return { status: 200, headers };
+  return { status: 503, headers: { ...headers, 'retry-after': STORE_RETRY_SECONDS } };
+}
+
 async function streamEvents(
   res: ServerResponse,
   stream: AsyncGenerator<unknown, void, undefined>,
   id: unknown,
   headers: Record<string, string>,
+  context: ServerCallContext,
+  mapError: (error: unknown) => { code: number; message: string },
 ): Promise<void> {
   const iterator = stream[Symbol.asyncIterator]();
   let first: IteratorResult<unknown, void>;
@@ -69,8 +83,9 @@ async function streamEvents(
     first = await iterator.next();
   } catch (error) {
     // Refused before any event (no such task, a finished one): one JSON-RPC error, not a stream.
-    const { code, message } = JsonRpcTransportHandler.mapToJSONRPCError(error);
-    sendRpc(res, 200, rpcError(id, code, message), headers);
+    const { code, message } = mapError(error);
+    const refusal = refusalStatus(context, headers);
+    sendRpc(res, refusal.status, rpcError(id, code, message), refusal.headers);
     return;
   }
   res.writeHead(200, { ...headers, ...SSE_HEADERS });
@@ -83,7 +98,7 @@ async function streamEvents(
       res.write(formatSSEEvent(next.value));
     }
   } catch (error) {
-    const { code, message } = JsonRpcTransportHandler.mapToJSONRPCError(error);
+    const { code, message } = mapError(error);
     if (!res.writableEnded) res.write(formatSSEErrorEvent(rpcError(id, code, message)));
   } finally {
     if (!res.writableEnded) res.end();
@@ -111,12 +126,15 @@ export async function handleJsonRpc(req: IncomingMessage, res: ServerResponse, o
       if (error instanceof HttpError) throw new RpcRefusal(error.status, INVALID_REQUEST, error.message, error.headers);
       throw error;
     }
-    const version = req.headers[A2A_VERSION_HEADER.toLowerCase()];
+    const header = req.headers[A2A_VERSION_HEADER.toLowerCase()];
+    // v0.3's method names (message/send, tasks/get) differ from v1.0's (SendMessage, GetTask): they say which layer answers.
+    const legacy = isLegacyJsonRpcMethod((body as { method?: unknown } | null)?.method);
+    const version = typeof header === 'string' && header !== '' ? header : legacy ? A2A_LEGACY_PROTOCOL_VERSION : '1.0';
     const context = defaultServerCallContextBuilder({
       extensions: undefined,
       user: new UnauthenticatedUser(),
       headers: req.headers,
-      requestedVersion: typeof version === 'string' && version !== '' ? version : '1.0',
+      requestedVersion: version,
     });
     try {
       validateVersion(context.requestedVersion, options.card(), 'JSONRPC');
@@ -124,12 +142,15 @@ export async function handleJsonRpc(req: IncomingMessage, res: ServerResponse, o
       const { code, message } = JsonRpcTransportHandler.mapToJSONRPCError(error);
       throw new RpcRefusal(400, code, message);
     }
-    const answer = await options.transport.handle(body as Record<string, unknown>, context);
+    const transport = legacy ? options.legacyTransport : options.transport;
+    const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+    const answer = await transport.handle(body as Record<string, unknown>, context);
     if (typeof answer === 'object' && answer !== null && Symbol.asyncIterator in answer) {
-      await streamEvents(res, answer as AsyncGenerator<unknown, void, undefined>, idOf(body), headers);
+      await streamEvents(res, answer as AsyncGenerator<unknown, void, undefined>, idOf(body), headers, context, mapError);
       return;
     }
-    sendRpc(res, 200, answer, headers);
+    const refusal = refusalStatus(context, headers);
+    sendRpc(res, refusal.status, answer, refusal.headers);
   } catch (error) {
     if (!(error instanceof RpcRefusal)) throw error;
     sendRpc(res, error.status, rpcError(idOf(body), error.code, error.message), { ...headers, ...error.headers });

@@ -1,8 +1,12 @@
 import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from '@a2a-js/sdk';
-import type { TaskStore } from '@a2a-js/sdk/server';
-import type { SessionHandle } from '../../session/session.js';
+import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import { type SessionHandle, StoreUnreachableError } from '../../session/session.js';
 import type { SessionStore } from '../../session/store.js';
+import { STORE_DOWN } from '../http/store-down.js';
 import { writeHeld } from '../interrupts/held-interrupts.js';
+
+/** Set in a call's context when the store could not be reached during it, so the route answers 503. */
+export const STORE_DOWN_STATE = 'auggy.storeDown';
 
 const TASK_FILE_PREFIX = 'a2a-task-';
 /** Task ids name state files: only this shape reaches the disk; any other is no task of ours. */
@@ -30,7 +34,11 @@ export class SessionTaskStore implements TaskStore {
   /** The writer's handle of each context with a turn running in this process: saves go through it, in its order. */
   private readonly live = new Map<string, SessionHandle>();
 
-  constructor(private readonly store: SessionStore) {}
+  constructor(
+    private readonly store: SessionStore,
+    /** The operator's log: where the store is and what it said, which the caller is not told. */
+    private readonly log: (line: string) => void,
+  ) {}
 
   /** While a turn runs on `contextId`, its task is saved through the turn's own session handle. */
   attach(contextId: string, session: SessionHandle): () => void {
@@ -40,9 +48,36 @@ export class SessionTaskStore implements TaskStore {
     };
   }
 
-  async save(task: Task): Promise<void> {
+  save(task: Task, context?: ServerCallContext): Promise<void> {
+    return this.reaching(context, () => this.saveTask(task));
+  }
+
+  load(taskId: string, context?: ServerCallContext): Promise<Task | undefined> {
+    return this.reaching(context, () => this.loadTask(taskId));
+  }
+
+  list(params: ListTasksRequest, context?: ServerCallContext): Promise<ListTasksResponse> {
+    return this.reaching(context, () => this.listTasks(params));
+  }
+
+  /**
+   * A store that cannot be reached is the operator's to fix: the log gets its address and
+   * words, the caller one sentence saying to retry (the SDK hands a thrown message on as is).
+   */
+  private async reaching<T>(context: ServerCallContext | undefined, act: () => Promise<T>): Promise<T> {
+    try {
+      return await act();
+    } catch (error) {
+      if (!(error instanceof StoreUnreachableError)) throw error;
+      this.log(`a2a: ${error.message}`);
+      context?.state.set(STORE_DOWN_STATE, true);
+      throw new Error(STORE_DOWN);
+    }
+  }
+
+  private async saveTask(task: Task): Promise<void> {
     const canceled = task.status?.state === TaskState.TASK_STATE_CANCELED;
-    const before = canceled ? await this.load(task.id) : undefined;
+    const before = canceled ? await this.loadTask(task.id) : undefined;
     await this.withSession(task.contextId, async (session) => {
       await session.writeState(taskFile(task.id), Task.toJSON(task));
       // A task canceled while it waited on the caller lets go of its questions, whichever replica
@@ -51,7 +86,7 @@ export class SessionTaskStore implements TaskStore {
     });
   }
 
-  async load(taskId: string): Promise<Task | undefined> {
+  private async loadTask(taskId: string): Promise<Task | undefined> {
     if (!TASK_ID_PATTERN.test(taskId)) return undefined;
     const [found] = await this.store.statesNamed(taskFile(taskId));
     return found === undefined ? undefined : readTask(found.value);
@@ -62,7 +97,7 @@ export class SessionTaskStore implements TaskStore {
     return (await this.all()).filter((task) => task.contextId === contextId);
   }
 
-  async list(params: ListTasksRequest): Promise<ListTasksResponse> {
+  private async listTasks(params: ListTasksRequest): Promise<ListTasksResponse> {
     const matching = (await this.all())
       .filter((task) => !params.contextId || task.contextId === params.contextId)
       .filter((task) => !params.status || task.status?.state === params.status)

@@ -4,9 +4,10 @@ import { Conversation } from '../../kernel/conversation.js';
 import type { Interrupt } from '../../kernel/interrupt.js';
 import type { TurnResult } from '../../kernel/turn-loop.js';
 import type { ModelBuilder } from '../../model/model-cache.js';
-import { SessionBusyError } from '../../session/session.js';
+import { SessionBusyError, StoreUnreachableError } from '../../session/session.js';
 import type { SessionStore } from '../../session/store.js';
 import { clientErrorMessage } from '../client-error.js';
+import { STORE_DOWN } from '../http/store-down.js';
 import { answersTurn, holdOpen, interruptRun, type InterruptRun } from '../interrupts/interrupt-run.js';
 import type { AgentTarget } from '../open-conversation.js';
 import { answersFromMessage } from './answers-from-message.js';
@@ -131,6 +132,7 @@ export class TurnExecutor implements AgentExecutor {
       session = await store.open({ sessionId: contextId, createIfMissing: true });
     } catch (error) {
       log(`a2a context ${contextId}: the session could not be opened: ${describe(error)}`);
+      if (error instanceof StoreUnreachableError) return refused(STORE_DOWN);
       return refused(clientErrorMessage({ status: 'failed', code: 'session_error' }));
     }
     const conversation = await Conversation.open({

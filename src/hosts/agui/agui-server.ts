@@ -15,7 +15,8 @@ import { HttpError, sendError, sendJson } from '../http/http-io.js';
 import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from '../http/request-guards.js';
 import type { ServedRoutes } from '../http/served-routes.js';
 import { ThreadRegistry } from './thread-registry.js';
-import { STORE_DOWN, STORE_RETRY_SECONDS, sendHealth } from './store-health.js';
+import { sendHealth } from './store-health.js';
+import { STORE_DOWN, STORE_RETRY_SECONDS } from '../http/store-down.js';
 import { StoreUnreachableError } from '../../session/session.js';
 
 export interface AguiServerOptions {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isValidSessionId } from '../../session/ids.js';
 import { SessionError } from '../../session/session.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
+import { compactThread } from './compact-thread.js';
 import { HttpError, readJsonBody, sendJson } from '../http/http-io.js';
 
 const SHAPE = 'send {"threadId": "<thread>", "command": "/ask clear"}';
@@ -21,12 +22,17 @@ function parseCommandRequest(body: unknown): { threadId: string; name: string; a
  * POST /agent/command: one of the agent's augment commands (`/ask`, `/ask <text>`, `/ask clear`,
  * `/board`...) on a thread, as the chat runs them. A command that may run during a turn runs
  * beside a run in flight; any other waits for the thread to be idle (409 meanwhile). Answers the
- * command's lines and the thread's state after it.
+ * command's lines and the thread's state after it. `/compact` is the conversation's own, as in the
+ * chat, and runs as the thread's writer (compact-thread.ts).
  */
 export async function handleCommand(req: IncomingMessage, res: ServerResponse, context: BesideRunContext & { headers: Record<string, string> }): Promise<void> {
   const request = parseCommandRequest(await readJsonBody(req));
   const running = context.threads.active(request.threadId) !== undefined;
   try {
+    if (request.name === 'compact') {
+      sendJson(res, 200, { threadId: request.threadId, ...(await compactThread(context, request.threadId, request.args)) }, context.headers);
+      return;
+    }
     const { result } = await besideRun(context, request.threadId, { createIfMissing: false }, async (conversation) => {
       const commands = conversation.commands();
       const command = commands.find((candidate) => candidate.name.toLowerCase() === request.name);

@@ -75,6 +75,7 @@ export async function handleThread(req: IncomingMessage, res: ServerResponse, co
         events: historyEvents(threadId, conversation.session.entries().entries),
         state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) },
         indicators: conversation.indicators(),
+        context: conversation.contextReading(),
         interrupts: held.map((item) => item.interrupt),
         running: context.threads.active(threadId) !== undefined,
       };

@@ -1,10 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { SessionStore } from '../../session/store.js';
 import { sendJson } from '../http/http-io.js';
-
-/** What a client is told while the session store is down: when to retry, not where the store is. */
-export const STORE_DOWN = 'the session store cannot be reached just now, so no thread can be opened or written; try again shortly';
-export const STORE_RETRY_SECONDS = '5';
+import { STORE_DOWN, STORE_RETRY_SECONDS } from '../http/store-down.js';
 
 /** The longest /health waits for the store: a probe that hangs must not hang the probe's caller. */
 const CHECK_WAIT_MS = 2000;

@@ -175,7 +175,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
         // A row held for a merge before its first write reads null: nothing is there yet.
         return rows.filter((row) => row.value !== null).map((row) => ({ sessionId: row.session_id, name: row.name, value: row.value }));
       } catch (error) {
-        throw new SessionError(describeStoreError(error, url));
+        throw storeError(error, url);
       }
     },
     async acquireWriter(sessionId) {

@@ -1,0 +1,48 @@
+import type { ContextReading } from '../../kernel/context/context-meter.js';
+import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
+import { HttpError } from '../http/http-io.js';
+import type { BesideRunContext } from './beside-run.js';
+
+export interface CompactAnswer {
+  lines: string[];
+  isError: boolean;
+  state: Record<string, unknown>;
+  context: ContextReading;
+}
+
+/**
+ * `/compact [what to keep]` on a thread from POST /agent/command, as the chat's /compact: the
+ * earlier conversation replaced by a summary now. It rewrites the transcript, so it takes the
+ * thread as a run does (409 while one is in flight) and answers the line the conversation said.
+ */
+export async function compactThread(context: BesideRunContext, threadId: string, keepHint: string): Promise<CompactAnswer> {
+  // A thread that does not exist yet is refused as any command's is, not made by compacting it.
+  const probe = await context.store.open({ sessionId: threadId, createIfMissing: false, observer: true });
+  await probe.close().catch(() => undefined);
+  const claim = context.threads.claim(threadId);
+  if (!claim) throw new HttpError(409, `/compact waits until the run on thread ${threadId} finishes; send it again then`);
+  try {
+    const conversation = await context.threads.conversation(threadId);
+    const lines: string[] = [];
+    const unsubscribe = conversation.subscribe((event) => {
+      if (event.type !== 'CUSTOM' || event.name !== SYSTEM_LINE_EVENT) return;
+      const text = (event.value as { text?: unknown } | undefined)?.text;
+      if (typeof text === 'string') lines.push(text);
+    });
+    try {
+      const result = await conversation.compact(keepHint);
+      await conversation.session.flush();
+      return {
+        lines: lines.length > 0 ? lines : result.ok ? [] : [result.why],
+        isError: !result.ok,
+        state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) },
+        context: conversation.contextReading(),
+      };
+    } finally {
+      unsubscribe();
+      context.threads.keep(threadId, conversation);
+    }
+  } finally {
+    claim.release();
+  }
+}
