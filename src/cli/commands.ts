@@ -9,6 +9,7 @@ import { registerMcp } from './mcp.js';
 import { registerSessions } from './sessions.js';
 import { registerTest } from './test.js';
 import { registerAcp } from './acp.js';
+import { registerDoctor } from './doctor.js';
 
 /**
  * Every command registers its options and help here; the work itself is imported lazily
@@ -24,4 +25,5 @@ export function registerCommands(program: Command, setExitCode: SetExitCode): vo
   registerMcp(program, setExitCode);
   registerTest(program, setExitCode);
   registerAcp(program, setExitCode);
+  registerDoctor(program, setExitCode);
 }

@@ -13,6 +13,7 @@ Examples:
   auggy sessions examples/demo                  list that folder's sessions
   auggy serve examples/demo --port 0            serve it over AG-UI
   auggy test examples/demo                      run its conversation scenarios (tests/)
+  auggy doctor examples/demo                    check it can run here: key, model, MCP, terminal
 
 Environment variables:
   AUGGY_MODEL       provider:model to use instead of engine in agent.yaml (as --model)

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadAgent } from '../agent/load-agent.js';
-import { formatDiagnostic, type Diagnostic } from '../agent/types.js';
+import { formatDiagnostic, type Diagnostic, type LoadedAgent } from '../agent/types.js';
 import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { requireExistingFolder } from '../hosts/open-conversation.js';
 import { BUILTIN_AUGMENTS } from '../augments/registry.js';
@@ -18,26 +18,39 @@ export function summaryLine(dir: string, diagnostics: readonly Diagnostic[]): st
   return `${dir}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
 
-/** `auggy validate`: every finding, then a summary; exit 1 when any is an error. */
-export async function validateCommand(dir: string, options: { json?: boolean; connect?: boolean }, write: (text: string) => void): Promise<number> {
+/** Not being an agent folder at all is a usage mistake, not a finding about a folder. */
+export function requireAgentFolder(dir: string, command: string): string {
   const agentDir = resolve(dir);
-  // Not being an agent folder at all is a usage mistake, not a finding about a folder.
   requireExistingFolder(agentDir, dir);
   if (!statSync(agentDir).isDirectory()) {
-    throw new UsageError(`${dir} is not a folder; pass an agent folder (auggy validate <dir>)`);
+    throw new UsageError(`${dir} is not a folder; pass an agent folder (auggy ${command} <dir>)`);
   }
   if (!existsSync(resolve(agentDir, 'agent.yaml'))) {
     throw new UsageError(`${dir} has no agent.yaml; pass an agent folder, or create one with: auggy create <name>`);
   }
+  return agentDir;
+}
+
+/**
+ * What validate finds in a folder: the loader's findings, then (with `connect`, on a folder that
+ * loads) what the augments' probes find outside it, such as an MCP server's tool list.
+ */
+export async function folderFindings(agentDir: string, connect: boolean): Promise<{ agent?: LoadedAgent; diagnostics: Diagnostic[] }> {
   const loaded = await loadAgent(agentDir, BUILTIN_AUGMENTS);
   const diagnostics = [...loaded.diagnostics];
-  // Checks that need the outside world (an MCP server's tool list) run on a folder that loads.
-  if (loaded.agent && options.connect !== false) {
+  if (loaded.agent && connect) {
     const { probeAugments, unprovidedTools } = await import('../augments/probe-augments.js');
     const probes = await probeAugments(loaded.agent);
     for (const probe of probes.values()) diagnostics.push(...probe.diagnostics);
     diagnostics.push(...unprovidedTools(loaded.agent, probes));
   }
+  return { agent: loaded.agent, diagnostics };
+}
+
+/** `auggy validate`: every finding, then a summary; exit 1 when any is an error. */
+export async function validateCommand(dir: string, options: { json?: boolean; connect?: boolean }, write: (text: string) => void): Promise<number> {
+  const agentDir = requireAgentFolder(dir, 'validate');
+  const { diagnostics } = await folderFindings(agentDir, options.connect !== false);
   if (options.json) {
     write(`${JSON.stringify(diagnostics, null, 2)}\n`);
   } else {

@@ -107,6 +107,8 @@ export type CompleteFn = (request: {
   signal?: AbortSignal;
   /** The reply's output limit; an evaluator's line of JSON (COMPLETION_MAX_TOKENS) when absent. */
   maxOutputTokens?: number;
+  /** Tries after a retryable refusal; 2 when absent (`auggy doctor` asks once, to say at once). */
+  maxRetries?: number;
 }) => Promise<({ ok: true; text: string } | { ok: false; error: string; code?: FailureCode }) & { usage?: CompletionUsage }>;
 
 /** Tokens a completion spent; the host counts them in the turn's usage. */

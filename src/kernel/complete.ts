@@ -10,7 +10,7 @@ export const COMPLETION_MAX_TOKENS = 1024;
 
 /** A tool-less completion for augments (evaluators): the agent's model unless another is named. */
 export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, models: ModelBuilder): CompleteFn {
-  return async ({ system, prompt, model, signal, maxOutputTokens }) => {
+  return async ({ system, prompt, model, signal, maxOutputTokens, maxRetries }) => {
     let spec = agentSpec;
     try {
       if (model)
@@ -36,7 +36,7 @@ export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, models: M
         system,
         prompt,
         signal: signal ?? new AbortController().signal,
-        maxRetries: 2,
+        maxRetries: maxRetries ?? 2,
         maxOutputTokens: Math.min(maxOutputTokens ?? COMPLETION_MAX_TOKENS, maxTokensOf(spec)),
       });
       for await (const part of parts) {

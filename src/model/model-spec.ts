@@ -29,7 +29,15 @@ export interface ModelOverrides {
   timeoutSeconds?: number;
 }
 
-export class ModelSpecError extends Error {}
+export class ModelSpecError extends Error {
+  /** Which setting is wrong: the provider's key, or the model and its server. */
+  constructor(
+    message: string,
+    readonly setting: 'key' | 'model' = 'model',
+  ) {
+    super(message);
+  }
+}
 
 /** Enough for a long answer or a large tool call; the same limit auggy folders have long carried. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -116,7 +124,7 @@ export function resolveModelSpec(agent: LoadedAgent, overrides: ModelOverrides, 
     timeoutSeconds: overrides.timeoutSeconds ?? engine.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
   };
   const missing = missingKeyProblem(spec);
-  if (missing) throw new ModelSpecError(missing);
+  if (missing) throw new ModelSpecError(missing, 'key');
   return spec;
 }
 

@@ -86,7 +86,7 @@ describe('auggy acp with the demo agent, through the ACP SDK client', () => {
     expect(schema.properties.replicas).toMatchObject({ type: 'integer', title: 'How many replicas?', default: 2 });
     expect(Object.keys((second as { requestedSchema: { properties: object } }).requestedSchema.properties)).toEqual(['replicas']);
     expect(second.message).toMatch(/Answer again: How many replicas\?: /);
-    expect(acp.replyText(sessionId)).toContain('the release plan is noted');
+    expect(acp.replyText(sessionId)).toContain('Thanks: the release goes to');
   });
 
   it('a declined form is the no-answer branch, said to the model as no answer', async () => {

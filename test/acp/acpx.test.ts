@@ -67,7 +67,7 @@ describe('acpx driving the demo agent headless', () => {
   it('a questionnaire to a client without forms gets no answer at once, and the turn says so', async () => {
     const run = await acpx(dir, agent, ['--format', 'quiet', 'exec', 'plan the release']);
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toContain('the questions get no answer');
+    expect(run.stdout).toContain('Nobody answered the release questions');
   });
 
   it('a session made with auggy run --print is resumed and answered', async () => {

@@ -106,7 +106,7 @@ describe('the Console on the scripted demo', () => {
     await refused.getByRole('button', { name: 'Use default: 2' }).click();
     await expect(refused.getByLabel('How many replicas?').inputValue()).resolves.toBe('2');
     await page.getByRole('button', { name: 'Send answers' }).click();
-    await page.getByText('Thanks: the release plan is noted.').waitFor();
+    await page.getByText('Thanks: the release goes to').waitFor();
     await personHoldsTurn(page);
     expect(errors).toEqual([]);
   });

@@ -92,7 +92,7 @@ describe('auggy serve speaks A2A to the SDK client', () => {
       userMessage(undefined, { taskId: asked.id, contextId: asked.contextId, data: [{ environment: 'staging', regions: ['eu', 'us'] }] }),
     );
     expect(stateOf(done)).toBe('TASK_STATE_COMPLETED');
-    expect(replyText(done)).toContain('the release plan is noted');
+    expect(replyText(done)).toMatch(/Thanks: the release goes to staging with \d+ replicas in eu, us\./);
     const events = readFileSync(join(dir, '.auggy', 'sessions', asked.contextId, 'events.jsonl'), 'utf8');
     expect(events).toContain('\\"environment\\":\\"staging\\"');
   });

@@ -5,14 +5,14 @@ import { createHostScope } from '../../kernel/host-scope.js';
 import { configDiagnostics } from '../config-diagnostics.js';
 import type { Augment, AugmentFactory, SlashCommand } from '../../kernel/augment.js';
 import { APPROVAL_EVENT } from './approval.js';
-import { DEFAULT_TIMEOUT_SECONDS, MCP_CONFIG_FILE, timeoutMsOf } from './config-schema.js';
+import { DEFAULT_CONNECT_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS, MCP_CONFIG_FILE, connectTimeoutMsOf, targetOf, timeoutMsOf } from './config-schema.js';
 import { answerElicitation } from './elicit.js';
 import { envLookup } from './interpolate.js';
 import { exposedTools, type ToolsContext } from './mcp-tools.js';
 import { probeAugment } from './probe.js';
 import { readMcpConfig } from './read-config.js';
 import { answerSampling } from './sampling.js';
-import { indicatorText, reportLines, reportOf, targetOf } from './server-status.js';
+import { indicatorText, reportLines, reportOf } from './server-status.js';
 import { ServerPool } from './server-pool.js';
 import { withSuppliedServers } from './supplied-servers.js';
 
@@ -75,6 +75,7 @@ export const mcpAugment: AugmentFactory = {
         const policy = server.policy;
         const notes = [
           `timeout ${timeoutMsOf(policy) / 1000} s`,
+          `start within ${connectTimeoutMsOf(policy) / 1000} s`,
           policy.confirmTools?.length ? `ask first: ${policy.confirmTools.join(', ')}` : undefined,
           policy.allowedTools ? `only: ${policy.allowedTools.join(', ')}` : undefined,
           policy.blockedTools?.length ? `hidden: ${policy.blockedTools.join(', ')}` : undefined,
@@ -85,7 +86,10 @@ export const mcpAugment: AugmentFactory = {
       { label: 'Tool names', value: 'mcp_<server>_<tool>' },
       { label: 'Approval', value: 'confirmTools and tools marked destructiveHint ask the person first: yes / no / always for this session' },
       { label: 'Nobody there', value: `--print, serve and /away: forms are canceled, approvals refused (unless --allow-tool) at once` },
-      { label: 'Defaults', value: `timeoutSeconds ${DEFAULT_TIMEOUT_SECONDS}; sampling refused unless allowSampling` },
+      {
+        label: 'Defaults',
+        value: `timeoutSeconds ${DEFAULT_TIMEOUT_SECONDS}; connectTimeoutSeconds ${DEFAULT_CONNECT_TIMEOUT_SECONDS} (then not waited for again); sampling refused unless allowSampling`,
+      },
     ];
     return { id: 'mcp', type: 'mcp', tools: [], behavior: SUMMARY, rows };
   },

@@ -7,6 +7,7 @@ import { formatFieldPath, locateField, parseYamlSource, type FieldPath, type Yam
 import {
   KNOWN_KEYS,
   MCP_CONFIG_FILE,
+  globalPolicySchema,
   OTHER_RELEASE_POLICY_KEYS,
   SERVER_NAME,
   remoteServerSchema,
@@ -95,7 +96,14 @@ function readPolicy(raw: unknown, path: FieldPath, findings: Findings): ServerPo
   return checked.data;
 }
 
-function readServer(name: string, raw: unknown, policy: ServerPolicy, findings: Findings, lookup: Lookup | undefined): ServerConfig | undefined {
+function readServer(
+  name: string,
+  raw: unknown,
+  policy: ServerPolicy,
+  defaults: ServerPolicy,
+  findings: Findings,
+  lookup: Lookup | undefined,
+): ServerConfig | undefined {
   const path = ['mcpServers', name];
   if (!SERVER_NAME.test(name)) {
     findings.add(
@@ -123,7 +131,7 @@ function readServer(name: string, raw: unknown, policy: ServerPolicy, findings: 
   }
   findings.unknownKeys(raw, transport === 'stdio' ? KNOWN_KEYS.stdio : KNOWN_KEYS.remote, path);
   // The server's own `auggy` block (real auggy allows it) is merged under the top-level one.
-  const merged = { ...readPolicy(raw.auggy, [...path, 'auggy'], findings), ...policy };
+  const merged = { ...defaults, ...readPolicy(raw.auggy, [...path, 'auggy'], findings), ...policy };
 
   let failed = false;
   if (lookup) {
@@ -196,11 +204,16 @@ export function readMcpConfig(agentDir: string, lookup?: Lookup): ConfigRead {
     return { servers: [], diagnostics: findings.list, found: true };
   }
   const policies: Record<string, ServerPolicy> = {};
+  /** Settings under `auggy` itself, which every server takes unless its own say otherwise. */
+  let defaults: ServerPolicy = {};
   const auggy = data.auggy;
   if (auggy !== undefined) {
     if (!isRecord(auggy)) findings.add('error', ['auggy'], 'must be an object, such as {"servers": {"ops": {"confirmTools": ["deploy"]}}}');
     else {
       findings.unknownKeys(auggy, KNOWN_KEYS.auggy, ['auggy']);
+      const global = globalPolicySchema.safeParse({ connectTimeoutSeconds: auggy.connectTimeoutSeconds });
+      if (global.success) defaults = global.data.connectTimeoutSeconds === undefined ? {} : global.data;
+      else findings.zodIssues(global.error, ['auggy']);
       if (auggy.servers !== undefined && !isRecord(auggy.servers))
         findings.add('error', ['auggy', 'servers'], 'must be an object with one entry per server name');
       else if (isRecord(auggy.servers)) {
@@ -218,7 +231,7 @@ export function readMcpConfig(agentDir: string, lookup?: Lookup): ConfigRead {
   }
   const read: ServerConfig[] = [];
   for (const [name, raw] of Object.entries(servers)) {
-    const server = readServer(name, raw, policies[name] ?? {}, findings, lookup);
+    const server = readServer(name, raw, policies[name] ?? {}, defaults, findings, lookup);
     if (server) read.push(server);
   }
   return { servers: read, diagnostics: findings.list, found: true };

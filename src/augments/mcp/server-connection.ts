@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { timeoutMsOf, type ServerConfig } from './config-schema.js';
+import { connectTimeoutMsOf, targetOf, timeoutMsOf, type ServerConfig } from './config-schema.js';
 import { interpolate, type Lookup } from './interpolate.js';
 import type { ToolResultParts } from './result-text.js';
 import { loadSdk, type Sdk } from './sdk.js';
@@ -19,8 +19,11 @@ export type ServerState =
   | { kind: 'idle' }
   | { kind: 'connecting' }
   | { kind: 'connected'; tools: RemoteTool[] }
-  /** It never came up; retried at the next turn. */
-  | { kind: 'failed'; error: string }
+  /**
+   * It never came up; retried at the next turn, unless it outlasted its connect bound
+   * (`gaveUp`): then it is not waited for again until auggy restarts.
+   */
+  | { kind: 'failed'; error: string; gaveUp?: boolean }
   /** It was up and went away; its tools answer with an error until the next turn restarts it. */
   | { kind: 'exited'; error: string; tools: RemoteTool[] }
   | { kind: 'closed' };
@@ -46,8 +49,6 @@ export class CallFailure extends Error {}
 /** Enough pages for any honest server; a broken one must not make listing loop forever. */
 const MAX_TOOL_PAGES = 20;
 const STDERR_LINES = 8;
-/** Starting (npx may install first) and listing tools get at least this long, whatever the call timeout. */
-const START_TIMEOUT_MS = 30_000;
 /** The SDK's own timer never fires (setTimeout's maximum): each call's CallClock keeps the time. */
 const NO_SDK_TIMEOUT = 2_147_483_647;
 
@@ -96,8 +97,9 @@ export class ServerConnection {
     return timeoutMsOf(this.config.policy);
   }
 
+  /** Starting, MCP's handshake and the tool list: connectTimeoutSeconds in .mcp.json. */
   private get startTimeoutMs(): number {
-    return Math.max(this.timeoutMs, START_TIMEOUT_MS);
+    return connectTimeoutMsOf(this.config.policy);
   }
 
   /** The process id of a stdio server while it runs: the pool kills it if auggy exits abruptly. */
@@ -115,9 +117,14 @@ export class ServerConnection {
     return this.state.kind === 'connected' || this.state.kind === 'exited' ? this.state.tools : [];
   }
 
-  /** Starts the server unless it is running; a failure lands in `state`, never as a throw. */
+  /**
+   * Starts the server unless it is running, or it once outlasted its connect bound: a command that
+   * never speaks MCP would otherwise hold every turn that long. A failure lands in `state`, never
+   * as a throw.
+   */
   ensure(): Promise<void> {
-    if (this.state.kind === 'connected' || this.state.kind === 'closed') return Promise.resolve();
+    const { state } = this;
+    if (state.kind === 'connected' || state.kind === 'closed' || (state.kind === 'failed' && state.gaveUp)) return Promise.resolve();
     this.starting ??= this.start().finally(() => (this.starting = undefined));
     return this.starting;
   }
@@ -204,19 +211,21 @@ export class ServerConnection {
     await previous?.close().catch(() => undefined);
     this.stderrTail = [];
     this.set({ kind: 'connecting' });
+    let client: Client | undefined;
     try {
       this.sdk ??= await loadSdk();
       const sdk = this.sdk;
-      const client = new sdk.Client(clientInfo(), { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } });
+      client = new sdk.Client(clientInfo(), { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } });
+      const started = client;
       client.setRequestHandler(sdk.ListRootsRequestSchema, () => ({ roots: this.roots() }));
       client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) => this.requests.elicit(this.config, request.params, extra.signal));
       client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) => this.requests.sample(this.config, request.params, extra.signal));
       client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
-        this.refreshing = this.refresh(client);
+        this.refreshing = this.refresh(started);
       });
       const transport = this.makeTransport(sdk);
       this.transport = transport;
-      client.onclose = () => this.lost(client);
+      client.onclose = () => this.lost(started);
       // Errors a transport reports after start (a stray line on stdout) do not end the connection.
       client.onerror = () => undefined;
       await client.connect(transport, { timeout: this.startTimeoutMs });
@@ -225,8 +234,19 @@ export class ServerConnection {
       const tools = await this.listAll(client);
       this.set({ kind: 'connected', tools });
     } catch (error) {
-      await this.client?.close().catch(() => undefined);
       this.client = undefined;
+      // Closing the client ends the process too, so a server that never answered is not left running.
+      await client?.close().catch(() => undefined);
+      const timedOut = this.sdk !== undefined && (error as { code?: unknown }).code === this.sdk.ErrorCode.RequestTimeout;
+      if (timedOut) {
+        const seconds = this.startTimeoutMs / 1000;
+        const message = `it did not answer MCP's handshake and tool list within ${seconds} s${this.lastStderr()}; check that ${targetOf(this.config)} is an MCP server, or give it longer with auggy.servers.${this.config.name}.connectTimeoutSeconds in .mcp.json`;
+        this.set(
+          { kind: 'failed', error: message, gaveUp: true },
+          `MCP server ${this.config.name} was given up on: ${message}; it is not started again until auggy restarts`,
+        );
+        return;
+      }
       const message = `${describe(error)}${this.lastStderr()}`;
       this.set(
         { kind: 'failed', error: message },

@@ -1,4 +1,4 @@
-import type { ServerConfig } from './config-schema.js';
+import { targetOf } from './config-schema.js';
 import { exposedNamesFor, isExposed } from './mcp-tools.js';
 import type { ServerConnection, ServerState } from './server-connection.js';
 import { shortenedNames } from './tool-names.js';
@@ -31,11 +31,6 @@ function statusOf(state: ServerState): ServerReport['status'] {
     case 'closed':
       return state.kind;
   }
-}
-
-export function targetOf(server: ServerConfig): string {
-  if (server.transport === 'stdio') return [server.stdio.command, ...(server.stdio.args ?? [])].join(' ');
-  return server.remote.url;
 }
 
 export function reportOf(connection: ServerConnection): ServerReport {

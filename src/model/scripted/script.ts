@@ -18,6 +18,12 @@ const scriptedRuleSchema = z
     match: z.string().default('.*'),
     /** Optional case-insensitive regular expression on the system prompt (workflow state, evaluator). */
     system: z.string().optional(),
+    /**
+     * Optional case-insensitive regular expression on the latest tool result (as text): the rule
+     * fits only after a tool round whose result matches, so a reply can follow what a tool said
+     * (a questionnaire answered, or answered by nobody). Its `steps[0]` is the reply to that result.
+     */
+    result: z.string().optional(),
     /** `steps[n]` is the reply after n tool rounds since the user's message. */
     steps: z.array(scriptedStepSchema).min(1).optional(),
     /**
@@ -55,7 +61,7 @@ export function loadScript(path: string): Script {
     throw new ScriptError(`the model script ${path} is not valid: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
   }
   for (const rule of parsed.data.rules) {
-    for (const pattern of [rule.match, rule.system]) {
+    for (const pattern of [rule.match, rule.system, rule.result]) {
       if (pattern === undefined) continue;
       try {
         new RegExp(pattern, 'i');
@@ -77,9 +83,14 @@ export function pickStep(
   system: string,
   toolRounds: number,
   replyCounts: Map<number, number> = new Map(),
+  /** The latest tool result since the user's message, as text; undefined before any tool round. */
+  result?: string,
 ): ScriptedStep | undefined {
   const index = script.rules.findIndex(
-    (candidate) => new RegExp(candidate.match, 'i').test(userText) && (candidate.system === undefined || new RegExp(candidate.system, 'i').test(system)),
+    (candidate) =>
+      new RegExp(candidate.match, 'i').test(userText) &&
+      (candidate.system === undefined || new RegExp(candidate.system, 'i').test(system)) &&
+      (candidate.result === undefined || (result !== undefined && new RegExp(candidate.result, 'i').test(result))),
   );
   const rule = script.rules[index];
   if (!rule) return undefined;
@@ -88,5 +99,26 @@ export function pickStep(
     replyCounts.set(index, taken + 1);
     return rule.replies[taken % rule.replies.length];
   }
-  return rule.steps?.[toolRounds];
+  return rule.steps?.[rule.result === undefined ? toolRounds : toolRounds - 1];
+}
+
+/**
+ * `{{result.answers.environment}}` in a reply is that field of the latest tool result, read as
+ * JSON (a list joined with commas); a field that is not there is left empty.
+ */
+export function fillResult(text: string, result: string | undefined): string {
+  if (!text.includes('{{result')) return text;
+  let parsed: unknown;
+  try {
+    parsed = result === undefined ? undefined : JSON.parse(result);
+  } catch {
+    parsed = undefined;
+  }
+  return text.replace(/\{\{result((?:\.[A-Za-z0-9_-]+)*)\}\}/g, (_all, path: string) => {
+    let value: unknown = parsed;
+    for (const key of path.split('.').filter(Boolean))
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    if (value === undefined || value === null) return '';
+    return Array.isArray(value) ? value.map(String).join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  });
 }

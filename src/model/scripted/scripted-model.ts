@@ -1,6 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
 import { isSummaryRequest } from '../summary-request.js';
-import { pickStep, type Script, type ScriptedStep } from './script.js';
+import { fillResult, pickStep, type Script, type ScriptedStep } from './script.js';
 import { scriptedSummary } from './summary-reply.js';
 
 function latestUserText(prompt: LanguageModelV3Prompt): { text: string; toolRounds: number } {
@@ -14,6 +14,20 @@ function latestUserText(prompt: LanguageModelV3Prompt): { text: string; toolRoun
     }
   }
   return { text: '', toolRounds };
+}
+
+/** The latest tool result after the user's message, as text: what a `result` rule matches. */
+function latestToolResult(prompt: LanguageModelV3Prompt): string | undefined {
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i];
+    if (message.role === 'user') return undefined;
+    if (message.role !== 'tool') continue;
+    const outputs = message.content.flatMap((part) => (part.type === 'tool-result' ? [part.output] : []));
+    const last = outputs.at(-1);
+    if (last === undefined) continue;
+    return last.type === 'text' || last.type === 'error-text' ? last.value : JSON.stringify('value' in last ? last.value : last);
+  }
+  return undefined;
 }
 
 function systemText(prompt: LanguageModelV3Prompt): string {
@@ -88,7 +102,9 @@ export function createScriptedModel(script: Script, modelId: string): LanguageMo
       const forSummaries: Script = { ...script, rules: script.rules.filter((rule) => rule.system !== undefined) };
       return (forSummaries.rules.length > 0 ? pickStep(forSummaries, text, system, 0) : undefined) ?? { text: scriptedSummary(text), toolCalls: [] };
     }
-    return pickStep(script, text, system, toolRounds, replyCounts) ?? { text: '', toolCalls: [] };
+    const result = latestToolResult(options.prompt);
+    const step = pickStep(script, text, system, toolRounds, replyCounts, result) ?? { text: '', toolCalls: [] };
+    return step.text === undefined ? step : { ...step, text: fillResult(step.text, result) };
   };
   return {
     specificationVersion: 'v3',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { assertionType } from './types.js';
-import { compilePattern, listed, regexSource, shown, stringList } from './describe.js';
+import { patternMatches } from './bounded-match.js';
+import { listed, regexSource, shown, stringList } from './describe.js';
 
 const patternsParams = z.object({ patterns: stringList });
 
@@ -73,7 +74,7 @@ export const regex = assertionType({
   aliases: ['content_matches'],
   params: z.object({ pattern: regexSource, expect_match: z.boolean().default(true) }),
   check({ pattern, expect_match: expectMatch }, scope) {
-    const matched = compilePattern(pattern).test(scope.text);
+    const matched = patternMatches(pattern, scope.text);
     return {
       passed: matched === expectMatch,
       expected: `the reply ${expectMatch ? 'to match' : 'not to match'} /${pattern}/`,

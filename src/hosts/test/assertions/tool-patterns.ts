@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { compilePattern, listed, regexSource, shown, stringList } from './describe.js';
+import { patternMatches } from './bounded-match.js';
+import { listed, regexSource, shown, stringList } from './describe.js';
 import type { ObservedToolCall } from './scope.js';
 import { assertionType, type CheckResult } from './types.js';
 
@@ -39,10 +40,10 @@ export const toolCallsWithArgs = assertionType({
       }
       for (const [name, pattern] of Object.entries(params.args_match ?? {})) {
         if (!(name in args)) violations.push(`${call.name} has no ${name}`);
-        else if (!compilePattern(pattern).test(asText(args[name]))) violations.push(`${call.name} ${name} ${shown(args[name])} does not match /${pattern}/`);
+        else if (!patternMatches(pattern, asText(args[name]))) violations.push(`${call.name} ${name} ${shown(args[name])} does not match /${pattern}/`);
       }
       for (const text of params.result_includes ?? []) if (!call.result.includes(text)) violations.push(`${call.name}'s result lacks ${shown(text)}`);
-      if (params.result_matches !== undefined && !compilePattern(params.result_matches).test(call.result))
+      if (params.result_matches !== undefined && !patternMatches(params.result_matches, call.result))
         violations.push(`${call.name}'s result does not match /${params.result_matches}/`);
       if (params.no_error === true && call.isError) violations.push(`${call.name} failed`);
     }
@@ -95,8 +96,9 @@ export const toolResultMatches = assertionType({
   name: 'tool_result_matches',
   params: z.looseObject({ tool: z.string().min(1).optional(), pattern: regexSource, occurrence: z.number().int().min(1).default(1) }),
   check(params, scope): CheckResult {
-    const pattern = compilePattern(params.pattern);
-    const count = scope.toolCalls.filter((call) => (params.tool === undefined || call.name === params.tool) && pattern.test(call.result)).length;
+    const count = scope.toolCalls.filter(
+      (call) => (params.tool === undefined || call.name === params.tool) && patternMatches(params.pattern, call.result),
+    ).length;
     return {
       passed: count >= params.occurrence,
       expected: `${params.occurrence} result(s) of ${params.tool ?? 'any tool'} matching /${params.pattern}/`,
@@ -156,8 +158,8 @@ export const toolCallChain = assertionType({
       const args = argsOf(call);
       const fits =
         (want.result_includes ?? []).every((text) => call.result.includes(text)) &&
-        (want.result_matches === undefined || compilePattern(want.result_matches).test(call.result)) &&
-        Object.entries(want.args_match ?? {}).every(([name, pattern]) => name in args && compilePattern(pattern).test(asText(args[name]))) &&
+        (want.result_matches === undefined || patternMatches(want.result_matches, call.result)) &&
+        Object.entries(want.args_match ?? {}).every(([name, pattern]) => name in args && patternMatches(pattern, asText(args[name]))) &&
         !(want.no_error === true && call.isError);
       if (fits) step++;
     }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { TurnStatus } from '../../../kernel/events.js';
 import { OUTCOMES } from '../../../augments/user-ask/ask-state.js';
 import { assertionType } from './types.js';
-import { compilePattern, listed, oneOrMany, regexSource, shown, stringList } from './describe.js';
+import { patternMatches } from './bounded-match.js';
+import { listed, oneOrMany, regexSource, shown, stringList } from './describe.js';
 
 const STATUSES = ['completed', 'input-required', 'failed', 'canceled', 'budget-exhausted'] as const satisfies readonly TurnStatus[];
 
@@ -32,7 +33,7 @@ export const asks = assertionType({
     const wanted = [pattern !== undefined ? `a question matching /${pattern}/` : '', fields ? `the field(s) ${listed(fields)} asked` : '']
       .filter(Boolean)
       .join(' and ');
-    const matches = pattern === undefined || asked.some((question) => compilePattern(pattern, 'i').test(question.text));
+    const matches = pattern === undefined || asked.some((question) => patternMatches(pattern, question.text, 'i'));
     const missing = (fields ?? []).filter((field) => !asked.some((question) => question.field === field));
     const actual =
       asked.length === 0
@@ -77,7 +78,7 @@ export const boardLine = assertionType({
     if (!found) return { passed: false, expected, actual: `the board has no line ${shown(line)} (lines: ${Object.keys(scope.board).join(', ') || 'none'})` };
     const passed =
       (text === undefined || found.text.trim() === text.trim()) &&
-      (pattern === undefined || compilePattern(pattern).test(found.text)) &&
+      (pattern === undefined || patternMatches(pattern, found.text)) &&
       (by === undefined || found.by === by);
     return { passed, expected, actual: `${shown(found.text)}${found.by ? `, written by the ${found.by}` : ', never written'}` };
   },

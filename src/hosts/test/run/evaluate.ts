@@ -1,6 +1,6 @@
 import type { CheckContext } from '../assertions/types.js';
 import type { Scope } from '../assertions/scope.js';
-import { compilePattern } from '../assertions/describe.js';
+import { patternMatches } from '../assertions/bounded-match.js';
 import type { AssertionWhen, CompiledAssertion } from '../scenario/types.js';
 
 export interface AssertionOutcome {
@@ -20,8 +20,8 @@ function unmet(when: AssertionWhen | undefined, scope: Scope): string | undefine
   const names = scope.toolCalls.map((call) => call.name);
   if (when.tool_called !== undefined && !names.includes(when.tool_called)) return `${when.tool_called} was not called`;
   if (when.tool_called_pattern !== undefined) {
-    const pattern = compilePattern(when.tool_called_pattern);
-    if (!names.some((name) => pattern.test(name))) return `no tool matching /${when.tool_called_pattern}/ was called`;
+    const source = when.tool_called_pattern;
+    if (!names.some((name) => patternMatches(source, name))) return `no tool matching /${when.tool_called_pattern}/ was called`;
   }
   if (when.any_tool_called && names.length === 0) return 'no tool was called';
   if (when.min_tool_calls !== undefined && names.length < when.min_tool_calls) return `${names.length} tool call(s), fewer than ${when.min_tool_calls}`;
@@ -32,6 +32,8 @@ function unmet(when: AssertionWhen | undefined, scope: Scope): string | undefine
 export async function evaluateAll(assertions: readonly CompiledAssertion[], scope: Scope, context: CheckContext): Promise<AssertionOutcome[]> {
   const outcomes: AssertionOutcome[] = [];
   for (const assertion of assertions) {
+    // Ctrl+C or SIGTERM: the scenario is canceled, so its remaining checks would tell nothing.
+    if (context.signal.aborted) break;
     const base = { type: assertion.type, line: assertion.line, column: assertion.column, message: assertion.message, passThreshold: assertion.passThreshold };
     const skip = unmet(assertion.when, scope);
     if (skip !== undefined) {
