@@ -110,6 +110,7 @@ export const workflowAugment: AugmentFactory = {
       emit: setup.emit,
       warn: setup.warn,
       variables: parsed.data.variables ?? {},
+      env: { ...process.env, ...setup.agent.env },
     });
     await runtime.started;
     // A run elsewhere (another replica, a --print on the same store) moved the workflow: this one's next turn starts there.
@@ -124,6 +125,7 @@ export const workflowAugment: AugmentFactory = {
       onUserMessage: () => runtime.onUserMessage(),
       afterBatch: (batch, context) => runtime.afterBatch(batch, context),
       roundLimit: () => runtime.roundLimit(),
+      callSettings: () => runtime.callSettings(),
       hostInput: (name, value) => (name === 'event' ? runtime.applyExternal(value) : undefined),
       commands: () => [workflowCommand(runtime)],
       indicator: () => {

@@ -47,6 +47,8 @@ export const promptSchema = z.preprocess(
     variables: z.union([z.array(variableSchema), z.record(z.string(), z.unknown())]).optional(),
     /** Names of the agent's tools offered while a state runs this prompt. */
     tools: z.array(z.string().min(1)).optional(),
+    /** Sampling for the model calls this prompt makes (PromptKit applies temperature and max_tokens; top_p and the rest are kept and not sent). */
+    parameters: z.looseObject({ temperature: z.number().min(0).max(2).optional(), max_tokens: z.number().int().min(1).optional() }).optional(),
   }),
 );
 

@@ -7,6 +7,7 @@ import { CONTROLS, ORCHESTRATIONS, WORKFLOW_VERSIONS, type PackFile, type PackSt
 import { checkAskState } from './validate-ask.js';
 import type { Report } from './pack-report.js';
 import { promptSetTask } from './prompt-set.js';
+import { packToolProblems } from './pack-tools.js';
 
 type Workflow = NonNullable<PackFile['workflow']>;
 
@@ -119,6 +120,7 @@ function checkPrompts(pack: PackFile, report: Report): void {
       );
     }
   }
+  for (const { key, message } of packToolProblems(pack)) report('warning', ['tools', key], message);
   const packValidators = (pack as Record<string, unknown>).validators;
   if (Array.isArray(packValidators) && packValidators.length > 0) {
     report('warning', ['validators'], 'the pack declares validators; auggy does not run validators, so replies are not checked');

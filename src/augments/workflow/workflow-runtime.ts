@@ -4,7 +4,7 @@ import { systemLineEvent } from '../../kernel/events.js';
 import { NOBODY } from '../../kernel/person.js';
 import type { KernelTool } from '../../kernel/tool.js';
 import type { SessionHandle } from '../../session/session.js';
-import type { BatchDecision, HostInputResult, SettledToolCall, TurnHookContext } from '../../kernel/augment.js';
+import type { BatchDecision, CallSettings, HostInputResult, SettledToolCall, TurnHookContext } from '../../kernel/augment.js';
 import { answersForTemplates, askPerson, mergeAnswers, renderedAsk } from './ask-state.js';
 import { agentMoves, providesTool, type StateDef, type WorkflowModel } from './pack-model.js';
 import { workflowPromptBlock } from './prompt-block.js';
@@ -25,6 +25,8 @@ export interface RuntimeOptions {
   warn(message: string): void;
   /** augment.yaml `config.variables`: values for the pack's templates. */
   variables: Record<string, unknown>;
+  /** Where an HTTP tool's headers_from_env are read: the folder's .env over the process environment. */
+  env?: NodeJS.ProcessEnv;
   now?: () => Date;
 }
 
@@ -78,7 +80,7 @@ export class WorkflowRuntime {
 
   constructor(private readonly options: RuntimeOptions) {
     this.model = options.model;
-    this.mockTools = options.model.mockTools.map(mockKernelTool);
+    this.mockTools = options.model.mockTools.map((tool) => mockKernelTool(tool, options.env));
     this.now = options.now ?? (() => new Date());
     const loaded = loadRunState(options.session, this.model, options.warn, this.now());
     this.run = loaded.run;
@@ -132,6 +134,17 @@ export class WorkflowRuntime {
       }
     }
     return tools.filter((tool) => tool.name === TRANSITION_TOOL || allowed.some((name) => providesTool(tool.name, name)));
+  }
+
+  /** The current state's prompt `parameters`, applied to every model call it makes. */
+  callSettings(): CallSettings | undefined {
+    const parameters = this.state.prompt?.parameters;
+    if (!parameters) return undefined;
+    const settings: CallSettings = {
+      ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
+      ...(parameters.max_tokens !== undefined ? { maxOutputTokens: parameters.max_tokens } : {}),
+    };
+    return Object.keys(settings).length > 0 ? settings : undefined;
   }
 
   promptBlock(): string {
