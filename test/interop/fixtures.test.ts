@@ -172,7 +172,7 @@ describe('a PromptKit pack without a workflow', () => {
       { text: 'Sunrise at 09:18.' },
     ]);
     expect(run.exitCode, String(run.stderr)).toBe(0);
-    const results = server.requests[1].body.messages.filter((m: { role: string }) => m.role === 'tool').map((m: { content: string }) => m.content);
+    const results = server.requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
     expect(results).toEqual(['{"city":"Oslo","sunrise":"09:18"}', '{"result":"no data for Lima"}']);
   });
 
