@@ -208,3 +208,42 @@ describe('a PromptKit pack without a workflow', () => {
     expect(String(checked.stdout)).not.toMatch(/lists tool get_weather/);
   });
 });
+
+describe('RFC 0009 artifacts in a PromptKit workflow', () => {
+  it('workflow__set_artifact writes at once (append adds), the next state reads {{artifacts.*}}, and --output json carries them', async () => {
+    const {
+      run,
+      out,
+      chat: server,
+    } = await turn(
+      'promptkit/artifacts',
+      [
+        {
+          toolCalls: [
+            { name: 'workflow__set_artifact', args: { name: 'outline', value: '# 1.2: Fixes, Features' } },
+            { name: 'workflow__set_artifact', args: { name: 'changes', value: 'fix A;' } },
+            { name: 'workflow__set_artifact', args: { name: 'changes', value: ' add B' } },
+            { name: 'workflow__transition', args: { event: 'Drafted', context: 'outline and changes kept' } },
+          ],
+        },
+        { text: 'The outline reads well.' },
+      ],
+      'draft the 1.2 notes',
+    );
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect(toolsOf(server)).toEqual(['workflow__transition', 'workflow__set_artifact']);
+    expect(systemOf(server)).toMatch(/Artifacts of state draft; set them with workflow__set_artifact[^\n]*\n- outline \(The notes' headings; text\/markdown\)/);
+    const review = systemOf(server, 1);
+    expect(review).toContain('Review this outline: # 1.2: Fixes, Features\nChanges so far: fix A; add B');
+    expect(out).toMatchObject({ workflow: { state: 'review', complete: true, artifacts: { outline: '# 1.2: Fixes, Features', changes: 'fix A; add B' } } });
+  });
+
+  it('validate refuses an artifact mode PromptKit does not have', async () => {
+    const dir = fixture('promptkit/artifacts');
+    const packPath = join(dir, 'release-notes.pack.json');
+    writeFileSync(packPath, readFileSync(packPath, 'utf8').replace('"mode": "append"', '"mode": "appnd"'));
+    const checked = await auggy(['validate', dir]);
+    expect(checked.exitCode).toBe(1);
+    expect(String(checked.stdout)).toMatch(/artifact "changes" mode "appnd" is not one of replace, append; did you mean append\?/);
+  });
+});
