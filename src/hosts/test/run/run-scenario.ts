@@ -163,7 +163,8 @@ export async function runScenarioOnce(scenario: Scenario, options: RunOptions): 
     const conversation = await Conversation.open({
       agent,
       augmentTypes: options.target.augmentTypes,
-      modelSpec,
+      // The scripted provider may be a PromptKit mock config, whose responses are keyed by scenario.
+      modelSpec: modelSpec.provider === 'scripted' ? { ...modelSpec, scenario: scenario.id } : modelSpec,
       session,
       warn: options.warn,
       models: options.models,
