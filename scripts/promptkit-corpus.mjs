@@ -3,7 +3,10 @@
 // first) and prints how many load, and why the others do not. It fetches nothing: point it at a
 // copy of PromptKit's repository (or any folder of *.pack.json, *.pack.yaml and Scenario files).
 //
-//   node scripts/promptkit-corpus.mjs <folder> [--verbose]
+//   node scripts/promptkit-corpus.mjs <folder> [--verbose] [--run]
+//
+// --run also runs the scenarios offline with `auggy test` on each Arena config's own mock
+// responses (scripts/promptkit-arena.mjs) and prints how many pass.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +18,7 @@ if (!folder) {
   process.exit(2);
 }
 const verbose = flags.includes('--verbose');
+const runThem = flags.includes('--run');
 const { loadWorkflow } = await import(join(root, 'dist/augments/workflow/pack-model.js'));
 const { loadScenario } = await import(join(root, 'dist/hosts/test/scenario/load-scenario.js'));
 
@@ -57,3 +61,34 @@ for (const path of scenarios) {
 for (const [reason, count] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${count} × ${reason}`);
 console.log(`packs: ${packsLoaded} of ${packs.length} load`);
 console.log(`scenarios: ${scenariosLoaded} of ${scenarios.length} load`);
+
+if (runThem) {
+  const { runArena } = await import('./promptkit-arena.mjs');
+  const arenas = files
+    .filter((path) => /\.ya?ml$/.test(path) && /^kind:\s*Arena\s*$/m.test(readFileSync(path, 'utf8')))
+    // A config made for the mock provider speaks for a scenario before the config for real ones.
+    .sort((a, b) => Number(/mock/i.test(basename(b))) - Number(/mock/i.test(basename(a))));
+  const outcome = new Map();
+  for (const [index, arena] of arenas.entries()) {
+    for (const result of runArena(join(root, 'bin/auggy.js'), arena, index)) if (!outcome.has(result.path)) outcome.set(result.path, result);
+  }
+  const counts = { passed: 0, failed: 0, error: 0 };
+  let withSkips = 0;
+  for (const path of scenarios) {
+    const result = outcome.get(path);
+    if (!result) {
+      if (verbose) console.log(`not run ${relative(folder, path)}: no Arena config lists it`);
+      continue;
+    }
+    counts[result.status]++;
+    if (result.status === 'passed' && result.skipped > 0) withSkips++;
+    if (verbose && result.status !== 'passed') {
+      const why = result.why ?? (result.failures ?? []).map((f) => (typeof f === 'string' ? f : JSON.stringify(f))).join(' | ');
+      console.log(`${result.status} ${relative(folder, path)}: ${why.slice(0, 300)}`);
+    }
+  }
+  const notRun = scenarios.length - counts.passed - counts.failed - counts.error;
+  console.log(
+    `scenarios run offline: ${counts.passed} of ${scenarios.length} pass (${withSkips} of them with checks skipped), ${counts.failed} fail, ${counts.error} could not run, ${notRun} not listed by any Arena config`,
+  );
+}

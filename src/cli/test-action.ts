@@ -113,6 +113,7 @@ export async function testCommand(dir: string, files: string[], options: TestOpt
       repeat: options.repeat,
       minPassRate: options.minPassRate,
       listener,
+      ...(options.judgeModel !== undefined ? { judgeModel: options.judgeModel } : {}),
     });
   } finally {
     interrupts.release();

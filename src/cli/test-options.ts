@@ -9,4 +9,5 @@ export interface TestOptionValues extends ModelOptionValues {
   repeat?: number;
   minPassRate: number;
   filter?: string;
+  judgeModel?: string;
 }

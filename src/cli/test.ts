@@ -27,7 +27,8 @@ export function registerTest(program: Command, setExitCode: SetExitCode): void {
     .option('-o, --output <file>', 'write the report to this file (the text lines still go to stdout)')
     .option('--repeat <n>', 'run each scenario n times and report its pass rate', parseRepeat)
     .option('--min-pass-rate <rate>', 'share of runs (0 to 1) a scenario must pass', parseRate, 1)
-    .option('--filter <name>', 'run only the scenarios whose name contains this');
+    .option('--filter <name>', 'run only the scenarios whose name contains this')
+    .option('--judge-model <provider:model>', "the model that judges PromptKit's LLM-judged checks (faithfulness, ...); without it they are skipped");
   addModelOptions(command);
   command.addHelpText(
     'after',

@@ -111,6 +111,13 @@ export type CompleteFn = (request: {
   maxRetries?: number;
 }) => Promise<({ ok: true; text: string } | { ok: false; error: string; code?: FailureCode }) & { usage?: CompletionUsage }>;
 
+/** Sampling settings an augment asks for on the next model call (a PromptPack prompt's `parameters`). */
+export interface CallSettings {
+  temperature?: number;
+  /** Lowers the output limit for the call; the engine's own limit still caps it. */
+  maxOutputTokens?: number;
+}
+
 /** Tokens a completion spent; the host counts them in the turn's usage. */
 export interface CompletionUsage {
   inputTokens: number;
@@ -172,6 +179,8 @@ export interface Augment {
    * applies to the whole turn, across every state a workflow passes through.
    */
   roundLimit?(): RoundLimit | undefined;
+  /** Settings for the next model call; asked every round, so a workflow state's prompt brings its own. The first augment that sets one wins. */
+  callSettings?(): CallSettings | undefined;
   /** Fields this augment adds to `--output json` (e.g. `{ ask: {...} }`), merged at the top level. */
   snapshot?(): Record<string, unknown> | undefined;
 }

@@ -613,7 +613,8 @@ export class Conversation {
             );
             // The client's tools sit beside the agent's own; a name the agent uses stays the agent's.
             const extra = clientTools.filter((tool) => !own.some((mine) => mine.name === tool.name));
-            return { system: this.systemPrompt(), tools: [...own, ...extra] };
+            const settings = this.augmentList.map((augment) => augment.callSettings?.()).find((asked) => asked !== undefined);
+            return { system: this.systemPrompt(), tools: [...own, ...extra], ...(settings ? { settings } : {}) };
           },
           afterBatch: async (batch, context) => {
             let decision: Awaited<ReturnType<NonNullable<Augment['afterBatch']>>>;

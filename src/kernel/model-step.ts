@@ -45,6 +45,7 @@ export interface ModelStepRequest {
   maxRetries: number;
   /** The reply's output limit, sent on every call. */
   maxOutputTokens?: number;
+  temperature?: number;
 }
 
 export function newMessageId(): string {
@@ -119,6 +120,7 @@ export async function runModelStep(request: ModelStepRequest): Promise<StepOutco
       signal,
       maxRetries: request.maxRetries,
       maxOutputTokens: request.maxOutputTokens,
+      temperature: request.temperature,
     });
     for await (const part of parts) {
       switch (part.type) {

@@ -47,6 +47,7 @@ export interface ModelCall {
   /** Tries after the first for a refusal the provider marks retryable. */
   maxRetries: number;
   maxOutputTokens?: number;
+  temperature?: number;
   /** Waits between retries; a test passes one that counts the waits. */
   retryWait?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -131,6 +132,7 @@ function callOptions(call: ModelCall): LanguageModelV3CallOptions {
     tools,
     toolChoice: tools ? { type: 'auto' } : undefined,
     maxOutputTokens: call.maxOutputTokens,
+    ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
     abortSignal: call.signal,
   };
 }

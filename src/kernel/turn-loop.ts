@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from '@ai-sdk/provider-utils';
-import type { BatchDecision, ClosingRound, SettledToolCall, TurnHookContext } from './augment.js';
+import type { BatchDecision, CallSettings, ClosingRound, SettledToolCall, TurnHookContext } from './augment.js';
 import { NOBODY, type PersonChannel } from './person.js';
 import { systemLineEvent, type EmitEvent, type FailureCode, type TurnOutcome, type TurnStatus } from './events.js';
 import { newMessageId, runModelStep, type FinishReason, type RequestedToolCall, type StepOutcome, type StepUsage } from './model-step.js';
@@ -44,6 +44,8 @@ export type DescribedError = string | { code: FailureCode; message: string };
 export interface RoundSetup {
   system: string;
   tools: KernelTool[];
+  /** An augment's sampling settings for this round (a PromptPack prompt's temperature and max_tokens). */
+  settings?: CallSettings;
 }
 
 export interface TurnLoopOptions {
@@ -92,6 +94,12 @@ export interface TurnLoopOptions {
    * Returns the compacted transcript when it made one, or a reason when an overflow cannot be met.
    */
   fitContext?(cause: 'due' | 'overflow'): Promise<{ messages: ModelMessage[] } | { why: string } | undefined>;
+}
+
+/** A prompt's max_tokens lowers the engine's output limit for its rounds, never raises it past what the engine allows. */
+function roundOutputLimit(engine: number | undefined, asked: number | undefined): number | undefined {
+  if (asked === undefined) return engine;
+  return engine === undefined ? asked : Math.min(engine, asked);
 }
 
 function assistantMessage(step: StepOutcome): ModelMessage | undefined {
@@ -265,7 +273,8 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
       signal,
       emit,
       maxRetries: options.maxRetries ?? 2,
-      maxOutputTokens: options.maxOutputTokens,
+      maxOutputTokens: roundOutputLimit(options.maxOutputTokens, round.settings?.maxOutputTokens),
+      temperature: round.settings?.temperature,
     });
     options.onContextMeasured?.(step.usage.inputTokens, messages.length);
     result.finishReason = step.finishReason;

@@ -44,7 +44,7 @@ async function createScripted(spec: ModelSpec): Promise<ModelBuild> {
   const { loadScript, ScriptError } = await import('./scripted/script.js');
   const { createScriptedModel } = await import('./scripted/scripted-model.js');
   try {
-    return { ok: true, model: createScriptedModel(loadScript(spec.scriptPath ?? ''), spec.model) };
+    return { ok: true, model: createScriptedModel(loadScript(spec.scriptPath ?? ''), spec.model, spec.scenario) };
   } catch (error) {
     if (error instanceof ScriptError) return { ok: false, error: error.message };
     throw error;

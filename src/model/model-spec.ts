@@ -18,6 +18,8 @@ export interface ModelSpec {
   maxTokens?: number;
   /** How long the server may send nothing before the call fails (engine.timeoutSeconds, --timeout). */
   timeoutSeconds?: number;
+  /** The scenario `auggy test` is playing: a PromptKit mock config (the scripted provider's other form) replays that scenario's responses. */
+  scenario?: string;
 }
 
 export interface ModelOverrides {

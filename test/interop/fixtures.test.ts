@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAgent } from '../../src/agent/load-agent.js';
@@ -147,10 +149,56 @@ describe('a PromptKit pack without a workflow', () => {
     const system = systemOf(server);
     expect(system.indexOf('weather desk of a small radio station')).toBeLessThan(system.indexOf('Answer in a brief style, in en.'));
     expect(system).not.toContain('Current state');
-    expect(toolsOf(server)).toEqual(['get_weather']);
+    expect(toolsOf(server)).toEqual(['get_weather', 'sunrise', 'station_report']);
     expect(JSON.stringify(server.requests[1].body.messages)).toContain('light snow');
     expect(out).toMatchObject({ status: 'completed', text: 'Light snow in Oslo.' });
     expect(String(run.stderr)).toMatch(/state assistant lists tool get_time, which no enabled augment offers/);
+  });
+
+  it("sends the prompt's parameters (temperature, max_tokens) with every model call", async () => {
+    const { run, chat: server } = await turn('promptkit/prompt-set', [{ text: 'Clear skies.' }]);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect(server.requests[0].body).toMatchObject({ temperature: 0.3, max_tokens: 400 });
+  });
+
+  it("answers a mock_template tool from the pack's Go template of the arguments, JSON kept and text wrapped as PromptKit does", async () => {
+    const { run, chat: server } = await turn('promptkit/prompt-set', [
+      {
+        toolCalls: [
+          { name: 'sunrise', args: { city: 'Oslo' } },
+          { name: 'sunrise', args: { city: 'Lima' } },
+        ],
+      },
+      { text: 'Sunrise at 09:18.' },
+    ]);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const results = server.requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(results).toEqual(['{"city":"Oslo","sunrise":"09:18"}', '{"result":"no data for Lima"}']);
+  });
+
+  it('calls an HTTP tool at the URL the pack names: GET arguments and static_query in the query, headers_from_env from .env', async () => {
+    const seen: { url?: string; key?: string } = {};
+    const station = createServer((request, response) => {
+      seen.url = request.url;
+      seen.key = String(request.headers['x-station-key']);
+      response.setHeader('content-type', 'application/json');
+      response.end('{"station":"blindern","celsius":-3}');
+    });
+    await new Promise<void>((resolve) => station.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = station.address() as AddressInfo;
+      const dir = fixture('promptkit/prompt-set');
+      const packPath = join(dir, 'weather.pack.json');
+      writeFileSync(packPath, readFileSync(packPath, 'utf8').replace('http://127.0.0.1:9/report', `http://127.0.0.1:${port}/report`));
+      writeFileSync(join(dir, '.env'), 'STATION_KEY=k-123\n');
+      chat = await startChatServer([{ toolCalls: [{ name: 'station_report', args: { station: 'blindern' } }] }, { text: 'Minus three at Blindern.' }]);
+      const run = await auggyPrint(dir, chat.url, 'readings?', '--output', 'json');
+      expect(run.exitCode, String(run.stderr)).toBe(0);
+      expect(seen).toEqual({ url: '/report?station=blindern&units=metric', key: 'k-123' });
+      expect(JSON.stringify(chat.requests[1].body.messages)).toContain('{\\"station\\":\\"blindern\\",\\"celsius\\":-3}');
+    } finally {
+      await new Promise((resolve) => station.close(resolve));
+    }
   });
 
   it('validate names the tool nothing provides and passes the one the pack implements', async () => {
@@ -158,5 +206,44 @@ describe('a PromptKit pack without a workflow', () => {
     expect(checked.exitCode).toBe(0);
     expect(String(checked.stdout)).toMatch(/weather\.pack\.json warning prompt assistant lists tool get_time, which nothing here provides/);
     expect(String(checked.stdout)).not.toMatch(/lists tool get_weather/);
+  });
+});
+
+describe('RFC 0009 artifacts in a PromptKit workflow', () => {
+  it('workflow__set_artifact writes at once (append adds), the next state reads {{artifacts.*}}, and --output json carries them', async () => {
+    const {
+      run,
+      out,
+      chat: server,
+    } = await turn(
+      'promptkit/artifacts',
+      [
+        {
+          toolCalls: [
+            { name: 'workflow__set_artifact', args: { name: 'outline', value: '# 1.2: Fixes, Features' } },
+            { name: 'workflow__set_artifact', args: { name: 'changes', value: 'fix A;' } },
+            { name: 'workflow__set_artifact', args: { name: 'changes', value: ' add B' } },
+            { name: 'workflow__transition', args: { event: 'Drafted', context: 'outline and changes kept' } },
+          ],
+        },
+        { text: 'The outline reads well.' },
+      ],
+      'draft the 1.2 notes',
+    );
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect(toolsOf(server)).toEqual(['workflow__transition', 'workflow__set_artifact']);
+    expect(systemOf(server)).toMatch(/Artifacts of state draft; set them with workflow__set_artifact[^\n]*\n- outline \(The notes' headings; text\/markdown\)/);
+    const review = systemOf(server, 1);
+    expect(review).toContain('Review this outline: # 1.2: Fixes, Features\nChanges so far: fix A; add B');
+    expect(out).toMatchObject({ workflow: { state: 'review', complete: true, artifacts: { outline: '# 1.2: Fixes, Features', changes: 'fix A; add B' } } });
+  });
+
+  it('validate refuses an artifact mode PromptKit does not have', async () => {
+    const dir = fixture('promptkit/artifacts');
+    const packPath = join(dir, 'release-notes.pack.json');
+    writeFileSync(packPath, readFileSync(packPath, 'utf8').replace('"mode": "append"', '"mode": "appnd"'));
+    const checked = await auggy(['validate', dir]);
+    expect(checked.exitCode).toBe(1);
+    expect(String(checked.stdout)).toMatch(/artifact "changes" mode "appnd" is not one of replace, append; did you mean append\?/);
   });
 });

@@ -38,7 +38,7 @@ export function exampleWithRules(name: 'demo' | 'support', rules = JUDGE_AND_BRO
 export async function runScenarios(
   agentDir: string,
   scenarios: Record<string, string>,
-  options: { repeat?: number; minPassRate?: number } = {},
+  options: { repeat?: number; minPassRate?: number; judgeModel?: string } = {},
 ): Promise<SuiteReport> {
   const folder = tempDir('auggy-scenarios-');
   const loaded = Object.entries(scenarios).map(([name, text]) => {
@@ -57,6 +57,7 @@ export async function runScenarios(
     warn: (warning) => warnings.push(warning),
     repeat: options.repeat,
     minPassRate: options.minPassRate ?? 1,
+    ...(options.judgeModel !== undefined ? { judgeModel: options.judgeModel } : {}),
   });
 }
 

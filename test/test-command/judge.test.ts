@@ -54,3 +54,30 @@ describe('llm_judge', () => {
     expect(failuresByType(reportNamed(suite, 'down')).get('llm_judge')?.actual).toMatch(/^the judge could not be asked: /);
   });
 });
+
+describe("PromptKit's LLM-judged types (faithfulness, ...)", () => {
+  const faithful = scenario('faithful', '    - content: where is the order?\n      assertions:\n        - { type: faithfulness, params: { threshold: 0.7 } }');
+
+  it('are skipped, never passed, without --judge-model, and nothing is asked of a judge', async () => {
+    server = await startChatServer(() => ({ text: 'It ships tomorrow.' }));
+    const suite = await runScenarios(loopbackAgent(server.url), { faithful });
+    const outcome = reportNamed(suite, 'faithful').runs[0].turns[0].assertions[0];
+    expect(outcome).toMatchObject({ status: 'skipped', actual: expect.stringMatching(/--judge-model provider:model/) });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("ask the --judge-model, and pass or fail on the judge's score against the check's threshold", async () => {
+    let score = 0.9;
+    server = await startChatServer((request) =>
+      request.body.model === 'judge-model' ? { text: `{"passed": true, "score": ${score}, "reasoning": "supported"}` } : { text: 'It ships tomorrow.' },
+    );
+    const judgeModel = 'openai-compatible:judge-model';
+    const suite = await runScenarios(loopbackAgent(server.url), { faithful }, { judgeModel });
+    expect(reportNamed(suite, 'faithful').passed).toBe(true);
+    const judge = server.requests.find((request) => request.body.model === 'judge-model');
+    expect(JSON.stringify(judge?.body.messages)).toContain('states only what the conversation and its tool results support');
+    score = 0.5;
+    const low = await runScenarios(loopbackAgent(server.url), { faithful }, { judgeModel });
+    expect(reportNamed(low, 'faithful').runs[0].turns[0].assertions[0]).toMatchObject({ status: 'failed', expected: expect.stringMatching(/at least 0\.7/) });
+  });
+});

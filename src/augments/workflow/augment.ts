@@ -5,6 +5,7 @@ import { configDiagnostics } from '../config-diagnostics.js';
 import { loadPackFile } from './load-pack.js';
 import { listedTools, loadWorkflow, providesTool, type WorkflowModel } from './pack-model.js';
 import { TRANSITION_TOOL } from './transition-tool.js';
+import { ARTIFACT_TOOL } from './artifact-tool.js';
 import { validatePack } from './validate-pack.js';
 import { workflowCommand } from './workflow-command.js';
 import { WorkflowRuntime, transitionValue } from './workflow-runtime.js';
@@ -28,6 +29,7 @@ function stateRows(model: WorkflowModel): AdminRow[] {
     const traits = state.ask ? [`asks the person: ${state.ask.fields.map((field) => field.name).join(', ')}`] : [`control: ${state.control}`];
     if (state.orchestration !== 'internal') traits.push(`orchestration: ${state.orchestration}`);
     if (state.terminal) traits.push('terminal');
+    if (Object.keys(state.artifacts).length > 0) traits.push(`artifacts: ${Object.keys(state.artifacts).join(', ')}`);
     if (state.maxVisits !== undefined) traits.push(`max_visits ${state.maxVisits}${state.onMaxVisits ? ` → ${state.onMaxVisits}` : ''}`);
     const events = Object.entries(state.onEvent).map(([event, target]) => `${event} → ${target}`);
     const tools = state.prompt?.tools?.length ? `; tools: ${state.prompt.tools.join(', ')}` : '';
@@ -62,7 +64,12 @@ export const workflowAugment: AugmentFactory = {
   describe(agent, config) {
     const parsed = configSchema.safeParse(config);
     const loaded = parsed.success ? loadWorkflow(agent.dir, parsed.data.pack, parsed.data.prompt) : undefined;
-    const rows: AdminRow[] = [{ label: 'Exposed tool', value: `${TRANSITION_TOOL}({event, context}) in states the agent moves` }];
+    const rows: AdminRow[] = [
+      {
+        label: 'Exposed tool',
+        value: `${TRANSITION_TOOL}({event, context}) in states the agent moves; ${ARTIFACT_TOOL}({name, value}) when the pack declares artifacts`,
+      },
+    ];
     if (!loaded) rows.push({ label: 'Pack', value: 'config.pack is not set' });
     else if (!loaded.ok) rows.push({ label: 'Pack', value: loaded.error });
     else {
@@ -90,7 +97,7 @@ export const workflowAugment: AugmentFactory = {
         model.declaredTools.includes(tool) ? '; the pack declares it but gives no implementation' : ''
       }, so it is left out; add an MCP server that offers it, or remove it from the prompt's tools`,
     }));
-    const own = model.mockTools.map((tool) => tool.name);
+    const own = [...(model.artifactNames.length > 0 ? [ARTIFACT_TOOL] : []), ...model.mockTools.map((tool) => tool.name)];
     return { rows: [], tools: [TRANSITION_TOOL, ...own], diagnostics: [], wantedTools };
   },
   async create(setup) {
@@ -110,6 +117,7 @@ export const workflowAugment: AugmentFactory = {
       emit: setup.emit,
       warn: setup.warn,
       variables: parsed.data.variables ?? {},
+      env: { ...process.env, ...setup.agent.env },
     });
     await runtime.started;
     // A run elsewhere (another replica, a --print on the same store) moved the workflow: this one's next turn starts there.
@@ -124,6 +132,7 @@ export const workflowAugment: AugmentFactory = {
       onUserMessage: () => runtime.onUserMessage(),
       afterBatch: (batch, context) => runtime.afterBatch(batch, context),
       roundLimit: () => runtime.roundLimit(),
+      callSettings: () => runtime.callSettings(),
       hostInput: (name, value) => (name === 'event' ? runtime.applyExternal(value) : undefined),
       commands: () => [workflowCommand(runtime)],
       indicator: () => {
@@ -132,7 +141,7 @@ export const workflowAugment: AugmentFactory = {
       },
       onCleared: () => runtime.reset(),
       snapshot: () => {
-        const { state, complete, stopped, transitions, visits } = runtime.position;
+        const { state, complete, stopped, transitions, visits, artifacts } = runtime.position;
         return {
           workflow: {
             state,
@@ -140,6 +149,7 @@ export const workflowAugment: AugmentFactory = {
             ...(stopped !== undefined ? { stopped } : {}),
             visits,
             transitions: transitions.map(transitionValue),
+            ...(runtime.model.artifactNames.length > 0 ? { artifacts } : {}),
           },
         };
       },

@@ -7,6 +7,13 @@ import { promptSetTask } from './prompt-set.js';
 import { packMockTools, type PackMockTool } from './pack-tools.js';
 import { validatePack } from './validate-pack.js';
 
+/** An RFC 0009 artifact slot: its MIME type, what it holds, and whether a write replaces it or adds to it. */
+export interface ArtifactDef {
+  type?: string;
+  description?: string;
+  mode: 'replace' | 'append';
+}
+
 /** One state as the runtime uses it: defaults applied, its prompt resolved. */
 export interface StateDef {
   name: string;
@@ -20,6 +27,8 @@ export interface StateDef {
   prompt?: PackPrompt;
   /** Set on a person state: entering it asks these questions instead of running a model round. */
   ask?: QuestionnaireSpec;
+  /** The artifacts this state declares (RFC 0009). */
+  artifacts: Record<string, ArtifactDef>;
 }
 
 export interface WorkflowModel {
@@ -38,6 +47,8 @@ export interface WorkflowModel {
   declaredTools: string[];
   /** The pack's tools with their own mock result, offered by the workflow augment itself. */
   mockTools: PackMockTool[];
+  /** Every artifact any state declares, sorted: workflow__set_artifact is offered when there is one. */
+  artifactNames: string[];
 }
 
 /** The agent moves this state itself: it is offered workflow__transition there. An ask state moves on the person's answer. */
@@ -63,8 +74,8 @@ function packBasics(pack: PackFile, file: string) {
 
 /** A pack without a workflow as one state that runs the chosen prompt and moves nowhere. */
 function compilePromptSet(pack: PackFile, file: string, task: string): WorkflowModel {
-  const state: StateDef = { name: task, onEvent: {}, terminal: false, orchestration: 'internal', control: 'user', prompt: pack.prompts[task] };
-  return { ...packBasics(pack, file), entry: task, states: { [task]: state }, budget: {}, promptSet: true };
+  const state: StateDef = { name: task, onEvent: {}, terminal: false, orchestration: 'internal', control: 'user', prompt: pack.prompts[task], artifacts: {} };
+  return { ...packBasics(pack, file), entry: task, states: { [task]: state }, budget: {}, promptSet: true, artifactNames: [] };
 }
 
 /**
@@ -106,9 +117,16 @@ export function compileWorkflow(pack: PackFile, file: string, chosenPrompt?: str
       control: (state.control ?? 'user') as Control,
       prompt: state.prompt_task === undefined ? undefined : pack.prompts[state.prompt_task],
       ...(state.ask === undefined ? {} : { ask: questionnaireSpecSchema.parse(state.ask) }),
+      artifacts: Object.fromEntries(
+        Object.entries(state.artifacts ?? {}).map(([slot, def]) => [
+          slot,
+          { type: def.type, description: def.description, mode: def.mode === 'append' ? ('append' as const) : ('replace' as const) },
+        ]),
+      ),
     };
   }
-  return { ...packBasics(pack, file), entry: pack.workflow.entry, states, budget: pack.workflow.engine?.budget ?? {}, promptSet: false };
+  const artifactNames = [...new Set(Object.values(states).flatMap((state) => Object.keys(state.artifacts)))].sort();
+  return { ...packBasics(pack, file), entry: pack.workflow.entry, states, budget: pack.workflow.engine?.budget ?? {}, promptSet: false, artifactNames };
 }
 
 export type WorkflowLoad = { ok: true; model: WorkflowModel; warnings: string[] } | { ok: false; error: string };

@@ -19,6 +19,9 @@ export type Orchestration = (typeof ORCHESTRATIONS)[number];
 
 export const WORKFLOW_VERSIONS = [1, 2] as const;
 
+/** How workflow__set_artifact writes a value (RFC 0009): replace it (the default) or add to its end. */
+export const ARTIFACT_MODES = ['replace', 'append'] as const;
+
 const positiveInt = z.number().int().min(1);
 
 export const variableSchema = z.looseObject({
@@ -47,6 +50,8 @@ export const promptSchema = z.preprocess(
     variables: z.union([z.array(variableSchema), z.record(z.string(), z.unknown())]).optional(),
     /** Names of the agent's tools offered while a state runs this prompt. */
     tools: z.array(z.string().min(1)).optional(),
+    /** Sampling for the model calls this prompt makes (PromptKit applies temperature and max_tokens; top_p and the rest are kept and not sent). */
+    parameters: z.looseObject({ temperature: z.number().min(0).max(2).optional(), max_tokens: z.number().int().min(1).optional() }).optional(),
   }),
 );
 
@@ -64,6 +69,8 @@ export const stateSchema = z.looseObject({
    * by the validator against the questionnaire's own schema, so each problem gets its own line.
    */
   ask: z.unknown().optional(),
+  /** RFC 0009: named slots the agent fills with workflow__set_artifact; workflow-wide, so one name in two states is one artifact. */
+  artifacts: z.record(z.string(), z.looseObject({ type: z.string().optional(), description: z.string().optional(), mode: z.string().optional() })).optional(),
 });
 
 export const budgetSchema = z.looseObject({

@@ -3,6 +3,7 @@ import type { WorkflowModel } from './pack-model.js';
 import { agentMoves } from './pack-model.js';
 import { renderTemplate, templateValues } from './render-template.js';
 import { TRANSITION_TOOL, arrivalNote } from './transition-tool.js';
+import { ARTIFACT_TOOL } from './artifact-tool.js';
 import type { RunState } from './workflow-state.js';
 
 function movesSection(model: WorkflowModel, run: RunState): string {
@@ -20,6 +21,18 @@ function movesSection(model: WorkflowModel, run: RunState): string {
     ...lines,
     'If none has happened yet, answer the user without calling it.',
   ].join('\n');
+}
+
+/** The artifacts this state keeps and what every artifact holds so far, so the model knows what to set with workflow__set_artifact. */
+function artifactsSection(model: WorkflowModel, run: RunState): string {
+  if (model.artifactNames.length === 0) return '';
+  const own = Object.entries(model.states[run.state].artifacts).map(([name, def]) => {
+    const about = [def.description, def.type, def.mode === 'append' ? 'each value is added to the end' : undefined].filter(Boolean).join('; ');
+    return `- ${name}${about ? ` (${about})` : ''}`;
+  });
+  const lines = own.length > 0 ? [`Artifacts of state ${run.state}; set them with ${ARTIFACT_TOOL}({name, value}) as you produce them:`, ...own] : [];
+  if (Object.keys(run.artifacts).length > 0) lines.push(`Artifacts so far: ${JSON.stringify(run.artifacts)}`);
+  return lines.join('\n');
 }
 
 /** What the person said in ask states, and whether the move into this state was their not answering. */
@@ -47,8 +60,10 @@ export function workflowPromptBlock(model: WorkflowModel, run: RunState, configu
     return state.prompt ? renderTemplate(state.prompt.system_template, model.syntax, values).trim() : '';
   }
   const header = [`Workflow: ${model.name} (PromptPack ${model.id})`, `Current state: ${state.name}${state.description ? ` — ${state.description}` : ''}`];
-  const values = templateValues(state.prompt, configured, run.context, answersForTemplates(run.answers));
+  const values = templateValues(state.prompt, configured, run.context, answersForTemplates(run.answers), run.artifacts);
   const prompt = state.prompt ? renderTemplate(state.prompt.system_template, model.syntax, values).trim() : '';
   const carried = Object.keys(run.context).length > 0 ? `Carried context: ${JSON.stringify(run.context)}` : '';
-  return [header.join('\n'), prompt, movesSection(model, run), carried, personSection(run)].filter((part) => part !== '').join('\n\n');
+  return [header.join('\n'), prompt, movesSection(model, run), artifactsSection(model, run), carried, personSection(run)]
+    .filter((part) => part !== '')
+    .join('\n\n');
 }

@@ -40,14 +40,16 @@ export function renderTemplate(template: string, syntax: string, values: Record<
 
 /**
  * The values a state's prompt sees: its variables' defaults, then augment.yaml's, then the carried
- * context, then the person's answers from ask states under `answers` (when there are any, so a pack
- * that carries its own `answers` in context keeps it until a person state answers).
+ * context, then the person's answers from ask states under `answers` and the RFC 0009 artifacts
+ * under `artifacts` (each when there are any, so a pack that carries its own `answers` or
+ * `artifacts` in context keeps it until the workflow has some).
  */
 export function templateValues(
   prompt: PackPrompt | undefined,
   configured: Record<string, unknown>,
   context: Record<string, unknown>,
   answers: Record<string, string> = {},
+  artifacts: Record<string, string> = {},
 ): Record<string, unknown> {
   const defaults: Record<string, unknown> = {};
   const declared = prompt?.variables;
@@ -56,5 +58,11 @@ export function templateValues(
   } else if (declared) {
     Object.assign(defaults, declared);
   }
-  return { ...defaults, ...configured, ...context, ...(Object.keys(answers).length > 0 ? { answers } : {}) };
+  return {
+    ...defaults,
+    ...configured,
+    ...context,
+    ...(Object.keys(answers).length > 0 ? { answers } : {}),
+    ...(Object.keys(artifacts).length > 0 ? { artifacts } : {}),
+  };
 }

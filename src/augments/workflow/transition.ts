@@ -112,6 +112,11 @@ export function applyEvent(model: WorkflowModel, run: RunState, request: EventRe
     context: { ...run.context, ...carried(request.context) },
     transitions: [...run.transitions, record],
     complete: target.terminal,
+    // The artifacts as they stood when the workflow moved (PromptKit snapshots them only once there are any).
+    artifactHistory:
+      Object.keys(run.artifacts).length > 0
+        ? [...run.artifactHistory, { from: record.from, to: record.to, event: record.event, values: { ...run.artifacts }, at: record.at }]
+        : run.artifactHistory,
   };
   return { kind: 'moved', run: next, record, target };
 }

@@ -3,10 +3,11 @@ import type { Diagnostic } from '../../agent/types.js';
 import { formatFieldPath, locateField, type FieldPath, type YamlSource } from '../../agent/yaml-source.js';
 import { NO_ANSWER } from './ask-events.js';
 import { isTerminalState, noAnswerLoops, unboundedAgentCycles } from './pack-graph.js';
-import { CONTROLS, ORCHESTRATIONS, WORKFLOW_VERSIONS, type PackFile, type PackState } from './pack-schema.js';
+import { ARTIFACT_MODES, CONTROLS, ORCHESTRATIONS, WORKFLOW_VERSIONS, type PackFile, type PackState } from './pack-schema.js';
 import { checkAskState } from './validate-ask.js';
 import type { Report } from './pack-report.js';
 import { promptSetTask } from './prompt-set.js';
+import { packToolProblems } from './pack-tools.js';
 
 type Workflow = NonNullable<PackFile['workflow']>;
 
@@ -54,6 +55,16 @@ function checkState(pack: PackFile, workflow: Workflow, name: string, state: Pac
     );
   }
 
+  for (const [slot, def] of Object.entries(state.artifacts ?? {})) {
+    if (def.mode !== undefined && !(ARTIFACT_MODES as readonly string[]).includes(def.mode)) {
+      report(
+        'error',
+        at('artifacts', slot, 'mode'),
+        `artifact "${slot}" mode "${def.mode}" is not one of ${ARTIFACT_MODES.join(', ')}${didYouMean(def.mode, ARTIFACT_MODES)}; leave it out for replace`,
+      );
+    }
+  }
+
   const events = Object.entries(state.on_event ?? {});
   for (const [event, target] of events) {
     if (!stateNames.includes(target)) {
@@ -97,14 +108,6 @@ function checkState(pack: PackFile, workflow: Workflow, name: string, state: Pac
       );
     }
   }
-  const artifacts = (state as Record<string, unknown>).artifacts;
-  if (artifacts !== undefined) {
-    report(
-      'warning',
-      at('artifacts'),
-      `state "${name}" declares artifacts (RFC 0009); auggy does not keep artifacts, so {{artifacts.*}} stays empty unless a transition's context carries them`,
-    );
-  }
 }
 
 /** Prompts' validators are PromptKit guardrails auggy does not run: say so rather than let them seem on. */
@@ -119,6 +122,7 @@ function checkPrompts(pack: PackFile, report: Report): void {
       );
     }
   }
+  for (const { key, message } of packToolProblems(pack)) report('warning', ['tools', key], message);
   const packValidators = (pack as Record<string, unknown>).validators;
   if (Array.isArray(packValidators) && packValidators.length > 0) {
     report('warning', ['validators'], 'the pack declares validators; auggy does not run validators, so replies are not checked');

@@ -4,7 +4,7 @@ import { systemLineEvent } from '../../kernel/events.js';
 import { NOBODY } from '../../kernel/person.js';
 import type { KernelTool } from '../../kernel/tool.js';
 import type { SessionHandle } from '../../session/session.js';
-import type { BatchDecision, HostInputResult, SettledToolCall, TurnHookContext } from '../../kernel/augment.js';
+import type { BatchDecision, CallSettings, HostInputResult, SettledToolCall, TurnHookContext } from '../../kernel/augment.js';
 import { answersForTemplates, askPerson, mergeAnswers, renderedAsk } from './ask-state.js';
 import { agentMoves, providesTool, type StateDef, type WorkflowModel } from './pack-model.js';
 import { workflowPromptBlock } from './prompt-block.js';
@@ -12,11 +12,13 @@ import { templateValues } from './render-template.js';
 import { applyEvent, budgetProblem, type EventOutcome } from './transition.js';
 import { TRANSITION_TOOL, createTransitionTool } from './transition-tool.js';
 import { mockKernelTool } from './pack-tools.js';
+import { ARTIFACT_TOOL, artifactDef, createArtifactTool } from './artifact-tool.js';
 import { WORKFLOW_STATE_FILE, freshRunState, loadRunState, saveRunState, type RunState, type TransitionRecord } from './workflow-state.js';
 
 /** CUSTOM event names, in events.jsonl and the event stream. */
 export const TRANSITION_EVENT = 'workflow.transition';
 export const STOPPED_EVENT = 'workflow.stopped';
+export const ARTIFACT_EVENT = 'workflow.artifact';
 
 export interface RuntimeOptions {
   model: WorkflowModel;
@@ -25,6 +27,8 @@ export interface RuntimeOptions {
   warn(message: string): void;
   /** augment.yaml `config.variables`: values for the pack's templates. */
   variables: Record<string, unknown>;
+  /** Where an HTTP tool's headers_from_env are read: the folder's .env over the process environment. */
+  env?: NodeJS.ProcessEnv;
   now?: () => Date;
 }
 
@@ -72,13 +76,14 @@ export class WorkflowRuntime {
   /** The pack's own mock tools: offered in every state whose prompt lists them (filterTools decides). */
   private readonly mockTools: KernelTool[];
   private readonly missingToolsWarned = new Set<string>();
+  private artifactTool: KernelTool | undefined;
   private readonly now: () => Date;
   /** Settles once a fresh workflow's entry position is saved, or said not to be (a warning). */
   readonly started: Promise<void>;
 
   constructor(private readonly options: RuntimeOptions) {
     this.model = options.model;
-    this.mockTools = options.model.mockTools.map(mockKernelTool);
+    this.mockTools = options.model.mockTools.map((tool) => mockKernelTool(tool, options.env));
     this.now = options.now ?? (() => new Date());
     const loaded = loadRunState(options.session, this.model, options.warn, this.now());
     this.run = loaded.run;
@@ -108,7 +113,24 @@ export class WorkflowRuntime {
 
   /** workflow__transition for the current state, when the agent may move it. */
   offeredTools(): KernelTool[] {
-    return [...this.transitionTools(), ...this.mockTools];
+    return [...this.transitionTools(), ...this.artifactTools(), ...this.mockTools];
+  }
+
+  /** workflow__set_artifact while the workflow runs, when the pack declares any artifact (as PromptKit registers it). */
+  private artifactTools(): KernelTool[] {
+    if (this.model.artifactNames.length === 0 || !this.running()) return [];
+    this.artifactTool ??= createArtifactTool(this.model, (name, value) => this.setArtifact(name, value));
+    return [this.artifactTool];
+  }
+
+  /** Writes an artifact at once and saves it, replacing or appending as its definition says. */
+  private async setArtifact(name: string, value: string): Promise<string> {
+    const mode = artifactDef(this.model, this.run.state, name)?.mode ?? 'replace';
+    const next = mode === 'append' ? (this.run.artifacts[name] ?? '') + value : value;
+    this.run = { ...this.run, artifacts: { ...this.run.artifacts, [name]: next } };
+    await this.save();
+    this.options.emit({ type: 'CUSTOM', name: ARTIFACT_EVENT, value: { name, mode, value: next } });
+    return JSON.stringify({ status: 'artifact_set', artifact: name });
   }
 
   private transitionTools(): KernelTool[] {
@@ -131,7 +153,18 @@ export class WorkflowRuntime {
         this.options.warn(`workflow: state ${this.state.name} lists tool ${name}, which no enabled augment offers; it is left out`);
       }
     }
-    return tools.filter((tool) => tool.name === TRANSITION_TOOL || allowed.some((name) => providesTool(tool.name, name)));
+    return tools.filter((tool) => tool.name === TRANSITION_TOOL || tool.name === ARTIFACT_TOOL || allowed.some((name) => providesTool(tool.name, name)));
+  }
+
+  /** The current state's prompt `parameters`, applied to every model call it makes. */
+  callSettings(): CallSettings | undefined {
+    const parameters = this.state.prompt?.parameters;
+    if (!parameters) return undefined;
+    const settings: CallSettings = {
+      ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
+      ...(parameters.max_tokens !== undefined ? { maxOutputTokens: parameters.max_tokens } : {}),
+    };
+    return Object.keys(settings).length > 0 ? settings : undefined;
   }
 
   promptBlock(): string {
@@ -230,7 +263,7 @@ export class WorkflowRuntime {
           moves,
         );
       }
-      const values = templateValues(undefined, this.options.variables, this.run.context, answersForTemplates(this.run.answers));
+      const values = templateValues(undefined, this.options.variables, this.run.context, answersForTemplates(this.run.answers), this.run.artifacts);
       const spec = renderedAsk(state.ask, this.model.syntax, values);
       const asked = await askPerson(spec, hook, this.now, this.questionnaireId());
       if (asked.event === 'pending') return { kind: 'pending', moves };

@@ -53,6 +53,12 @@ export const runStateSchema = z.object({
   answers: z.record(z.string(), answerValueSchema).default({}),
   /** Milliseconds spent waiting on the person in ask states: their thinking is not the workflow's wall time. */
   personMs: z.number().min(0).default(0),
+  /** RFC 0009: the artifacts' current values, carried across states; templates read `{{artifacts.NAME}}`. */
+  artifacts: z.record(z.string(), z.string()).default({}),
+  /** The artifacts' values at each transition, as PromptKit's artifact_history keeps them. */
+  artifactHistory: z
+    .array(z.object({ from: z.string(), to: z.string(), event: z.string(), values: z.record(z.string(), z.string()), at: z.string() }))
+    .default([]),
 });
 export type RunState = z.infer<typeof runStateSchema>;
 
@@ -69,6 +75,8 @@ export function freshRunState(model: WorkflowModel, now: Date): RunState {
     complete: model.states[model.entry]?.terminal ?? false,
     answers: {},
     personMs: 0,
+    artifacts: {},
+    artifactHistory: [],
   };
 }
 

@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { isPromptKitMock, promptKitMockSchema, type PromptKitMock } from './promptkit-mock.js';
 import { readBoundedFile } from '../../agent/read-agent-file.js';
 
 const scriptedToolCallSchema = z.object({
@@ -47,7 +48,10 @@ export type ScriptedStep = z.infer<typeof scriptedStepSchema>;
 
 export class ScriptError extends Error {}
 
-export function loadScript(path: string): Script {
+/** A rules file, or PromptKit's mock config (no rules: its responses are played by scenario and turn). */
+export type LoadedScript = Script & { promptKit?: PromptKitMock };
+
+export function loadScript(path: string): LoadedScript {
   const read = readBoundedFile(path);
   if (!read.ok) throw new ScriptError(`the model script ${path} ${read.message}`);
   let raw: unknown;
@@ -55,6 +59,12 @@ export function loadScript(path: string): Script {
     raw = parse(read.text);
   } catch (error) {
     throw new ScriptError(`cannot read the model script ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  }
+  if (isPromptKitMock(raw)) {
+    const mock = promptKitMockSchema.safeParse(raw);
+    if (!mock.success)
+      throw new ScriptError(`the model script ${path} is not a valid PromptKit mock config: ${z.prettifyError(mock.error).replace(/\n/g, '; ')}`);
+    return { chunkDelayMs: 0, rules: [], promptKit: mock.data };
   }
   const parsed = scriptSchema.safeParse(raw);
   if (!parsed.success) {

@@ -1,6 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
 import { isSummaryRequest } from '../summary-request.js';
-import { fillResult, pickStep, type Script, type ScriptedStep } from './script.js';
+import { fillResult, pickStep, type LoadedScript, type Script, type ScriptedStep } from './script.js';
+import { promptKitReply } from './promptkit-mock.js';
 import { scriptedSummary } from './summary-reply.js';
 
 function latestUserText(prompt: LanguageModelV3Prompt): { text: string; toolRounds: number } {
@@ -90,7 +91,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * A model that replays a script instead of calling an API: the offline default of the bundled
  * examples and the basis of deterministic runs.
  */
-export function createScriptedModel(script: Script, modelId: string): LanguageModelV3 {
+export function createScriptedModel(script: LoadedScript, modelId: string, scenario?: string): LanguageModelV3 {
   let calls = 0;
   const replyCounts = new Map<number, number>();
   const replyFor = (options: LanguageModelV3CallOptions): ScriptedStep => {
@@ -102,6 +103,7 @@ export function createScriptedModel(script: Script, modelId: string): LanguageMo
       const forSummaries: Script = { ...script, rules: script.rules.filter((rule) => rule.system !== undefined) };
       return (forSummaries.rules.length > 0 ? pickStep(forSummaries, text, system, 0) : undefined) ?? { text: scriptedSummary(text), toolCalls: [] };
     }
+    if (script.promptKit) return promptKitReply(script.promptKit, scenario, options.prompt);
     const result = latestToolResult(options.prompt);
     const step = pickStep(script, text, system, toolRounds, replyCounts, result) ?? { text: '', toolCalls: [] };
     return step.text === undefined ? step : { ...step, text: fillResult(step.text, result) };

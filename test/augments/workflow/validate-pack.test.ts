@@ -257,7 +257,7 @@ describe('workflow pack validation', () => {
       ]);
     });
 
-    it('fields auggy does not execute: validators, RFC 0009 artifacts, an on_max_visits redirect chain', () => {
+    it('fields auggy does not execute are warned (validators, an on_max_visits redirect chain), RFC 0009 artifacts are not: they are kept', () => {
       const found = check({
         entry: 'a',
         states: {
@@ -269,16 +269,12 @@ describe('workflow pack validation', () => {
       });
       expect(found).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({
-            severity: 'warning',
-            field: 'workflow.states.a.artifacts',
-            message: expect.stringMatching(/artifacts \(RFC 0009\); auggy does not keep/),
-          }),
           expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.on_max_visits', message: expect.stringMatching(/redirect is not chained/) }),
           expect.objectContaining({ severity: 'warning', field: 'prompts.a.validators', message: expect.stringMatching(/does not run validators/) }),
         ]),
       );
       expect(found.every((d) => d.severity === 'warning' && d.line !== undefined)).toBe(true);
+      expect(found.some((d) => d.field?.includes('artifacts'))).toBe(false);
     });
 
     it('a composition state, which auggy does not run', () => {

@@ -40,7 +40,12 @@ export function parseVerdict(text: string): { passed: boolean; score: number; re
   return { passed: parsed.data.passed ?? score >= 0.5, score, reasoning: parsed.data.reasoning };
 }
 
-async function judge(params: JudgeParams, content: string, context: CheckContext): Promise<CheckResult> {
+/** Asks the judge model whether `content` meets the criteria. */
+export async function askJudge(
+  params: Pick<JudgeParams, 'criteria' | 'rubric' | 'model' | 'system_prompt'>,
+  content: string,
+  context: CheckContext,
+): Promise<CheckResult> {
   const expected = `a judge to find the reply meets ${shown(params.criteria)}`;
   const prompt = [`Content to evaluate:\n${content}`, `Criteria: ${params.criteria}`, ...(params.rubric ? [`Rubric: ${params.rubric}`] : [])].join('\n\n');
   const reply = await context.complete({ system: params.system_prompt ?? JUDGE_SYSTEM_PROMPT, prompt, model: params.model, signal: context.signal });
@@ -59,7 +64,7 @@ async function judge(params: JudgeParams, content: string, context: CheckContext
 export const llmJudge = assertionType({
   name: 'llm_judge',
   params: judgeParams,
-  check: (params, scope: Scope, context) => judge(params, scope.kind === 'turn' ? scope.text : scope.conversation, context),
+  check: (params, scope: Scope, context) => askJudge(params, scope.kind === 'turn' ? scope.text : scope.conversation, context),
 });
 
 /** llm_judge_session (PromptKit also `llm_judge_conversation`): the judge reads the whole conversation so far. */
@@ -67,5 +72,5 @@ export const llmJudgeSession = assertionType({
   name: 'llm_judge_session',
   aliases: ['llm_judge_conversation'],
   params: judgeParams,
-  check: (params, scope: Scope, context) => judge(params, scope.conversation, context),
+  check: (params, scope: Scope, context) => askJudge(params, scope.conversation, context),
 });

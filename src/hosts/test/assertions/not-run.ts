@@ -1,18 +1,50 @@
 import { z } from 'zod';
 import { assertionType, type AssertionType } from './types.js';
+import { askJudge } from './judge.js';
 
-/** PromptKit's LLM-judged types: they need a judge model, which auggy test does not take yet. */
-const JUDGED = [
-  'faithfulness',
-  'hallucination',
-  'answer_relevancy',
-  'contextual_relevancy',
-  'contextual_recall',
-  'contextual_precision',
-  'outcome_equivalent',
-  'directional',
-  'llm_judge_tool_calls',
-];
+/** PromptKit's LLM-judged types and what the judge is asked of each; they run with --judge-model. */
+const JUDGED: Record<string, string> = {
+  faithfulness: 'The reply states only what the conversation and its tool results support.',
+  hallucination: 'The reply invents no facts, names or figures that the conversation and its tool results do not give.',
+  answer_relevancy: "The reply answers the user's latest message.",
+  contextual_relevancy: 'The context the reply draws on is relevant to what the user asked.',
+  contextual_recall: 'The reply uses the facts from the conversation that the question needs.',
+  contextual_precision: 'The reply uses the relevant facts of the conversation and not the irrelevant ones.',
+  outcome_equivalent: 'The reply reaches the outcome the parameters describe.',
+  directional: 'The reply moves in the direction the parameters describe.',
+  llm_judge_tool_calls: 'The tool calls made were the right ones, with the right arguments, for what the user asked.',
+};
+
+const thresholdOf = (params: unknown): number | undefined => {
+  if (params === null || typeof params !== 'object') return undefined;
+  const { threshold, min_score } = params as { threshold?: unknown; min_score?: unknown };
+  const value = typeof threshold === 'number' ? threshold : min_score;
+  return typeof value === 'number' ? value : undefined;
+};
+
+/** A judged type: skipped (never passed) without a judge model; with one, the judge's verdict and, when the params give one, its score against the threshold. */
+function judgedType(name: string, criteria: string): AssertionType {
+  return assertionType({
+    name,
+    params: z.unknown(),
+    check: async (params, scope, context) => {
+      if (context.judgeModel === undefined) {
+        return {
+          passed: false,
+          skipped: true,
+          expected: `PromptKit's ${name}`,
+          actual: 'skipped: an LLM-judged type; give auggy test --judge-model provider:model to run it',
+        };
+      }
+      const rubric = params === undefined ? undefined : `The check's parameters: ${JSON.stringify(params)}`;
+      const content = [scope.conversation, scope.kind === 'turn' ? `The reply to judge:\n${scope.text}` : ''].filter(Boolean).join('\n\n');
+      const verdict = await askJudge({ criteria, rubric, model: context.judgeModel }, content, context);
+      const threshold = thresholdOf(params);
+      if (threshold === undefined || verdict.score === undefined) return verdict;
+      return { ...verdict, passed: verdict.score >= threshold, expected: `${verdict.expected}, scoring at least ${threshold}` };
+    },
+  });
+}
 
 /** PromptKit types whose inputs auggy does not observe (media, guardrails, costs, skills, sub-agents). */
 const UNOBSERVED: Record<string, string> = {
@@ -53,6 +85,6 @@ function skippedType(name: string, why: string): AssertionType {
 
 /** Known PromptKit types auggy cannot run: they load, and every run reports them skipped, never passed. */
 export const NOT_RUN_TYPES: readonly AssertionType[] = [
-  ...JUDGED.map((name) => skippedType(name, 'an LLM-judged type; auggy test takes no judge model for it yet')),
+  ...Object.entries(JUDGED).map(([name, criteria]) => judgedType(name, criteria)),
   ...Object.entries(UNOBSERVED).map(([name, why]) => skippedType(name, why)),
 ];

@@ -19,6 +19,8 @@ export interface CheckResult {
 export interface CheckContext {
   complete: CompleteFn;
   signal: AbortSignal;
+  /** `--judge-model`: the model PromptKit's LLM-judged types ask; without one they are skipped. */
+  judgeModel?: string;
 }
 
 /** One assertion type: its params' schema and the check. Names and params follow PromptKit where it has them. */

@@ -45,6 +45,8 @@ export interface RunOptions {
   signal: AbortSignal;
   warn(message: string): void;
   onTurn?(turn: ScenarioTurn): void;
+  /** `--judge-model provider:model`: runs PromptKit's LLM-judged types, skipped without it. */
+  judgeModel?: string;
 }
 
 /** The person's board lines and the workflow event, applied before the message as --board and --event would be. */
@@ -125,7 +127,7 @@ async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: 
     unsubscribe();
   }
   const scope = turnScope({ events, result, snapshot: conversation.snapshot(), transcript: conversation.transcript() });
-  const assertions = await evaluateAll(turn.assertions, scope, { complete: conversation.complete, signal: options.signal });
+  const assertions = await evaluateAll(turn.assertions, scope, { complete: conversation.complete, signal: options.signal, judgeModel: options.judgeModel });
   const notes = person.unscripted.map(
     ({ field, took }) => `the scripted person had no answer for field ${field}, so it ${took === 'default' ? 'took the default' : 'declined it'}`,
   );
@@ -163,7 +165,8 @@ export async function runScenarioOnce(scenario: Scenario, options: RunOptions): 
     const conversation = await Conversation.open({
       agent,
       augmentTypes: options.target.augmentTypes,
-      modelSpec,
+      // The scripted provider may be a PromptKit mock config, whose responses are keyed by scenario.
+      modelSpec: modelSpec.provider === 'scripted' ? { ...modelSpec, scenario: scenario.id } : modelSpec,
       session,
       warn: options.warn,
       models: options.models,
@@ -179,7 +182,11 @@ export async function runScenarioOnce(scenario: Scenario, options: RunOptions): 
     const canceled = options.signal.aborted;
     const conversationOutcomes = canceled
       ? []
-      : await evaluateAll(scenario.conversationAssertions, conversationScope(scopes), { complete: conversation.complete, signal: options.signal });
+      : await evaluateAll(scenario.conversationAssertions, conversationScope(scopes), {
+          complete: conversation.complete,
+          signal: options.signal,
+          judgeModel: options.judgeModel,
+        });
     const passed = !canceled && turns.every((turn) => turn.problems.length === 0 && !turn.assertions.some(failsRun)) && !conversationOutcomes.some(failsRun);
     return { passed, canceled, durationMs: Date.now() - started, turns, conversation: conversationOutcomes };
   } finally {

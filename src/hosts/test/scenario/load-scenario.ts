@@ -122,6 +122,7 @@ export function loadScenario(path: string, file: string): LoadedScenario {
     scenario: {
       file,
       name: scenarioName(document.data, file),
+      id: document.data.spec.id ?? scenarioName(document.data, file),
       description: document.data.spec.description?.trim(),
       line: locateField(source, ['metadata', 'name'])?.line ?? 1,
       trials: document.data.spec.trials,

@@ -52,6 +52,8 @@ export interface Scenario {
   /** The file as reports name it (relative to the working folder). */
   file: string;
   name: string;
+  /** spec.id, else the name: what a PromptKit mock config keys its responses by. */
+  id: string;
   description?: string;
   line?: number;
   /** PromptKit's `trials`: runs when --repeat is not given. */
