@@ -84,6 +84,7 @@ for (const [file, exportName] of [
   ['tui.mjs', 'benchTui'],
   ['serve.mjs', 'benchServe'],
   ['big-reply.mjs', 'benchBigReply'],
+  ['stream-cpu.mjs', 'benchStreamCpu'],
   ['store.mjs', 'benchStore'],
   ['context.mjs', 'benchContext'],
 ]) {

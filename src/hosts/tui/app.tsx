@@ -1,5 +1,5 @@
 import { Box, Text, useStdout } from 'ink';
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { CommandList } from './command-list.js';
 import { InputLine } from './input-line.js';
 import { BoardPanel, boardPanelRows } from './board/board-panel.js';
@@ -10,6 +10,7 @@ import { StatusLine } from './status-line.js';
 import { TranscriptItem } from './transcript-item.js';
 import { PrintedTranscript } from './printed-transcript.js';
 import { fitLiveItems, screenBudget } from './live-window.js';
+import { usePalette } from './palette.js';
 import { liveItems } from './transcript-state.js';
 import { useChat, type ChatSetup } from './use-chat.js';
 
@@ -39,7 +40,16 @@ export function App(props: AppProps) {
   const width = stdout.columns || 80;
   // The live area and the input together stay within the terminal.
   const budget = screenBudget(stdout.rows, editor.state.text, menu.items.length);
-  const live = fitLiveItems(liveItems(view.transcript), { rows: stdout.rows, columns: width, below: budget.below + boardPanelRows(board) });
+  // Measured with the palette the frame draws with, so an item is laid out once for both; and
+  // again only when the live part or the room for it changed, not for every key or notice.
+  const palette = usePalette();
+  const below = budget.below + boardPanelRows(board);
+  const { live: liveEntries } = view.transcript;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the live entries are what liveItems reads.
+  const live = useMemo(
+    () => fitLiveItems(liveItems(view.transcript), { rows: stdout.rows, columns: width, below }, palette),
+    [liveEntries, stdout.rows, width, below, palette],
+  );
   const waiting = !view.running && view.lastTurn?.status === 'input-required';
   const printed = (
     <PrintedTranscript

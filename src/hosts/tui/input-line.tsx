@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import { usePalette } from './palette.js';
 import { glyph } from './theme.js';
 import { graphemeEndAfter } from './graphemes.js';
@@ -50,8 +51,8 @@ function splitLines(text: string, cursor: number): { lines: { line: string; star
   return { lines, cursorLine };
 }
 
-/** The prompt and the text being typed; several lines when the text has newlines (a paste). */
-export function InputLine({ text, cursor, placeholder, maxLines = Number.POSITIVE_INFINITY }: InputLineProps) {
+/** The prompt and the text being typed; several lines when the text has newlines (a paste). Drawn again only when they change. */
+export const InputLine = memo(function InputLine({ text, cursor, placeholder, maxLines = Number.POSITIVE_INFINITY }: InputLineProps) {
   if (text === '' && placeholder) {
     return (
       <Box>
@@ -84,4 +85,4 @@ export function InputLine({ text, cursor, placeholder, maxLines = Number.POSITIV
       {below > 0 && <Text dimColor>{`  … ${below} more lines below`}</Text>}
     </Box>
   );
-}
+});

@@ -1,7 +1,7 @@
 import type { DisplayItem } from './display-items.js';
 import { clipMarkdownTail } from './markdown/markdown-blocks.js';
-import { COLOUR_PALETTE } from './palette.js';
-import { itemRows } from './transcript-rows/item-rows.js';
+import { COLOUR_PALETTE, type Palette } from './palette.js';
+import { itemText } from './transcript-rows/transcript-text.js';
 
 /** Rows below the live items besides the input's own lines: margin, rules, hint, status, slack. */
 export const FRAME_ROWS = 6;
@@ -20,24 +20,38 @@ export function screenBudget(rows: number | undefined, inputText: string, menuIt
 }
 
 /**
- * Rows an item takes on screen: its own rows, the ones the live frame draws (colours do not
- * change them). An estimate from the text's length was not enough: a list of short lines,
- * markdown's own rows, made a streaming reply taller than the terminal, and then Ink clears the
- * screen, erasing what was printed above.
+ * Rows an item takes on screen: its own rows, the ones the live frame draws, through the same
+ * cache the frame draws them from (so an item is laid out once per frame, not twice). An
+ * estimate from the text's length was not enough: a list of short lines, markdown's own rows,
+ * made a streaming reply taller than the terminal, and then Ink clears the screen, erasing what
+ * was printed above.
  */
-function drawnRows(item: DisplayItem, width: number): number {
-  return itemRows(item, width, COLOUR_PALETTE).length;
+function drawnRows(item: DisplayItem, width: number, palette: Palette): number {
+  const text = itemText(item, width, palette);
+  let rows = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) rows++;
+  return rows;
+}
+
+/**
+ * How many characters of a reply's end can matter to `rows` rows: a row shows at most `width`
+ * of them, and markup the row hides (`**`, a link's address, a table's pipes) seldom more than
+ * doubles that. A long reply is cut to this before it is laid out, so a frame's work follows the
+ * screen's size, never the reply's length.
+ */
+function tailChars(rows: number, width: number): number {
+  return rows * width * 3;
 }
 
 /**
  * The end of a streaming reply that fits in `rows`: cut at a line by characters, shorter each
  * try in proportion to how many rows it still overflows by. Undefined when not even a line fits.
  */
-function clipToRows(item: DisplayItem & { kind: 'assistant' }, rows: number, width: number): DisplayItem | undefined {
+function clipToRows(item: DisplayItem & { kind: 'assistant' }, rows: number, width: number, palette: Palette): DisplayItem | undefined {
   let chars = Math.min(item.text.length, rows * width);
   while (chars > 0) {
     const clipped = { ...item, text: clipMarkdownTail(item.text, chars) };
-    const drawn = drawnRows(clipped, width);
+    const drawn = drawnRows(clipped, width, palette);
     if (drawn <= rows) return clipped;
     chars = Math.min(chars - 1, Math.floor((Math.min(chars, clipped.text.length) * rows) / drawn));
   }
@@ -48,22 +62,31 @@ function clipToRows(item: DisplayItem & { kind: 'assistant' }, rows: number, wid
  * The live items that fit on screen: the newest ones, the oldest of them cut to its end. A live
  * area taller than the terminal makes Ink redraw everything ever printed, on every frame.
  */
-export function fitLiveItems(items: DisplayItem[], screen: { rows?: number; columns: number; below: number }): { items: DisplayItem[]; hidden: number } {
+export function fitLiveItems(
+  items: DisplayItem[],
+  screen: { rows?: number; columns: number; below: number },
+  palette: Palette = COLOUR_PALETTE,
+): { items: DisplayItem[]; hidden: number } {
   if (!screen.rows || items.length === 0) return { items, hidden: 0 };
   const width = Math.max(10, screen.columns);
   // One row stays free for the "… more above" line.
   let budget = Math.max(3, screen.rows - screen.below - 1);
   const shown: DisplayItem[] = [];
   for (let index = items.length - 1; index >= 0; index--) {
-    const item = items[index];
-    const needed = drawnRows(item, width);
+    const whole = items[index];
+    // Only a reply's end can be shown: what is far above it is not laid out at all.
+    const room = tailChars(budget, width);
+    const item = whole.kind === 'assistant' && whole.text.length > room ? { ...whole, text: clipMarkdownTail(whole.text, room) } : whole;
+    const needed = drawnRows(item, width, palette);
     if (needed <= budget) {
       shown.unshift(item);
+      // A reply cut to its end is the oldest item shown, as below.
+      if (item !== whole) return { items: shown, hidden: index };
       budget -= needed;
       continue;
     }
     // The end of a long streaming message is what is being read; all of it is printed once done.
-    const clipped = item.kind === 'assistant' && budget >= 2 ? clipToRows(item, budget, width) : undefined;
+    const clipped = item.kind === 'assistant' && budget >= 2 ? clipToRows(item, budget, width, palette) : undefined;
     if (clipped) {
       shown.unshift(clipped);
       return { items: shown, hidden: index };

@@ -50,6 +50,15 @@ export function openingItems(conversation: Conversation, shown = RESUME_SHOWN_IT
   return { ...history, items: [header, note, ...history.items.slice(hidden)] };
 }
 
+/**
+ * How Ink draws the chat's frame: only the rows that changed (a spinner's tick rewrites the status
+ * line, not the whole frame), and at most 20 frames a second. Every frame is laid out and turned
+ * into text whole, so while a reply streams the frame rate is most of the chat's CPU; 20 a second
+ * still reads as smooth, and a key typed on a still screen is drawn at once (Ink's throttle lets
+ * the first change through).
+ */
+const CHAT_FRAMES = { incrementalRendering: true, maxFps: 20 } as const;
+
 /** Draws the chat until the person quits; restores the terminal whatever happens. */
 export async function runChat({ conversation, warnings, stdin, stdout, stderr, retype }: RunChatOptions): Promise<number> {
   const agentDir = conversation.agent.dir;
@@ -90,7 +99,7 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
         onQuit={(session) => (lastSession = session)}
       />
     </PaletteProvider>,
-    { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true },
+    { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true, ...CHAT_FRAMES },
   );
   // Loaded before anything else runs: no reply can arrive before a later turn of the event loop.
   loadMarkdownLexer().catch((error: unknown) => warnings.warn(`replies cannot be drawn: ${error instanceof Error ? error.message : String(error)}`));

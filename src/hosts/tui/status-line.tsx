@@ -7,6 +7,8 @@ import { useNow } from './use-now.js';
 import type { ContextUse, TurnSummary } from './view-state.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+/** How often the spinner turns when nothing else draws the screen. */
+const SPINNER_MS = 200;
 
 /**
  * The spinner and elapsed seconds of a running turn; it ticks on its own, nothing else redraws.
@@ -14,11 +16,11 @@ const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', 
  */
 export function Working({ since, notice }: { since: number; notice?: string }) {
   const colour = usePalette();
-  const now = useNow(100);
+  const now = useNow(SPINNER_MS);
   const elapsed = Math.max(0, now - since);
   return (
     <Text>
-      <Text color={colour.accent}>{SPINNER[Math.floor(elapsed / 100) % SPINNER.length]}</Text>
+      <Text color={colour.accent}>{SPINNER[Math.floor(elapsed / SPINNER_MS) % SPINNER.length]}</Text>
       <Text> working {Math.floor(elapsed / 1000)}s</Text>
       {notice ? <Text color={colour.warning}> · {notice}</Text> : <Text dimColor> · Esc to cancel</Text>}
     </Text>

@@ -11,6 +11,13 @@ interface LiveEntry {
   open: boolean;
   messageId?: string;
   toolCallId?: string;
+  /**
+   * How long the text was when splitHead last found nothing finished in it. A block can only end
+   * at a new line, so until one arrives after that there is nothing to look for; and the text is
+   * lexed again only once it has grown by a quarter, so a long block (a list, a code block, a
+   * table) costs a few lexes of its length in all, not one per line.
+   */
+  splitTried?: number;
 }
 
 /**
@@ -24,6 +31,12 @@ export interface TranscriptState {
   nextId: number;
   /** Print a long streaming message line by line, so the live area stays small. */
   splitStreaming: boolean;
+  /**
+   * How long a streaming message's live text grows before its finished blocks are printed. Each
+   * print redraws the frame twice (Ink's <Static>), so printing block by block cost more than the
+   * rest of a long reply's frames; the live part is clipped to the screen meanwhile.
+   */
+  splitAfterChars: number;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -31,8 +44,8 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** An item before the transcript gives it an id. */
 export type NewItem = DistributiveOmit<DisplayItem, 'id'>;
 
-export function emptyTranscript(options: { splitStreaming?: boolean; nextId?: number } = {}): TranscriptState {
-  return { done: [], live: [], nextId: options.nextId ?? 1, splitStreaming: options.splitStreaming ?? false };
+export function emptyTranscript(options: { splitStreaming?: boolean; splitAfterChars?: number; nextId?: number } = {}): TranscriptState {
+  return { done: [], live: [], nextId: options.nextId ?? 1, splitStreaming: options.splitStreaming ?? false, splitAfterChars: options.splitAfterChars ?? 0 };
 }
 
 /** The items to draw below the printed transcript. */
@@ -112,11 +125,13 @@ function splitHead(state: TranscriptState, messageId: string): TranscriptState {
   const first = state.live[0];
   if (!state.splitStreaming || first?.messageId !== messageId || first.item.kind !== 'assistant') return state;
   const { text, continued } = first.item;
+  const tried = first.splitTried ?? 0;
+  if (text.length < Math.max(state.splitAfterChars, tried + tried / 4) || text.indexOf('\n', tried) < 0) return state;
   const split = splitFinishedBlocks(text);
-  if (!split) return state;
+  if (!split) return { ...state, live: [{ ...first, splitTried: text.length }, ...state.live.slice(1)] };
   const next = { ...state };
   const head = withId(next, { kind: 'assistant', text: split.done, continued });
-  const rest: LiveEntry = { ...first, item: { ...first.item, text: split.rest, continued: true } };
+  const rest: LiveEntry = { ...first, splitTried: undefined, item: { ...first.item, text: split.rest, continued: true } };
   return { ...next, done: [...state.done, head], live: [rest, ...state.live.slice(1)] };
 }
 
@@ -153,6 +168,21 @@ function systemText(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || !('text' in value)) return undefined;
   const text = (value as { text: unknown }).text;
   return typeof text === 'string' ? text : undefined;
+}
+
+/**
+ * Folds the events that arrived since the last draw: a run of one message's deltas is appended as
+ * one, so the message's finished blocks are looked for once per draw, not once per chunk.
+ */
+export function applyEvents(state: TranscriptState, events: readonly KernelEvent[]): TranscriptState {
+  const merged: KernelEvent[] = [];
+  for (const event of events) {
+    const last = merged.at(-1);
+    if (event.type === 'TEXT_MESSAGE_CONTENT' && last?.type === 'TEXT_MESSAGE_CONTENT' && last.messageId === event.messageId) {
+      merged[merged.length - 1] = { ...last, delta: last.delta + event.delta };
+    } else merged.push(event);
+  }
+  return merged.reduce(applyEvent, state);
 }
 
 /** Folds one kernel event into the transcript. Events the TUI does not draw leave it unchanged. */

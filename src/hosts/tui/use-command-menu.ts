@@ -50,6 +50,9 @@ export function useCommandMenu(registry: CommandRegistry, text: string): Command
   // The menu state lives in a ref, read when keys are handled; the counter only asks for a redraw.
   const latest = useRef<MenuState>({ text, selected: 0, dismissed: false, moved: false });
   const [, redraw] = useState(0);
+  // Esc closes the menu for the text it was closed on; once the line changes (the `/` deleted and
+  // typed again), that is forgotten, or the same text later would find the menu still closed.
+  if (latest.current.text !== text) latest.current = { text, selected: 0, dismissed: false, moved: false };
   const stateFor = useCallback(
     (current: string): MenuState => (latest.current.text === current ? latest.current : { text: current, selected: 0, dismissed: false, moved: false }),
     [],

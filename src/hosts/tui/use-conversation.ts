@@ -71,6 +71,13 @@ export interface ConversationSetup {
 /** How long quitting waits for a canceled turn to end. */
 const SETTLE_MS = 3000;
 
+/**
+ * Events are drawn at most this often. Every draw lays the live part out and Ink builds and
+ * writes the whole frame, so drawing each of 40 chunks a second cost the chat several times the
+ * CPU of the model call itself (bench/stream-cpu.mjs); five draws a second still read as a stream.
+ */
+const DRAW_EVERY_MS = 200;
+
 /** The conversation as React state: its events folded into the transcript, its turns tracked. */
 export function useConversation(setup: ConversationSetup, clearScreen: () => void): ConversationControls {
   const [conversation, setConversation] = useState(setup.conversation);
@@ -85,20 +92,26 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
   /** Whether this turn's events said why it failed (RUN_ERROR), so the reason is shown once. */
   const failureShown = useRef(false);
 
+  const lastFlush = useRef(0);
   const flush = useCallback(() => {
     flushScheduled.current = false;
     const events = pending.current.splice(0);
-    if (events.length > 0) dispatch({ type: 'events', events });
+    if (events.length === 0) return;
+    lastFlush.current = performance.now();
+    dispatch({ type: 'events', events });
   }, []);
 
-  // Events that arrive together (a burst of deltas) are drawn as one update.
+  // Events that arrive within a draw's time (a stream of deltas) are drawn as one update; the
+  // first after a quiet spell (a tool's result, a reply's first words) is drawn at once.
   const listener = useCallback(
     (event: KernelEvent) => {
       if (event.type === 'RUN_ERROR') failureShown.current = true;
       pending.current.push(event);
       if (flushScheduled.current) return;
       flushScheduled.current = true;
-      setImmediate(flush);
+      const wait = lastFlush.current + DRAW_EVERY_MS - performance.now();
+      if (wait > 0) setTimeout(flush, wait);
+      else setImmediate(flush);
     },
     [flush],
   );

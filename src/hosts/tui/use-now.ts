@@ -1,13 +1,18 @@
 import { useEffect, useState } from 'react';
 
-/** The current time, refreshed every `intervalMs` while `active`; only the caller re-renders. */
+/**
+ * The current time as of this draw; the caller draws again `intervalMs` after its last draw while
+ * `active`. Counted from the last draw, not on a clock of its own: while a reply streams the
+ * screen is drawn anyway, and a spinner that also ticked on its own timer doubled the frames
+ * (each one laid out and written whole by Ink) for nothing the eye could tell.
+ */
 export function useNow(intervalMs: number, active = true): number {
-  const [now, setNow] = useState(() => Date.now());
+  const [, redraw] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: after every draw, so the next tick counts from it.
   useEffect(() => {
     if (!active) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs, active]);
-  return now;
+    const timer = setTimeout(() => redraw((count) => count + 1), intervalMs);
+    return () => clearTimeout(timer);
+  });
+  return Date.now();
 }

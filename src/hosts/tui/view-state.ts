@@ -1,7 +1,7 @@
 import { CONTEXT_COMPACTED_EVENT, CONTEXT_USAGE_EVENT } from '../../kernel/context/context-events.js';
 import type { KernelEvent, TurnStatus } from '../../kernel/events.js';
 import type { DisplayItem, HeaderInfo } from './display-items.js';
-import { appendItems, applyEvent, continuedTurnItems, emptyTranscript, endLive, type NewItem, type TranscriptState } from './transcript-state.js';
+import { appendItems, applyEvents, continuedTurnItems, emptyTranscript, endLive, type NewItem, type TranscriptState } from './transcript-state.js';
 
 export interface TurnSummary {
   status: TurnStatus;
@@ -44,8 +44,18 @@ export type ViewAction =
   | { type: 'reset'; header: HeaderInfo; context?: ContextUse }
   | { type: 'reprint' };
 
+/** A streaming reply's finished blocks are printed a screenful or so at a time (transcript-state.ts says why). */
+const SPLIT_AFTER_CHARS = 800;
+
 export function initialView(items: DisplayItem[], nextId: number, lastTurn?: TurnSummary, usage: TokenUsage = NO_USAGE, context?: ContextUse): ViewState {
-  return { transcript: { ...emptyTranscript({ splitStreaming: true, nextId }), done: items }, running: false, printKey: 0, lastTurn, usage, context };
+  return {
+    transcript: { ...emptyTranscript({ splitStreaming: true, splitAfterChars: SPLIT_AFTER_CHARS, nextId }), done: items },
+    running: false,
+    printKey: 0,
+    lastTurn,
+    usage,
+    context,
+  };
 }
 
 /** The meter as the events of a turn move it: after each model call, and after a compaction. */
@@ -65,7 +75,7 @@ function added(total: TokenUsage, turn: TokenUsage | undefined): TokenUsage {
 export function viewReducer(state: ViewState, action: ViewAction): ViewState {
   switch (action.type) {
     case 'events':
-      return { ...state, transcript: action.events.reduce(applyEvent, state.transcript), context: action.events.reduce(contextAfter, state.context) };
+      return { ...state, transcript: applyEvents(state.transcript, action.events), context: action.events.reduce(contextAfter, state.context) };
     case 'items':
       return { ...state, transcript: appendItems(state.transcript, action.items) };
     case 'turn-started':
@@ -87,7 +97,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         transcript: endLive(state.transcript),
       };
     case 'reset': {
-      const fresh = emptyTranscript({ splitStreaming: true, nextId: state.transcript.nextId });
+      const fresh = emptyTranscript({ splitStreaming: true, splitAfterChars: SPLIT_AFTER_CHARS, nextId: state.transcript.nextId });
       return {
         running: false,
         printKey: state.printKey + 1,
