@@ -8,6 +8,8 @@ import { availableCommands } from './agent-commands.js';
 import { boardPlan } from './board-plan.js';
 import { SessionUpdateMapper } from './session-updates.js';
 import { promptResponse } from './turn-ending.js';
+import type { PromptInput } from './prompt-text.js';
+import { attachmentRefsOf, loadAttachment } from '../../session/attachments.js';
 
 export interface AcpSessionOptions {
   conversation: Conversation;
@@ -66,13 +68,23 @@ export class AcpSession {
   async replay(): Promise<void> {
     const mapper = this.mapper();
     for (const entry of this.conversation.session.entries().entries) {
-      if (entry.kind === 'user') this.send({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: entry.text } });
-      else if (entry.kind === 'event') mapper.map(loggedKernelEvent(entry.event)).forEach((update) => this.send(update));
+      if (entry.kind === 'user') {
+        this.send({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: entry.text } });
+        // The images the message carried, from the session, as the editor sent them.
+        for (const attachment of attachmentRefsOf(entry.attachments)) {
+          const data = loadAttachment(this.conversation.session, attachment.ref);
+          if (data)
+            this.send({
+              sessionUpdate: 'user_message_chunk',
+              content: { type: 'image', data: Buffer.from(data).toString('base64'), mimeType: attachment.mediaType },
+            });
+        }
+      } else if (entry.kind === 'event') mapper.map(loggedKernelEvent(entry.event)).forEach((update) => this.send(update));
     }
     await this.flushed();
   }
 
-  async prompt(text: string): Promise<PromptResponse> {
+  async prompt({ text, images }: PromptInput): Promise<PromptResponse> {
     if (this.running) throw new Error('a turn is already running in this session; cancel it or wait for its end');
     const command = this.commandIn(text);
     if (command) return this.runSlashCommand(command.command, command.args);
@@ -101,6 +113,7 @@ export class AcpSession {
     try {
       const result = await this.conversation.runTurn(text, {
         signal: controller.signal,
+        images,
         person,
         onModelUsage: (usage) => sendUsage(usage),
       });
