@@ -34,6 +34,11 @@ export const engineSchema = z.looseObject({
    */
   maxContextTokens: z.number().int().min(1).optional(),
   compact: compactSchema.optional(),
+  /**
+   * Whether the model takes images. false: a message carrying one is refused before anything is
+   * sent. Absent: images are sent, and a provider's refusal of them is said as such.
+   */
+  vision: z.boolean().optional(),
 });
 export type EngineConfig = z.infer<typeof engineSchema>;
 

@@ -15,6 +15,7 @@ import type { StoreChoice } from '../session/open-store.js';
 import { hostScopeFor } from './allow-tool.js';
 import type { ModelOptionValues } from './model-options.js';
 import { SessionError } from '../session/session.js';
+import { readImageFile, tooManyImages, type ImageInput } from '../kernel/image-input.js';
 
 export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
   print?: boolean;
@@ -29,6 +30,8 @@ export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
   /** `--goal <condition>`: `--print "/goal <condition>"`, said shorter. */
   goal?: string;
   board: string[];
+  /** `--attach <file>`: images sent with the --print message. */
+  attach: string[];
   allowTool: string[];
   maxMessageChars: string;
 }
@@ -90,6 +93,9 @@ export async function runCommand(first: string | undefined, second: string | und
     if (options.event !== undefined || options.board.length > 0) {
       throw new UsageError('--event and --board are taken with --print; in the chat use /workflow event and /board set');
     }
+    if (options.attach.length > 0) {
+      throw new UsageError('--attach is taken with --print; in the chat type @ and the image path, as in "what is this? @chart.png"');
+    }
     if (message !== undefined) throw new UsageError(`a message ("${message}") is only taken with --print; for a chat run: auggy run ${dir}`);
   }
   if (messageFromSoleArgument && !existsSync(resolve(dir, 'agent.yaml'))) {
@@ -132,6 +138,19 @@ export async function runCommand(first: string | undefined, second: string | und
   }
 }
 
+/** The --attach files, read and checked before anything is opened: one that is not an image stops the run in a sentence. */
+async function readAttachments(paths: readonly string[]): Promise<ImageInput[]> {
+  const tooMany = tooManyImages(paths.length);
+  if (tooMany !== undefined) throw new UsageError(tooMany);
+  const images: ImageInput[] = [];
+  for (const path of paths) {
+    const read = await readImageFile(path);
+    if (!read.ok) throw new UsageError(`--attach: ${read.why}`);
+    images.push(read.image);
+  }
+  return images;
+}
+
 async function printTurn(
   target: AgentTarget,
   choice: SessionChoice,
@@ -144,11 +163,12 @@ async function printTurn(
   const { readMessage } = await import('../hosts/print/read-message.js');
   const { runPrintTurn, Interrupted } = await import('../hosts/print/print-host.js');
   const text = await readMessage(message, maxMessageChars);
+  const images = await readAttachments(options.attach);
   const store = await openAgentStore(target, storeChoice, warnOnStderr);
   try {
     const conversation = await openConversation(target, choice, warnOnStderr, store);
     try {
-      return await printAsWriter(conversation, text, options, retype, Interrupted, runPrintTurn);
+      return await printAsWriter(conversation, text, images, options, retype, Interrupted, runPrintTurn);
     } finally {
       await conversation.session.close().catch(() => undefined);
     }
@@ -160,6 +180,7 @@ async function printTurn(
 async function printAsWriter(
   conversation: Conversation,
   text: string,
+  images: readonly ImageInput[],
   options: RunOptionValues,
   retype: RetypeContext,
   Interrupted: typeof import('../hosts/print/print-host.js').Interrupted,
@@ -186,6 +207,7 @@ async function printAsWriter(
       return runPrintTurn({
         conversation,
         message: text,
+        images,
         format: options.outputFormat ?? options.output,
         signal: controller.signal,
         answerCommand: (sessionId) => `${retypeCommand(retype, ['--print', '--session', sessionId])} "<answer>"`,

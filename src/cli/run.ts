@@ -22,6 +22,7 @@ export function registerRun(program: Command, setExitCode: SetExitCode): void {
     .option('--goal <condition>', 'goal: set this goal and keep working until it is met, without the TUI (implies --print)')
     .option('--event <name>', 'workflow: apply this event from outside before the turn')
     .option('--board <line=text>', 'board: set a person-owned line before the turn (repeatable)', collect, [])
+    .option('--attach <file>', 'with --print: send this image (PNG, JPEG, GIF, WebP) with the message (repeatable)', collect, [])
     .addOption(
       numberDefault(new Option('--max-message-chars <n>', 'with --print: refuse a longer message before anything is sent'), DEFAULT_MAX_MESSAGE_CHARS),
     );
@@ -46,6 +47,7 @@ Examples:
   auggy run examples/demo --print "deploy the api"
   cd examples/demo && auggy -p "deploy the api"
   echo "api-west" | auggy run examples/demo --print --session <id> --output json
+  auggy run examples/demo --print --attach chart.png "what does this chart show?"
   auggy run examples/demo --resume
   auggy run . --goal "the tests in test/api pass"   (needs the goal augment)`,
   );

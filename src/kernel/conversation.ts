@@ -9,7 +9,10 @@ import { folderStore } from '../session/folder-store.js';
 import type { SessionHandle } from '../session/session.js';
 import type { SessionEntry } from '../session/entries.js';
 import type { SessionStore, WriterLease } from '../session/store.js';
-import { openToolCalls, transcriptFromEntries, unansweredResults } from '../session/transcript.js';
+import { openToolCalls, transcriptFromEntries, unansweredResults, userMessage } from '../session/transcript.js';
+import { loadAttachment, saveAttachment, type AttachmentRef } from '../session/attachments.js';
+import { imageRefusal, type ImageInput } from './image-input.js';
+import type { FailureCode } from './events.js';
 import type { KernelTool } from './tool.js';
 import type { RequestedToolCall } from './model-step.js';
 import { makeComplete } from './complete.js';
@@ -50,6 +53,14 @@ export interface TurnOptions {
   messageId?: string;
   /** Told each model call's tokens as it finishes (ACP's usage_update). */
   onModelUsage?: TurnLoopOptions['onModelUsage'];
+  /** runTurn: the images the person's message carries, checked by the host (image-input.ts). */
+  images?: readonly ImageInput[];
+}
+
+/** Why a turn ends before anything of it is kept: the person's message is refused as it stands. */
+interface RefusedStart {
+  refused: string;
+  code: FailureCode;
 }
 
 /** How a turn resumes calls left open on the person: which calls, run again with `person` answering. */
@@ -168,6 +179,7 @@ export class Conversation {
         this.messages = messages;
       },
       emit: (event) => this.emit(event),
+      loadAttachment: (ref) => loadAttachment(this.session, ref),
       // A summary is a page, not an essay: at most 2,048 tokens, and never more than a sixth of the window.
       summaryTokens: Math.max(256, Math.min(maxOutputTokens, 2048, policy.limit !== undefined ? Math.floor(policy.limit / 6) : 2048)),
     });
@@ -209,7 +221,7 @@ export class Conversation {
     const conversation = new Conversation(options);
     const { entries, warnings } = options.session.entries();
     warnings.forEach((warning) => options.warn(warning));
-    conversation.messages = transcriptFromEntries(entries);
+    conversation.messages = transcriptFromEntries(entries, (ref) => loadAttachment(options.session, ref));
     conversation.context.resume(entries);
     for (const config of options.agent.augments) {
       const factory = options.augmentTypes.find((candidate) => candidate.type === config.type);
@@ -375,7 +387,7 @@ export class Conversation {
   private reloadTranscript(): void {
     const { entries, warnings } = this.session.entries();
     warnings.forEach((warning) => this.warn(warning));
-    this.messages = transcriptFromEntries(entries);
+    this.messages = transcriptFromEntries(entries, (ref) => loadAttachment(this.session, ref));
   }
 
   /** Tool calls the last turn left open for the client (frontend tools), awaiting their results. */
@@ -438,15 +450,27 @@ export class Conversation {
 
   /** Runs one turn for the person's message. Never throws for provider or tool trouble. */
   async runTurn(text: string, options: TurnOptions = {}): Promise<ConversationTurn> {
+    const images = options.images ?? [];
     return this.run(
       options,
       async (runId) => {
+        const refused = imageRefusal(images, this.agent.engine.vision);
+        if (refused !== undefined) return { refused, code: 'model_config' };
+        const saved = await this.saveImages(images);
+        if ('refused' in saved) return saved;
         // A new message while calls wait for the client: those calls will get no result now.
         const open = openToolCalls(this.messages);
         if (open.length > 0) this.record(unansweredResults(open, "The client sent a new message instead of this tool's result."), runId);
         const messageId = options.messageId;
-        this.log.entry({ kind: 'user', turnId: runId, text, at: new Date().toISOString(), ...(messageId !== undefined ? { messageId } : {}) });
-        this.messages.push({ role: 'user', content: text });
+        this.log.entry({
+          kind: 'user',
+          turnId: runId,
+          text,
+          at: new Date().toISOString(),
+          ...(messageId !== undefined ? { messageId } : {}),
+          ...(saved.refs.length > 0 ? { attachments: saved.refs } : {}),
+        });
+        this.messages.push(userMessage(text, saved.refs, (ref) => images[saved.refs.findIndex((made) => made.ref === ref)]?.data));
       },
       async () => {
         for (const augment of this.augmentList) await augment.onUserMessage?.(text);
@@ -463,7 +487,19 @@ export class Conversation {
     return this.run(options, async (runId) => {
       this.log.entry({ kind: 'user', turnId: runId, text: continuation.directive, at: new Date().toISOString(), by: continuation.by });
       this.messages.push({ role: 'user', content: continuation.directive });
+      return undefined;
     });
+  }
+
+  /** Keeps each image in the session before the message that refers to it is logged. */
+  private async saveImages(images: readonly ImageInput[]): Promise<{ refs: AttachmentRef[] } | RefusedStart> {
+    try {
+      const refs: AttachmentRef[] = [];
+      for (const image of images) refs.push(await saveAttachment(this.session, image.data, image.mediaType, image.name));
+      return { refs };
+    } catch (error) {
+      return { refused: `the session could not be saved: ${error instanceof Error ? error.message : String(error)}`, code: 'session_error' };
+    }
   }
 
   /** What holds the floor across turns now (an active goal), if an augment does. */
@@ -504,6 +540,7 @@ export class Conversation {
       // The client holds these results already; they are kept (one entry each, under the client's
       // message id), not streamed back to it.
       content.forEach((part) => this.record({ role: 'tool', content: [part] }, runId, given.get(part.toolCallId)?.messageId));
+      return undefined;
     });
   }
 
@@ -519,7 +556,7 @@ export class Conversation {
   /** `begin` logs what starts the turn; `saved` runs once that is saved, before the model is called. */
   private async run(
     options: TurnOptions & { toolCallIds?: readonly string[]; reply?: string },
-    begin: (runId: string) => Promise<void>,
+    begin: (runId: string) => Promise<RefusedStart | undefined>,
     saved?: () => Promise<void>,
   ): Promise<ConversationTurn> {
     if (this.running) throw new Error('a turn is already running in this conversation');
@@ -534,7 +571,7 @@ export class Conversation {
 
   private async runAsWriter(
     options: TurnOptions & { toolCallIds?: readonly string[]; reply?: string },
-    begin: (runId: string) => Promise<void>,
+    begin: (runId: string) => Promise<RefusedStart | undefined>,
     saved: (() => Promise<void>) | undefined,
     writer: WriterLease | undefined,
   ): Promise<ConversationTurn> {
@@ -550,17 +587,18 @@ export class Conversation {
       : (options.signal ?? new AbortController().signal);
     const clientTools = options.clientTools ?? [];
     try {
-      await begin(runId);
+      const refusedStart = await begin(runId);
       // What the person said is in the session before anything answers it.
-      const unsaved = await this.logSaved();
-      if (unsaved !== undefined) {
-        const message = `the session could not be saved: ${unsaved}`;
+      const unsaved = refusedStart ? undefined : await this.logSaved();
+      if (refusedStart || unsaved !== undefined) {
+        const message = refusedStart?.refused ?? `the session could not be saved: ${unsaved}`;
+        const code = refusedStart?.code ?? 'session_error';
         this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
-        this.emit({ type: 'RUN_ERROR', message, code: 'session_error' });
+        this.emit({ type: 'RUN_ERROR', message, code });
         return {
           status: 'failed',
           message,
-          code: 'session_error',
+          code,
           text: '',
           toolCalls: [],
           usage: { inputTokens: 0, outputTokens: 0 },

@@ -1,7 +1,7 @@
 import type { ModelMessage } from '@ai-sdk/provider-utils';
 
-// Before a call every message is checked to be one the kernel sends: plain text, tool calls and
-// tool results of text or JSON. A transcript read back from a session file is only JSON, so a
+// Before a call every message is checked to be one the kernel sends: plain text, the person's
+// images, tool calls and tool results of text or JSON. A transcript read back from a session file is only JSON, so a
 // damaged one must be refused here, not half sent. The AI SDK's ModelMessage schema (zod) did
 // this walking its unions, ~0.4 ms a message; these plain checks accept a subset of what that
 // schema accepts (test/kernel/model-message-check.test.ts holds them to it) and refuse the rest.
@@ -24,6 +24,18 @@ function isJsonValue(value: unknown, depth = 0): boolean {
 
 function isTextPart(part: Record<string, unknown>): boolean {
   return part.type === 'text' && typeof part.text === 'string' && part.providerOptions === undefined;
+}
+
+/** An image the person sent, as the transcript holds it: its bytes (read from the session), never a URL to fetch. */
+function isImageFilePart(part: Record<string, unknown>): boolean {
+  return (
+    part.type === 'file' &&
+    part.data instanceof Uint8Array &&
+    typeof part.mediaType === 'string' &&
+    part.mediaType.startsWith('image/') &&
+    (part.filename === undefined || typeof part.filename === 'string') &&
+    part.providerOptions === undefined
+  );
 }
 
 function isToolCallPart(part: Record<string, unknown>): boolean {
@@ -55,7 +67,7 @@ export function isSendableMessage(message: ModelMessage): boolean {
   if (!isPlainObject(message) || message.providerOptions !== undefined) return false;
   switch (message.role) {
     case 'user':
-      return typeof message.content === 'string' || everyPart(message.content, isTextPart);
+      return typeof message.content === 'string' || everyPart(message.content, (part) => isTextPart(part) || isImageFilePart(part));
     case 'assistant':
       return typeof message.content === 'string' || everyPart(message.content, (part) => isTextPart(part) || isToolCallPart(part));
     case 'tool':

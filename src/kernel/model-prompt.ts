@@ -3,6 +3,7 @@ import type { ModelMessage } from '@ai-sdk/provider-utils';
 import { isSendableMessage } from './model-message-check.js';
 
 type ToolResultPart = Extract<LanguageModelV3Message, { role: 'tool' }>['content'][number];
+type UserPart = Extract<LanguageModelV3Message, { role: 'user' }>['content'][number];
 type AssistantPart = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'][number];
 
 /**
@@ -25,7 +26,7 @@ function checkMessages(messages: readonly ModelMessage[], checked: WeakSet<Model
     if (checked.has(message)) return;
     if (!isSendableMessage(message)) {
       throw refused(
-        `${whichMessage(message, index)} is not text, a tool call or a tool result, so it cannot be sent; the session's events.jsonl may be damaged`,
+        `${whichMessage(message, index)} is not text, an image, a tool call or a tool result, so it cannot be sent; the session's events.jsonl may be damaged`,
       );
     }
     checked.add(message);
@@ -36,9 +37,13 @@ function converted(message: ModelMessage): LanguageModelV3Message | undefined {
   switch (message.role) {
     case 'user': {
       if (typeof message.content === 'string') return { role: 'user', content: [{ type: 'text', text: message.content }] };
-      const content = [];
-      // The check let through text parts only; an empty one says nothing and some servers refuse it.
-      for (const part of message.content) if (part.type === 'text' && part.text !== '') content.push({ type: 'text' as const, text: part.text });
+      const content: UserPart[] = [];
+      // The check let through text and image parts only; an empty text says nothing and some servers refuse it.
+      for (const part of message.content) {
+        if (part.type === 'text' && part.text !== '') content.push({ type: 'text', text: part.text });
+        else if (part.type === 'file' && part.data instanceof Uint8Array)
+          content.push({ type: 'file', data: part.data, mediaType: part.mediaType, ...(part.filename !== undefined ? { filename: part.filename } : {}) });
+      }
       return { role: 'user', content };
     }
     case 'assistant': {

@@ -120,6 +120,21 @@ export function isContextOverflow(error: unknown): boolean {
   return OVERFLOW_WORDS.test(said);
 }
 
+/**
+ * A server that takes no images says so in its own words: OpenAI's "image_url is only supported by
+ * certain models", vLLM's "is not a multimodal model", llama.cpp's "image input is not supported"
+ * (started without --mmproj), Ollama's "does not support images".
+ */
+const IMAGE_REFUSAL_WORDS = /image_url|image input|images? (?:are|is) not supported|not support(?:s|ed)? images|multimodal|mmproj|vision/i;
+
+function isImageRefusal(error: APICallError): boolean {
+  const status = error.statusCode;
+  if (status === undefined || status < 400 || status === 401 || status === 403 || status === 404 || status === 429) return false;
+  const body = serverMessage(error.responseBody) ?? error.message;
+  // Only a request that carried an image (a data URL, or Anthropic's image block) was refused for one.
+  return IMAGE_REFUSAL_WORDS.test(body) && /data:image\/|"type":"image"/.test(JSON.stringify(error.requestBodyValues ?? null));
+}
+
 function describeApiCallError(error: APICallError, spec: ModelSpec, attempts: number, context: FailureContext): ModelFailure {
   const model = describeModel(spec);
   const status = error.statusCode;
@@ -131,6 +146,13 @@ function describeApiCallError(error: APICallError, spec: ModelSpec, attempts: nu
     };
   }
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  if (isImageRefusal(error)) {
+    const said = serverMessage(error.responseBody) ?? firstLine(error.message);
+    return {
+      code: 'provider_rejected',
+      message: `${model} does not take images (HTTP ${status}: "${said}"); send the message without them, use a model that takes images, or set engine.vision: false so auggy refuses them before sending`,
+    };
+  }
   // The request was accepted, then the response broke off: the stream was cut midway.
   if (status !== undefined && status >= 200 && status < 300) return cutOff(spec, context);
   if (status === 401 || status === 403) {

@@ -9,12 +9,27 @@ export interface LoggedEvent {
   [field: string]: unknown;
 }
 
+/**
+ * An image a user message carried, as the log keeps it: a reference and what it is, never its
+ * bytes, so events.jsonl stays small however many images a session holds. The bytes are a state
+ * of the session (`attachment-<ref>.json` beside the log in the agent folder, a row of auggy_state
+ * in PostgreSQL), written before the message that refers to them.
+ */
+export interface AttachmentRef {
+  /** The bytes' SHA-256 (hex, 32 characters): the same image sent twice is kept once. */
+  ref: string;
+  mediaType: string;
+  size: number;
+  name?: string;
+}
+
 /** One line of events.jsonl. The first line is always the header. */
 export type SessionEntry =
   | { kind: 'header'; version: 1; sessionId: string; agentId?: string; agentName: string; createdAt: string }
   /** `messageId`: the client's id for the message (AG-UI), so a history it sends back is recognised. */
   /** `by`: set when an augment, not the person, wrote the message (a goal's continuation). */
-  | { kind: 'user'; turnId: string; text: string; at: string; messageId?: string; by?: string }
+  /** `attachments`: the images the message carried, by reference (see attachments.ts). */
+  | { kind: 'user'; turnId: string; text: string; at: string; messageId?: string; by?: string; attachments?: AttachmentRef[] }
   | { kind: 'event'; turnId?: string; event: LoggedEvent; at: string }
   /**
    * A message of the model transcript (assistant or tool); the transcript is rebuilt from these.

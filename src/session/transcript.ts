@@ -1,5 +1,29 @@
 import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { SessionEntry } from './entries.js';
+import { attachmentRefsOf, type AttachmentRef } from './attachments.js';
+
+/** The bytes of an attachment the log refers to, or undefined when the session no longer holds them. */
+export type AttachmentLoader = (ref: string) => Uint8Array | undefined;
+
+/**
+ * The person's message as the model is sent it: its text, then each image it carried. An image
+ * the session no longer holds is said in words, so the conversation still reads.
+ */
+export function userMessage(text: string, attachments: readonly AttachmentRef[] | undefined, load: AttachmentLoader | undefined): ModelMessage {
+  if (!attachments || attachments.length === 0) return { role: 'user', content: text };
+  return {
+    role: 'user',
+    content: [
+      { type: 'text', text },
+      ...attachments.map((attachment) => {
+        const data = load?.(attachment.ref);
+        return data
+          ? { type: 'file' as const, data, mediaType: attachment.mediaType, ...(attachment.name !== undefined ? { filename: attachment.name } : {}) }
+          : { type: 'text' as const, text: `[an image (${attachment.name ?? attachment.ref}) was here; the session no longer holds it]` };
+      }),
+    ],
+  };
+}
 
 export type ToolCallPart = { type: 'tool-call'; toolCallId: string; toolName: string };
 
@@ -77,12 +101,12 @@ export interface TranscriptWithTurns {
  * so providers always receive a valid history. Calls at the very end stay open: a client's
  * frontend tool answers them with its next run.
  */
-export function transcriptFromEntries(entries: SessionEntry[]): ModelMessage[] {
-  return transcriptWithTurns(entries).messages;
+export function transcriptFromEntries(entries: SessionEntry[], load?: AttachmentLoader): ModelMessage[] {
+  return transcriptWithTurns(entries, load).messages;
 }
 
 /** The transcript, and where in it each turn the log holds still starts (a compaction's cut falls there). */
-export function transcriptWithTurns(entries: readonly SessionEntry[]): TranscriptWithTurns {
+export function transcriptWithTurns(entries: readonly SessionEntry[], load?: AttachmentLoader): TranscriptWithTurns {
   let raw: ModelMessage[] = [];
   /** The turnId of each message of `raw` that starts a turn (its first user message). */
   let starts: (string | undefined)[] = [];
@@ -96,7 +120,7 @@ export function transcriptWithTurns(entries: readonly SessionEntry[]): Transcrip
     if (entry.kind === 'user') {
       const first = !seenTurns.has(entry.turnId);
       seenTurns.add(entry.turnId);
-      push({ role: 'user', content: entry.text }, first ? entry.turnId : undefined);
+      push(userMessage(entry.text, attachmentRefsOf(entry.attachments), load), first ? entry.turnId : undefined);
     } else if (entry.kind === 'event' && entry.event.type === 'TEXT_MESSAGE_CONTENT') {
       const { messageId, delta } = entry.event;
       if (typeof messageId === 'string' && typeof delta === 'string') shownText.set(messageId, (shownText.get(messageId) ?? '') + delta);

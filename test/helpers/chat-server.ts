@@ -88,6 +88,34 @@ export interface ChatServerOptions {
    */
   contextTokens?: number;
   overflowShape?: OverflowShape;
+  /**
+   * A model without vision (llama.cpp started without --mmproj, a text-only vLLM model): a request
+   * whose user message carries an `image_url` part is refused with vLLM's HTTP 400.
+   */
+  textOnly?: boolean;
+}
+
+type UserContentPart = { type?: unknown; text?: unknown; image_url?: { url?: unknown } };
+
+/**
+ * Why a message's content is not what OpenAI-compatible servers take, as llama.cpp checks it: a
+ * string, or parts each `{"type": "text", "text"}` or `{"type": "image_url", "image_url": {"url"}}`
+ * with a data: or http(s) URL. Undefined when it is.
+ */
+function contentProblem(content: unknown): string | undefined {
+  if (typeof content === 'string' || content === null || content === undefined) return undefined;
+  if (!Array.isArray(content)) return 'content must be a string or an array of parts';
+  for (const part of content as UserContentPart[]) {
+    if (part.type === 'text' && typeof part.text === 'string') continue;
+    if (part.type === 'image_url' && typeof part.image_url?.url === 'string' && /^(data:image\/[a-z+.-]+;base64,|https?:\/\/)/.test(part.image_url.url))
+      continue;
+    return `unsupported content[].type: ${JSON.stringify(part.type)}`;
+  }
+  return undefined;
+}
+
+function carriesImage(body: ReceivedRequest['body']): boolean {
+  return body.messages.some((message) => Array.isArray(message.content) && (message.content as UserContentPart[]).some((part) => part.type === 'image_url'));
 }
 
 /** A request's prompt tokens as this server counts them: its messages and tools as JSON, four characters each. */
@@ -200,6 +228,17 @@ export async function startChatServer(replies: ReplySource, options: ChatServerO
     const request: ReceivedRequest = { path: req.url ?? '', headers: req.headers, body: JSON.parse(raw || '{}') as ReceivedRequest['body'] };
     const index = requests.length;
     requests.push(request);
+    const malformed = request.body.messages?.map((message) => contentProblem(message.content)).find((problem) => problem !== undefined);
+    if (malformed !== undefined) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 400, message: malformed, type: 'invalid_request_error' } }));
+      return;
+    }
+    if (options.textOnly && carriesImage(request.body)) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'error', message: `${request.body.model} is not a multimodal model`, type: 'BadRequestError', param: null, code: 400 }));
+      return;
+    }
     const promptTokens = promptTokensOf(request.body);
     if (options.contextTokens !== undefined && promptTokens > options.contextTokens) {
       const shape = options.overflowShape ?? 'openai';

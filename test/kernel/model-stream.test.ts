@@ -234,7 +234,7 @@ describe('streamModel reads a LanguageModelV3 the way streamText does, without i
       for await (const part of streamModel({ model, system: 's', messages: bad, signal: new AbortController().signal, maxRetries: 0 })) void part;
     };
     await expect(run()).rejects.toThrow(
-      "message 1 (a user message) is not text, a tool call or a tool result, so it cannot be sent; the session's events.jsonl may be damaged",
+      "message 1 (a user message) is not text, an image, a tool call or a tool result, so it cannot be sent; the session's events.jsonl may be damaged",
     );
     expect(calls).toHaveLength(0);
   });

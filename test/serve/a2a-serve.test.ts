@@ -29,7 +29,7 @@ describe('auggy serve speaks A2A to the SDK client', () => {
     expect(card).toMatchObject({
       name: 'Demo',
       description: expect.stringContaining('deploy services'),
-      defaultInputModes: ['text'],
+      defaultInputModes: ['text', 'image/png', 'image/jpeg', 'image/gif', 'image/webp'],
       defaultOutputModes: ['text'],
     });
     expect(card.capabilities?.streaming).toBe(true);

@@ -34,7 +34,7 @@ describe('parseRunInput', () => {
     expect(parseRunInput(input, 1000)).toEqual({
       threadId: 't-1',
       runId: input.runId,
-      input: { kind: 'message', text: 'eu-west', messageId: 'c' },
+      input: { kind: 'message', text: 'eu-west', messageId: 'c', images: [] },
       history: input.messages.slice(0, 2),
       tools: [],
       state: { board: { goal: 'ship' } },

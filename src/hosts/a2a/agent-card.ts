@@ -1,6 +1,7 @@
 import { AgentCard, type AgentSkill } from '@a2a-js/sdk';
 import { A2A_LEGACY_PROTOCOL_VERSION, duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { AugmentType, LoadedAgent } from '../../agent/types.js';
+import { IMAGE_MEDIA_TYPES } from '../../kernel/image-input.js';
 
 /** The name the card gives the bearer scheme, when the server takes a token. */
 export const BEARER_SCHEME = 'bearer';
@@ -54,7 +55,8 @@ export function agentCard(agent: LoadedAgent, options: CardOptions): AgentCard {
         }
       : {},
     securityRequirements: options.bearer ? [{ schemes: { [BEARER_SCHEME]: { list: [] } } }] : [],
-    defaultInputModes: ['text'],
+    // Images come as file parts (raw bytes or a data URL), unless the folder says its model takes none.
+    defaultInputModes: agent.engine.vision === false ? ['text'] : ['text', ...IMAGE_MEDIA_TYPES],
     defaultOutputModes: ['text'],
     skills: skillsOf(agent, options.augmentTypes),
     signatures: [],

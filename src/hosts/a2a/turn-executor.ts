@@ -11,7 +11,7 @@ import { STORE_DOWN } from '../http/store-down.js';
 import { answersTurn, holdOpen, interruptRun, type InterruptRun } from '../interrupts/interrupt-run.js';
 import type { AgentTarget } from '../open-conversation.js';
 import { answersFromMessage } from './answers-from-message.js';
-import { messageText, textPart } from './parts.js';
+import { messageImages, messageText, textPart } from './parts.js';
 import { questionParts } from './question-message.js';
 import { TaskEvents } from './task-events.js';
 import type { SessionTaskStore } from './task-store.js';
@@ -182,11 +182,13 @@ export class TurnExecutor implements AgentExecutor {
       return refused(await this.busyWith(contextId, open.plan.uncovered));
     }
     const text = messageText(request.userMessage);
-    if (text === '') return refused('the message has no text part; send what you ask as text');
+    const images = messageImages(request.userMessage);
+    if (!images.ok) return refused(images.why);
+    if (text === '' && images.images.length === 0) return refused('the message has no text part; send what you ask as text');
     if (text.length > this.options.maxMessageChars)
       return refused(`the message is ${text.length} characters, over this server's limit of ${this.options.maxMessageChars}; send a shorter one`);
     const asking = interruptRun(conversation.session, [], this.options.interruptWaitMs, warn);
-    return this.finish(conversation, asking, await conversation.runTurn(text, { signal, person: asking.person }));
+    return this.finish(conversation, asking, await conversation.runTurn(text, { signal, person: asking.person, images: images.images }));
   }
 
   private async finish(conversation: Conversation, asking: InterruptRun, result: TurnResult): Promise<Ending> {

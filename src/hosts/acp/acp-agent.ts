@@ -7,7 +7,7 @@ import { agentFolderAbove } from '../../agent/agent-folder-above.js';
 import type { AgentFolders } from './agent-folders.js';
 import { editorServersScope } from './editor-mcp-servers.js';
 import { mcpServerOf } from './mcp-server-of.js';
-import { promptText } from './prompt-text.js';
+import { PromptImageError, promptInput } from './prompt-text.js';
 
 export interface AcpHostOptions {
   /** The agent folder `auggy acp [dir]` was given; absent, each session's cwd finds its own. */
@@ -92,7 +92,7 @@ export function startAcpAgent(stream: Stream, options: AcpHostOptions): { closed
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { embeddedContext: true, image: false, audio: false },
+          promptCapabilities: { embeddedContext: true, image: true, audio: false },
           mcpCapabilities: { http: true, sse: true },
           sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
@@ -132,9 +132,10 @@ export function startAcpAgent(stream: Stream, options: AcpHostOptions): { closed
     .onRequest('session/prompt', async ({ params }) => {
       const session = sessionNamed(params.sessionId);
       try {
-        return await session.prompt(promptText(params.prompt));
+        return await session.prompt(promptInput(params.prompt));
       } catch (error) {
-        throw requestError(error);
+        // An image that is not one is the client's to fix: invalid params, in one sentence.
+        throw requestError(error, error instanceof PromptImageError ? -32602 : undefined);
       }
     })
     .onNotification('session/cancel', ({ params }) => {

@@ -10,6 +10,8 @@ import { availableCommands } from './agent-commands.js';
 import { boardPlan } from './board-plan.js';
 import { SessionUpdateMapper } from './session-updates.js';
 import { floorResponse } from './turn-ending.js';
+import type { PromptInput } from './prompt-text.js';
+import { attachmentRefsOf, loadAttachment } from '../../session/attachments.js';
 
 export interface AcpSessionOptions {
   conversation: Conversation;
@@ -71,21 +73,31 @@ export class AcpSession {
       // A turn an augment started (a goal's next) was no message of the person's: a thought, as it streamed.
       if (entry.kind === 'user' && entry.by !== undefined)
         this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${continuedLine(entry.by)}\n` } });
-      else if (entry.kind === 'user') this.send({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: entry.text } });
-      else if (entry.kind === 'event') mapper.map(loggedKernelEvent(entry.event)).forEach((update) => this.send(update));
+      else if (entry.kind === 'user') {
+        this.send({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: entry.text } });
+        // The images the message carried, from the session, as the editor sent them.
+        for (const attachment of attachmentRefsOf(entry.attachments)) {
+          const data = loadAttachment(this.conversation.session, attachment.ref);
+          if (data)
+            this.send({
+              sessionUpdate: 'user_message_chunk',
+              content: { type: 'image', data: Buffer.from(data).toString('base64'), mimeType: attachment.mediaType },
+            });
+        }
+      } else if (entry.kind === 'event') mapper.map(loggedKernelEvent(entry.event)).forEach((update) => this.send(update));
     }
     await this.flushed();
   }
 
   /**
-   * One prompt: a message, or a command it names (`/goal …`), and every turn an augment continues
-   * it with (a goal's loop), all streamed as this prompt's updates; the response says how the
-   * whole run ended.
+   * One prompt: a message (with its images), or a command it names (`/goal …`), and every turn an
+   * augment continues it with (a goal's loop), all streamed as this prompt's updates; the
+   * response says how the whole run ended.
    */
-  async prompt(text: string): Promise<PromptResponse> {
+  async prompt({ text, images }: PromptInput): Promise<PromptResponse> {
     if (this.running) throw new Error('a turn is already running in this session; cancel it or wait for its end');
     const command = this.commandIn(text);
-    if (!command) return this.holdFloor((options) => () => this.conversation.runTurn(text, options));
+    if (!command) return this.holdFloor((options) => () => this.conversation.runTurn(text, { ...options, images }));
     // A command may write the session's state (the ask, the board): as the session's one writer.
     const output = await this.conversation.asWriter(() => runCommand(command.command, command.args));
     this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${output.lines.join('\n')}\n` } });

@@ -100,7 +100,7 @@ async function firstTurn(
       ran.output.lines.forEach(say);
       return ran.output.startTurn && !ran.output.isError ? commandTurn(conversation, ran.output.startTurn, options) : undefined;
     }
-    return () => conversation.runTurn(input.text, { ...options, messageId: input.messageId });
+    return () => conversation.runTurn(input.text, { ...options, messageId: input.messageId, images: input.images });
   }
   if (input.kind === 'tool-results') return () => conversation.resumeTurn(input.results, options);
   if (!asking) return undefined;

@@ -2,6 +2,8 @@ import { contentToText, type Message, type ResumeEntry, type Tool } from '@ag-ui
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { isValidSessionId } from '../../session/ids.js';
 import { HttpError } from '../http/http-io.js';
+import type { ImageInput } from '../../kernel/image-input.js';
+import { imageDataChars, imagesOfUserContent } from './message-images.js';
 
 /** What one POST /agent/run asks for, checked and reduced to what the kernel takes. */
 export interface RunRequest {
@@ -12,7 +14,7 @@ export interface RunRequest {
    * results of the frontend tool calls the last run left for the client.
    */
   input:
-    | { kind: 'message'; text: string; messageId: string }
+    | { kind: 'message'; text: string; messageId: string; images: ImageInput[] }
     | { kind: 'tool-results'; results: { toolCallId: string; content: string; isError?: boolean; messageId: string }[] }
     /** Answers to the questions the last run left open (AG-UI `resume`); the messages are history. */
     | { kind: 'resume' };
@@ -118,17 +120,19 @@ function turnInput(messages: Message[]): Pick<RunRequest, 'input' | 'history'> {
     );
   }
   const text = contentToText(last.content);
-  if (text.trim() === '') throw new HttpError(400, 'the last user message has no text (only text content is read)');
-  return { input: { kind: 'message', text, messageId: last.id }, history: messages.slice(0, -1) };
+  const images = imagesOfUserContent(last.content, messages.length - 1);
+  if (text.trim() === '' && images.length === 0) throw new HttpError(400, 'the last user message has no text and no image (text and image parts are read)');
+  return { input: { kind: 'message', text, messageId: last.id, images }, history: messages.slice(0, -1) };
 }
 
 /**
- * Every character a message carries: its content (parts as written, so an inlined image counts),
+ * Every character a message carries: its content (parts as written, but for the images' data),
  * a tool result's error, an assistant's tool-call arguments.
  */
 function messageChars(message: Message): number {
   const content: unknown = message.content;
-  let chars = typeof content === 'string' ? content.length : content === undefined ? 0 : (JSON.stringify(content)?.length ?? 0);
+  // An image's data is bounded by the image limit (image-input.ts), not by the message's characters.
+  let chars = typeof content === 'string' ? content.length : content === undefined ? 0 : (JSON.stringify(content)?.length ?? 0) - imageDataChars(content);
   if (message.role === 'tool' && message.error !== undefined) chars += message.error.length;
   if (message.role === 'assistant') for (const call of message.toolCalls ?? []) chars += call.function.arguments.length;
   return chars;

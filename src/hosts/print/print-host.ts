@@ -6,6 +6,7 @@ import { summarize, systemLineText, textEventWriter, turnSummary, type OutputFor
 import { holdFloor } from '../../kernel/hold-floor.js';
 import type { ConversationTurn } from '../../kernel/conversation.js';
 import { commandTurn, runMessageCommand } from '../slash-command.js';
+import type { ImageInput } from '../../kernel/image-input.js';
 
 /** Why the signal aborted: the person's Ctrl+C, or a SIGTERM (CI stopping a job on timeout). */
 export class Interrupted extends Error {
@@ -17,6 +18,8 @@ export class Interrupted extends Error {
 export interface PrintOptions {
   conversation: Conversation;
   message: string;
+  /** Images sent with the message (--attach). */
+  images?: readonly ImageInput[];
   format: OutputFormat;
   writers: Writers;
   signal: AbortSignal;
@@ -74,7 +77,7 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
   });
   let floor;
   try {
-    const first = fromCommand?.start ?? (() => conversation.runTurn(options.message, { signal: options.signal }));
+    const first = fromCommand?.start ?? (() => conversation.runTurn(options.message, { signal: options.signal, images: options.images }));
     floor = await holdFloor(conversation, first, {
       signal: options.signal,
       onTurn: () => {

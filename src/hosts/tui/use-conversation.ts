@@ -8,6 +8,7 @@ import type { DisplayItem, HeaderInfo, SystemTone } from './display-items.js';
 import { systemItems } from './transcript-state.js';
 import { initialView, viewReducer, type ContextUse, type TokenUsage, type TurnSummary, type ViewState } from './view-state.js';
 import type { WarningFeed } from './warning-feed.js';
+import { mentionedImages } from './image-mentions.js';
 
 export function headerOf(conversation: Conversation): HeaderInfo {
   return {
@@ -175,7 +176,8 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
   );
 
   const send = useCallback(
-    (text: string) => start((signal) => conversation.runTurn(text, { signal, person: person.current }), { text }),
+    (text: string) =>
+      start(async (signal) => conversation.runTurn(text, { signal, person: person.current, images: await mentionedImages(text, process.cwd()) }), { text }),
     [conversation, start],
   );
   const continueWith = useCallback(

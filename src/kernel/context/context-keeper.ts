@@ -1,6 +1,6 @@
 import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { SessionEntry } from '../../session/entries.js';
-import { transcriptWithTurns } from '../../session/transcript.js';
+import { transcriptWithTurns, type AttachmentLoader } from '../../session/transcript.js';
 import type { CompleteFn } from '../augment.js';
 import { systemLineEvent, type KernelEvent } from '../events.js';
 import { compactThreshold, type CompactPolicy } from './compact-policy.js';
@@ -25,6 +25,8 @@ export interface ContextKeeperDeps {
   emit(event: KernelEvent): void;
   /** The summary's output limit. */
   summaryTokens: number;
+  /** The bytes of the images the log refers to, for the transcript rebuilt after a compaction. */
+  loadAttachment: AttachmentLoader;
 }
 
 export type CompactResult = { ok: true; entry: CompactionEntry; messages: ModelMessage[] } | { ok: false; why: string; nothing?: true };
@@ -151,7 +153,7 @@ export class ContextKeeper {
     const tokensBefore = this.reading().used;
     const outcome = await compactTranscript({
       reason,
-      transcript: transcriptWithTurns(saved.entries),
+      transcript: transcriptWithTurns(saved.entries, this.deps.loadAttachment),
       system,
       policy: this.deps.policy,
       tokensBefore,
@@ -165,7 +167,7 @@ export class ContextKeeper {
     const unsaved = await this.deps.save(outcome.entry);
     if (unsaved !== undefined) return { ok: false, why: `the session could not be saved: ${unsaved}` };
     // The compacted transcript is the one a resumed session rebuilds: made from the same log.
-    const messages = transcriptWithTurns([...saved.entries, outcome.entry]).messages;
+    const messages = transcriptWithTurns([...saved.entries, outcome.entry], this.deps.loadAttachment).messages;
     this.deps.adopt(messages);
     this.meter.forget();
     // A compaction made afresh (by hand, after a refusal, or on its own) starts the count again.

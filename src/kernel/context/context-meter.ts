@@ -12,6 +12,9 @@ export function tokensForChars(chars: number): number {
 }
 
 /** Characters a message puts in a request: its text, its tool calls' input, its tool results. */
+/** What one image is counted as, in characters (four to a token). */
+const IMAGE_CHARS = 4 * 1100;
+
 const charsOfMessage = new WeakMap<ModelMessage, number>();
 
 export function messageChars(message: ModelMessage): number {
@@ -22,6 +25,8 @@ export function messageChars(message: ModelMessage): number {
   else
     for (const part of message.content) {
       if (part.type === 'text') chars += part.text.length;
+      // Providers price an image by its pixels, not its bytes: about a thousand tokens for a large one.
+      else if (part.type === 'file' || part.type === 'image') chars += IMAGE_CHARS;
       else if (part.type === 'tool-call') chars += part.toolName.length + JSON.stringify(part.input ?? {}).length;
       else if (part.type === 'tool-result')
         chars += part.output.type === 'text' || part.output.type === 'error-text' ? part.output.value.length : JSON.stringify(part.output).length;

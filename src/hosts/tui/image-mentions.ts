@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+import { readImageFile, tooManyImages, type ImageInput } from '../../kernel/image-input.js';
+
+/**
+ * `@chart.png` in a chat message: a path (as typed, or as a terminal pastes a dropped file, quoted
+ * when it has spaces) whose name ends as an image's does. Other `@words` are left as text.
+ */
+const MENTION = /(?:^|\s)@(?:'([^']+)'|"([^"]+)"|(\S+))/g;
+const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;
+
+/** The image paths a message mentions, in order, each once. */
+export function imageMentions(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(MENTION)) {
+    const path = match[1] ?? match[2] ?? match[3] ?? '';
+    if (IMAGE_NAME.test(path) && !found.includes(path)) found.push(path);
+  }
+  return found;
+}
+
+/** Reads the images a message mentions, relative to `cwd`; the first that cannot be sent stops the turn in one sentence. */
+export async function mentionedImages(text: string, cwd: string): Promise<ImageInput[]> {
+  const paths = imageMentions(text);
+  const tooMany = tooManyImages(paths.length);
+  if (tooMany !== undefined) throw new Error(tooMany);
+  const images: ImageInput[] = [];
+  for (const path of paths) {
+    const read = await readImageFile(resolve(cwd, path));
+    if (!read.ok) throw new Error(read.why);
+    images.push(read.image);
+  }
+  return images;
+}
