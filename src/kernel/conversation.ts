@@ -3,7 +3,8 @@ import type { LoadedAgent } from '../agent/types.js';
 import type { Augment, CompleteFn, HostInputResult, SlashCommand, AugmentFactory } from './augment.js';
 import { createModelCache, type ModelBuilder } from '../model/model-cache.js';
 import { classifyModelError } from '../model/describe-error.js';
-import { maxTokensOf, type ModelSpec } from '../model/model-spec.js';
+import { describeModel, maxTokensOf, type ModelSpec } from '../model/model-spec.js';
+import { costOf, priceOf } from '../model/model-prices.js';
 import { newRunId } from '../session/ids.js';
 import { folderStore } from '../session/folder-store.js';
 import type { SessionHandle } from '../session/session.js';
@@ -36,6 +37,8 @@ export type ConversationTurn = TurnResult & {
   continuation?: { directive: string; by: string };
   /** The floor is given back, and the whole run ended so. */
   release?: { status: TurnResult['status']; message: string; by: string };
+  /** The turn's tokens in US dollars, where the model's price is known (engine.pricing, model/model-prices.ts). */
+  cost?: number;
 };
 
 /** A continued turn's message ends `input-required`, or asks: then the person holds the floor, whatever an augment wants. */
@@ -646,7 +649,10 @@ export class Conversation {
       // The meter goes out once a turn, as the turn's last word before it ends (hosts hold the
       // terminal event for what comes after the loop), where the folder states the window.
       if (reading.limit !== undefined) this.emit({ type: 'CUSTOM', name: CONTEXT_USAGE_EVENT, value: reading });
-      this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: { ...result.usage, context }, at: new Date().toISOString() });
+      const cost = this.costOf(result.usage);
+      // The model and the cost go with the tokens, so a session that changed model (/model) adds up.
+      const usageData = { ...result.usage, context, model: describeModel(this.modelSpec), ...(cost !== undefined ? { cost } : {}) };
+      this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: usageData, at: new Date().toISOString() });
       // The whole turn is saved before the host reports how it ended.
       const notSaved = await this.logSaved();
       if (notSaved !== undefined && result.status !== 'canceled') {
@@ -654,11 +660,24 @@ export class Conversation {
       }
       // The person's turn wins: after a question or a cancel no augment starts another turn.
       const keepsFloor = floor.continuation && !PERSON_HOLDS_FLOOR.includes(result.status) && !signal.aborted && result.code !== 'session_error';
-      return { ...result, runId, ...(keepsFloor ? { continuation: floor.continuation } : {}), ...(floor.release ? { release: floor.release } : {}) };
+      return {
+        ...result,
+        runId,
+        ...(cost !== undefined ? { cost } : {}),
+        ...(keepsFloor ? { continuation: floor.continuation } : {}),
+        ...(floor.release ? { release: floor.release } : {}),
+      };
     } finally {
       this.log.flush();
       this.currentTurnId = undefined;
     }
+  }
+
+  /** What tokens cost on this conversation's model; nothing spent costs nothing, priced or not. */
+  private costOf(usage: { inputTokens: number; outputTokens: number }): number | undefined {
+    const price = priceOf(this.modelSpec);
+    if (price) return costOf(usage, price);
+    return usage.inputTokens === 0 && usage.outputTokens === 0 ? 0 : undefined;
   }
 
   /** Every augment's afterTurn, in order; the first to ask for a continuation or a release has it. */

@@ -18,6 +18,8 @@ export interface ModelSpec {
   maxTokens?: number;
   /** How long the server may send nothing before the call fails (engine.timeoutSeconds, --timeout). */
   timeoutSeconds?: number;
+  /** engine.pricing, kept only for the model agent.yaml names: another model has its own price. */
+  pricing?: { input: number; output: number };
 }
 
 export interface ModelOverrides {
@@ -114,6 +116,7 @@ export function resolveModelSpec(agent: LoadedAgent, overrides: ModelOverrides, 
     scriptPath,
     maxTokens: engine.maxTokens ?? DEFAULT_MAX_TOKENS,
     timeoutSeconds: overrides.timeoutSeconds ?? engine.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    ...(agent.engine.pricing && sameProvider && chosen.model === agent.engine.model ? { pricing: agent.engine.pricing } : {}),
   };
   const missing = missingKeyProblem(spec);
   if (missing) throw new ModelSpecError(missing);
