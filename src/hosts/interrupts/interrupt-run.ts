@@ -30,11 +30,7 @@ export function interruptRun(session: SessionHandle, resume: readonly ResumeEntr
  * request_input's answer alone, a new turn whose message is the answer. Undefined when the
  * answers settle nothing (the plan's warnings say why).
  */
-export function answersTurn(
-  conversation: Conversation,
-  asking: InterruptRun,
-  options: Omit<TurnOptions, 'person'>,
-): (() => Promise<ConversationTurn>) | undefined {
+export function answersTurn(conversation: Conversation, asking: InterruptRun, options: Omit<TurnOptions, 'person'>): (() => Promise<ConversationTurn>) | undefined {
   const { person, plan } = asking;
   const { answers, toolCallIds, replyText } = plan;
   if (answers.size > 0) return () => conversation.resumeAnswered({ ...options, person, toolCallIds, ...(replyText !== undefined ? { reply: replyText } : {}) });
