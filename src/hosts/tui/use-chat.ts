@@ -17,6 +17,7 @@ import { useSubmit } from './use-submit.js';
 import type { SessionHandle } from '../../session/session.js';
 import { describeModel } from '../../model/model-spec.js';
 import { sessionCostLine } from './usage-text.js';
+import { modelCommand } from './model-command.js';
 
 export interface ChatSetup extends ConversationSetup {
   /** Earlier inputs, oldest first, for up/down. */
@@ -101,6 +102,7 @@ export function useChat(setup: ChatSetup): Chat {
             return [error instanceof Error ? error.message : String(error)];
           }
         },
+        model: (spec) => modelCommand(conversation, spec),
         exit: quit,
       }),
     [conversation, clear, quit],
