@@ -262,20 +262,23 @@ export class Conversation {
     const before = describeModel(this.spec);
     const model = describeModel(chosen.spec);
     this.running = true;
+    let saved: { ok: true; model: string } | { ok: false; why: string };
     try {
-      return await this.asWriter(async () => {
+      saved = await this.asWriter(async () => {
         await this.logTail;
         this.logFailure = undefined;
         this.spec = chosen.spec;
         this.completeOnModel = makeComplete(this.agent, chosen.spec, this.models);
         this.log.entry({ kind: 'record', name: MODEL_RECORD, data: { model, was: before }, at: new Date().toISOString() });
-        this.systemLine(`model: ${model} from here on in this session (was ${before})`);
         const failure = await this.logSaved();
         return failure === undefined ? { ok: true as const, model } : { ok: false as const, why: `the session could not be saved: ${failure}` };
       });
     } finally {
       this.running = false;
     }
+    // Said once the next turn may start: the person reads it as the switch being done.
+    if (saved.ok) this.systemLine(`model: ${model} from here on in this session (was ${before})`);
+    return saved;
   }
 
   /** Where the session is kept: its store when the host named one, the agent folder otherwise. */
