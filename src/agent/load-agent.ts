@@ -24,6 +24,8 @@ const AGENT_EXAMPLES = {
   engine: 'engine: with provider: and model: under it',
   'engine.provider': 'provider: openai under engine',
   'engine.model': 'model: gpt-5.4-mini under engine',
+  'engine.pricing.input': 'input: <US dollars per million input tokens> under engine.pricing, like input: 3',
+  'engine.pricing.output': 'output: <US dollars per million output tokens> under engine.pricing, like output: 15',
 };
 
 function error(message: string, extra: Partial<Diagnostic> = {}): Diagnostic {

@@ -15,6 +15,16 @@ export const compactSchema = z.looseObject({
 });
 export type CompactConfig = z.infer<typeof compactSchema>;
 
+/**
+ * `engine.pricing`: what the model costs, in US dollars per million tokens, for the session's
+ * cost where auggy's own table (model/model-prices.ts) does not know the model or is out of date.
+ */
+export const pricingSchema = z.object({
+  input: z.number().min(0),
+  output: z.number().min(0),
+});
+export type PricingConfig = z.infer<typeof pricingSchema>;
+
 export const engineSchema = z.looseObject({
   provider: z.enum(PROVIDERS),
   model: z.string().min(1),
@@ -39,6 +49,7 @@ export const engineSchema = z.looseObject({
    * sent. Absent: images are sent, and a provider's refusal of them is said as such.
    */
   vision: z.boolean().optional(),
+  pricing: pricingSchema.optional(),
 });
 export type EngineConfig = z.infer<typeof engineSchema>;
 

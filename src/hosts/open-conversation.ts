@@ -16,6 +16,8 @@ import type { SessionStore } from '../session/store.js';
 export interface AgentTarget {
   agent: LoadedAgent;
   modelSpec: ModelSpec;
+  /** The model flags the command was given, so a session's /model choice and a new one are read as --model is. */
+  modelOverrides?: ModelOverrides;
   /** The augment types conversations start the agent's augments from: the built-ins the agent lists. */
   augmentTypes: readonly AugmentFactory[];
   /** What the process shares across its conversations; the command that made it closes it. */
@@ -48,7 +50,7 @@ export async function loadRunnableAgent(dir: string, overrides: ModelOverrides, 
     .forEach((d) => warn(formatDiagnostic(d).replace(/ warning(?= |$)/, '')));
   try {
     const augmentTypes = await loadBuiltinAugments(loaded.agent.augments.map((augment) => augment.type));
-    return { agent: loaded.agent, modelSpec: resolveModelSpec(loaded.agent, overrides), augmentTypes };
+    return { agent: loaded.agent, modelSpec: resolveModelSpec(loaded.agent, overrides), modelOverrides: overrides, augmentTypes };
   } catch (error) {
     if (error instanceof ModelSpecError) throw new UsageError(error.message);
     throw error;
@@ -85,6 +87,7 @@ export async function openConversation(
       agent: target.agent,
       augmentTypes: target.augmentTypes,
       modelSpec: target.modelSpec,
+      ...(target.modelOverrides !== undefined ? { modelOverrides: target.modelOverrides } : {}),
       session,
       warn,
       store: sessions,

@@ -3,7 +3,9 @@ import type { LoadedAgent } from '../agent/types.js';
 import type { Augment, CompleteFn, HostInputResult, SlashCommand, AugmentFactory } from './augment.js';
 import { createModelCache, type ModelBuilder } from '../model/model-cache.js';
 import { classifyModelError } from '../model/describe-error.js';
-import { maxTokensOf, type ModelSpec } from '../model/model-spec.js';
+import { describeModel, maxTokensOf, type ModelOverrides, type ModelSpec } from '../model/model-spec.js';
+import { MODEL_RECORD, chooseModel, openingModel } from './session-model.js';
+import { costOf, priceOf } from '../model/model-prices.js';
 import { newRunId } from '../session/ids.js';
 import { folderStore } from '../session/folder-store.js';
 import type { SessionHandle } from '../session/session.js';
@@ -39,6 +41,8 @@ export type ConversationTurn = TurnResult & {
   continuation?: { directive: string; by: string };
   /** The floor is given back, and the whole run ended so. */
   release?: { status: TurnResult['status']; message: string; by: string };
+  /** The turn's tokens in US dollars, where the model's price is known (engine.pricing, model/model-prices.ts). */
+  cost?: number;
 };
 
 /** A continued turn's message ends `input-required`, or asks: then the person holds the floor, whatever an augment wants. */
@@ -90,6 +94,12 @@ export interface ConversationOptions {
   /** The augment types this host runs (the built-in list, composed at the top); the agent's are started from it. */
   augmentTypes: readonly AugmentFactory[];
   modelSpec: ModelSpec;
+  /**
+   * The host's model flags (--model, --base-url, --timeout). Given, the session's own model
+   * (`/model`, kept in its log) is used when no flag names one, and `switchModel` reads a new one
+   * with these flags; absent, the conversation keeps to `modelSpec`.
+   */
+  modelOverrides?: ModelOverrides;
   session: SessionHandle;
   /** Problems that do not stop the run: shown by the host, never fatal. */
   warn(message: string): void;
@@ -114,7 +124,10 @@ export interface ConversationOptions {
 export class Conversation {
   readonly agent: LoadedAgent;
   private readonly augmentTypes: readonly AugmentFactory[];
-  readonly modelSpec: ModelSpec;
+  private spec: ModelSpec;
+  private readonly modelOverrides: ModelOverrides | undefined;
+  /** The completion of the model in use now; replaced when the model is switched. */
+  private completeOnModel: CompleteFn;
   readonly session: SessionHandle;
   private readonly warn: (message: string) => void;
   private readonly listeners = new Set<EventListener>();
@@ -143,7 +156,8 @@ export class Conversation {
   private constructor(options: ConversationOptions) {
     this.agent = options.agent;
     this.augmentTypes = options.augmentTypes;
-    this.modelSpec = options.modelSpec;
+    this.spec = options.modelSpec;
+    this.modelOverrides = options.modelOverrides;
     this.session = options.session;
     this.warn = options.warn;
     this.models = options.models ?? createModelCache();
@@ -151,10 +165,10 @@ export class Conversation {
     this.store = options.store;
     this.host = options.host ?? createHostScope();
     this.ownsHost = options.host === undefined;
-    const complete = makeComplete(options.agent, options.modelSpec, this.models);
+    this.completeOnModel = makeComplete(options.agent, options.modelSpec, this.models);
     // Evaluators spend tokens for the turn they judge; the turn's usage says so.
     this.complete = async (request) => {
-      const reply = await complete(request);
+      const reply = await this.completeOnModel(request);
       this.completionUsage.inputTokens += reply.usage?.inputTokens ?? 0;
       this.completionUsage.outputTokens += reply.usage?.outputTokens ?? 0;
       return reply;
@@ -218,8 +232,9 @@ export class Conversation {
 
   /** Opens a conversation on a session: rebuilds the transcript and starts each augment for it. */
   static async open(options: ConversationOptions): Promise<Conversation> {
-    const conversation = new Conversation(options);
     const { entries, warnings } = options.session.entries();
+    const modelSpec = openingModel(options.agent, options.modelSpec, options.modelOverrides, entries, options.warn);
+    const conversation = new Conversation({ ...options, modelSpec });
     warnings.forEach((warning) => options.warn(warning));
     conversation.messages = transcriptFromEntries(entries, (ref) => loadAttachment(options.session, ref));
     conversation.context.resume(entries);
@@ -240,6 +255,44 @@ export class Conversation {
       );
     }
     return conversation;
+  }
+
+  /** The model turns run on: the host's, or the one the session switched to. */
+  get modelSpec(): ModelSpec {
+    return this.spec;
+  }
+
+  /**
+   * `/model provider:model`: the rest of the session runs on that model, read as `--model` is
+   * read. The choice is kept in the session's log, so a resumed session goes on with it, and said
+   * on the stream; a spec that cannot be used is one sentence and nothing changes.
+   */
+  async switchModel(ref: string): Promise<{ ok: true; model: string } | { ok: false; why: string }> {
+    if (this.running) return { ok: false, why: 'a turn is running; switch the model once it has ended' };
+    const chosen = chooseModel(this.agent, this.modelOverrides ?? {}, ref);
+    if (!chosen.ok) return chosen;
+    const built = await this.models(chosen.spec);
+    if (!built.ok) return { ok: false, why: built.error };
+    const before = describeModel(this.spec);
+    const model = describeModel(chosen.spec);
+    this.running = true;
+    let saved: { ok: true; model: string } | { ok: false; why: string };
+    try {
+      saved = await this.asWriter(async () => {
+        await this.logTail;
+        this.logFailure = undefined;
+        this.spec = chosen.spec;
+        this.completeOnModel = makeComplete(this.agent, chosen.spec, this.models);
+        this.log.entry({ kind: 'record', name: MODEL_RECORD, data: { model, was: before }, at: new Date().toISOString() });
+        const failure = await this.logSaved();
+        return failure === undefined ? { ok: true as const, model } : { ok: false as const, why: `the session could not be saved: ${failure}` };
+      });
+    } finally {
+      this.running = false;
+    }
+    // Said once the next turn may start: the person reads it as the switch being done.
+    if (saved.ok) this.systemLine(`model: ${model} from here on in this session (was ${before})`);
+    return saved;
   }
 
   /** Where the session is kept: its store when the host named one, the agent folder otherwise. */
@@ -687,7 +740,10 @@ export class Conversation {
       // The meter goes out once a turn, as the turn's last word before it ends (hosts hold the
       // terminal event for what comes after the loop), where the folder states the window.
       if (reading.limit !== undefined) this.emit({ type: 'CUSTOM', name: CONTEXT_USAGE_EVENT, value: reading });
-      this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: { ...result.usage, context }, at: new Date().toISOString() });
+      const cost = this.costOf(result.usage);
+      // The model and the cost go with the tokens, so a session that changed model (/model) adds up.
+      const usageData = { ...result.usage, context, model: describeModel(this.modelSpec), ...(cost !== undefined ? { cost } : {}) };
+      this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: usageData, at: new Date().toISOString() });
       // The whole turn is saved before the host reports how it ended.
       const notSaved = await this.logSaved();
       if (notSaved !== undefined && result.status !== 'canceled') {
@@ -695,11 +751,24 @@ export class Conversation {
       }
       // The person's turn wins: after a question or a cancel no augment starts another turn.
       const keepsFloor = floor.continuation && !PERSON_HOLDS_FLOOR.includes(result.status) && !signal.aborted && result.code !== 'session_error';
-      return { ...result, runId, ...(keepsFloor ? { continuation: floor.continuation } : {}), ...(floor.release ? { release: floor.release } : {}) };
+      return {
+        ...result,
+        runId,
+        ...(cost !== undefined ? { cost } : {}),
+        ...(keepsFloor ? { continuation: floor.continuation } : {}),
+        ...(floor.release ? { release: floor.release } : {}),
+      };
     } finally {
       this.log.flush();
       this.currentTurnId = undefined;
     }
+  }
+
+  /** What tokens cost on this conversation's model; nothing spent costs nothing, priced or not. */
+  private costOf(usage: { inputTokens: number; outputTokens: number }): number | undefined {
+    const price = priceOf(this.modelSpec);
+    if (price) return costOf(usage, price);
+    return usage.inputTokens === 0 && usage.outputTokens === 0 ? 0 : undefined;
   }
 
   /** Every augment's afterTurn, in order; the first to ask for a continuation or a release has it. */
@@ -731,7 +800,9 @@ export class Conversation {
     const next = await Conversation.open({
       agent: this.agent,
       augmentTypes: this.augmentTypes,
-      modelSpec: this.modelSpec,
+      // The model in use now goes on in the next session (a /model choice included).
+      modelSpec: this.spec,
+      ...(this.modelOverrides !== undefined ? { modelOverrides: this.modelOverrides } : {}),
       session,
       warn: this.warn,
       models: this.models,

@@ -20,6 +20,8 @@ export interface ModelSpec {
   timeoutSeconds?: number;
   /** The scenario `auggy test` is playing: a PromptKit mock config (the scripted provider's other form) replays that scenario's responses. */
   scenario?: string;
+  /** engine.pricing, kept only for the model agent.yaml names: another model has its own price. */
+  pricing?: { input: number; output: number };
 }
 
 export interface ModelOverrides {
@@ -124,6 +126,7 @@ export function resolveModelSpec(agent: LoadedAgent, overrides: ModelOverrides, 
     scriptPath,
     maxTokens: engine.maxTokens ?? DEFAULT_MAX_TOKENS,
     timeoutSeconds: overrides.timeoutSeconds ?? engine.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    ...(agent.engine.pricing && sameProvider && chosen.model === agent.engine.model ? { pricing: agent.engine.pricing } : {}),
   };
   const missing = missingKeyProblem(spec);
   if (missing) throw new ModelSpecError(missing, 'key');

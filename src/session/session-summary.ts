@@ -24,6 +24,15 @@ export interface SessionSummary {
   context?: { used: number; limit?: number };
   /** How many times the conversation was compacted; the log still holds every message. */
   compactions?: number;
+  /** US dollars the session's turns cost, when every turn that spent tokens kept its cost. */
+  cost?: number;
+}
+
+/** The session's cost so far after one more usage record; undefined once a turn spent tokens at no known price. */
+function costAfter(total: number | undefined, data: Record<string, unknown>): number | undefined {
+  if (total === undefined) return undefined;
+  if (typeof data.cost === 'number') return total + data.cost;
+  return Number(data.inputTokens) || Number(data.outputTokens) ? undefined : total;
 }
 
 /** The meter a turn's usage record kept, when it kept one. */
@@ -44,9 +53,15 @@ export function summarizeSession(id: string, entries: readonly SessionEntry[], u
   let question: string | undefined;
   let context: SessionSummary['context'];
   let compactions = 0;
+  let cost: number | undefined = 0;
+  let priced = false;
   for (const entry of entries) {
     if (entry.kind === 'compaction') compactions++;
-    if (entry.kind === 'record' && entry.name === 'usage') context = contextOf(entry.data) ?? context;
+    if (entry.kind === 'record' && entry.name === 'usage') {
+      context = contextOf(entry.data) ?? context;
+      cost = costAfter(cost, entry.data);
+      priced ||= typeof entry.data.cost === 'number';
+    }
     if (entry.kind === 'header') createdAt = entry.createdAt;
     if (entry.kind === 'user') {
       firstMessage ??= entry.text;
@@ -76,6 +91,7 @@ export function summarizeSession(id: string, entries: readonly SessionEntry[], u
     ...(question ? { question } : {}),
     ...(context ? { context } : {}),
     ...(compactions > 0 ? { compactions } : {}),
+    ...(cost !== undefined && priced ? { cost } : {}),
   };
 }
 

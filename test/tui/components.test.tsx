@@ -69,6 +69,11 @@ describe('StatusLine', () => {
     expect(frame).toMatch(/^ready\s+1\.2k in · 56 out tokens$/);
   });
 
+  it("shows the session's cost beside its tokens where the model's price is known", () => {
+    const frame = render(<StatusLine running={false} indicators={[]} usage={{ inputTokens: 1234, outputTokens: 56, cost: 0.0123 }} />).lastFrame() ?? '';
+    expect(frame).toMatch(/^ready\s+1\.2k in · 56 out tokens · \$0\.0123$/);
+  });
+
   it('shows the indicators augments contribute, at the right', () => {
     const frame = render(<StatusLine running={false} indicators={['? ask (2)', 'board 3']} />).lastFrame() ?? '';
     expect(frame).toMatch(/^ready\s+\? ask \(2\) · board 3$/);

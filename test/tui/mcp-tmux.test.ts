@@ -47,11 +47,14 @@ describe.skipIf(!tmuxAvailable())('the chat with MCP servers', { timeout: 240_00
     expect(await terminal.screen()).toMatch(/"a": 2/);
     await sendLine(terminal, 'yes');
     await terminal.waitForText('The tool said: The sum of 2 and 3 is 5', { joined: true });
+    // Who decided is said in the transcript, not only in the tool's result.
+    expect(await terminal.screen()).toContain('› approved by you: mcp_everything_get_sum');
 
     await sendLine(terminal, 'call mcp_everything_get_sum {"a":1,"b":1}');
     await terminal.waitForText('approve a tool call · everything · get-sum');
     await sendLine(terminal, 'no');
     await terminal.waitForText('The person refused to let mcp_everything_get_sum run', { joined: true });
+    expect(await terminal.screen()).toContain('› denied by you: mcp_everything_get_sum');
     expect(approvals(dir).map((a) => [a.decision, a.by])).toEqual([
       ['approved', 'person'],
       ['refused', 'person'],

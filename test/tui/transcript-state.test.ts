@@ -109,3 +109,67 @@ describe('the transcript fold', () => {
     expect(new Set(ids).size).toBe(2);
   });
 });
+
+describe('what the person answered', () => {
+  const custom = (name: string, value: unknown): KernelEvent => ({ type: 'CUSTOM', name, value });
+  const approval = (by: string, decision: 'approved' | 'refused', always?: boolean) =>
+    custom('mcp.approval', {
+      toolCallId: 'c',
+      toolName: 'mcp_fs_write_file',
+      server: 'fs',
+      tool: 'write_file',
+      arguments: {},
+      decision,
+      by,
+      ...(always ? { always } : {}),
+    });
+  const shown = (events: KernelEvent[]) => run(emptyTranscript(), events).done.map((item) => ('text' in item ? [item.kind, item.text] : [item.kind]));
+
+  it("a questionnaire's answers are one line in field order; no answer is said as such", () => {
+    expect(
+      shown([
+        custom('questionnaire.result', {
+          questionnaireId: 'q1',
+          status: 'answered',
+          answers: { environment: 'production', replicas: 2, regions: ['eu-west', 'us-east'], notify: false },
+        }),
+        custom('questionnaire.result', { questionnaireId: 'q2', status: 'no-answer', reason: 'declined' }),
+      ]),
+    ).toEqual([
+      ['answer', 'environment: production · replicas: 2 · regions: eu-west, us-east · notify: no'],
+      ['system', 'no answer: you declined'],
+    ]);
+  });
+
+  it('an approval says who decided what, and its yes/no questionnaire adds no line of its own', () => {
+    const asked = custom('question', {
+      questionnaireId: 'approve_c',
+      field: 'approve',
+      question: 'Run it?',
+      type: 'choice',
+      required: true,
+      index: 1,
+      total: 1,
+      purpose: { kind: 'approval' },
+    });
+    expect(
+      shown([
+        asked,
+        custom('questionnaire.result', { questionnaireId: 'approve_c', status: 'answered', answers: { approve: 'yes' } }),
+        approval('person', 'approved'),
+        approval('person', 'approved', true),
+        approval('session', 'approved'),
+        approval('allow-tool', 'approved'),
+        approval('person', 'refused'),
+        approval('nobody', 'refused'),
+      ]),
+    ).toEqual([
+      ['answer', 'approved by you: mcp_fs_write_file'],
+      ['answer', 'approved by you, and always for the rest of this session: mcp_fs_write_file'],
+      ['system', 'approved, as you said always for this session: mcp_fs_write_file'],
+      ['system', 'approved by --allow-tool: mcp_fs_write_file'],
+      ['answer', 'denied by you: mcp_fs_write_file'],
+      ['system', 'denied, nobody at the prompt to approve: mcp_fs_write_file'],
+    ]);
+  });
+});

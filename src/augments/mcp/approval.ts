@@ -4,15 +4,13 @@ import { runDeferrableQuestionnaire } from '../questions/index.js';
 import type { ServerPolicy } from './config-schema.js';
 import type { RemoteTool } from './server-connection.js';
 import { listNames, matchesPattern } from './tool-names.js';
+import { approvalEvent, type ApprovalSource } from './approval-event.js';
 
-export const APPROVAL_EVENT = 'mcp.approval';
+export { APPROVAL_EVENT, type ApprovalSource } from './approval-event.js';
 
 const YES = 'yes';
 const NO = 'no';
 const ALWAYS = 'always for this session';
-
-/** Who decided: the person, a standing `--allow-tool`, an earlier "always", or nobody being there. */
-export type ApprovalSource = 'person' | 'allow-tool' | 'session' | 'nobody';
 
 export interface ApprovalDecision {
   approved: boolean;
@@ -88,10 +86,8 @@ export async function decideApproval(request: ApprovalRequest): Promise<Approval
     if ('pending' in asked) return asked;
     decision = asked;
   }
-  request.emit({
-    type: 'CUSTOM',
-    name: APPROVAL_EVENT,
-    value: {
+  request.emit(
+    approvalEvent({
       toolCallId: request.toolCallId,
       toolName: request.toolName,
       server: request.server,
@@ -100,8 +96,8 @@ export async function decideApproval(request: ApprovalRequest): Promise<Approval
       decision: decision.approved ? 'approved' : 'refused',
       by: decision.by,
       ...(decision.always ? { always: true } : {}),
-    },
-  });
+    }),
+  );
   return decision;
 }
 

@@ -21,6 +21,8 @@ export {
   questionOf,
   answeredOf,
   answeredLine,
+  answersLine,
+  questionnaireResultOf,
   type AnsweredValue,
   type QuestionnaireResultValue,
 } from './question-events.js';

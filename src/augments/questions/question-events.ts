@@ -38,13 +38,27 @@ export function answeredOf(event: KernelEvent): AnsweredValue | undefined {
   return event.type === 'CUSTOM' && event.name === ANSWERED_EVENT ? (event.value as AnsweredValue) : undefined;
 }
 
-/** The answer as read (a choice's option for its number, yes/no), or what was typed. */
-function shownAnswer(answered: { text: string; answer: unknown }): string {
-  const { answer } = answered;
+export function questionnaireResultOf(event: KernelEvent): QuestionnaireResultValue | undefined {
+  return event.type === 'CUSTOM' && event.name === QUESTIONNAIRE_RESULT_EVENT ? (event.value as QuestionnaireResultValue) : undefined;
+}
+
+/** An answer as read (a list's items, yes/no); undefined when it is neither text, number nor list. */
+function readAnswerText(answer: unknown): string | undefined {
   if (Array.isArray(answer)) return answer.join(', ');
   if (typeof answer === 'boolean') return answer ? 'yes' : 'no';
   if (typeof answer === 'string' || typeof answer === 'number') return String(answer);
-  return answered.text.trim() === '' ? '(nothing)' : answered.text;
+  return undefined;
+}
+
+/** The answer as read (a choice's option for its number, yes/no), or what was typed. */
+function shownAnswer(answered: { text: string; answer: unknown }): string {
+  return readAnswerText(answered.answer) ?? (answered.text.trim() === '' ? '(nothing)' : answered.text);
+}
+
+/** A questionnaire's accepted answers on one line, in field order: `environment: production · replicas: 2`. */
+export function answersLine(answers: Record<string, unknown>): string {
+  const parts = Object.entries(answers).map(([field, answer]) => `${field}: ${readAnswerText(answer) ?? JSON.stringify(answer)}`);
+  return parts.length > 0 ? parts.join(' · ') : '(no fields answered)';
 }
 
 /** One line for a transcript or stderr: `? Which region? → eu-west`, `? Which region? (nobody answered: away)`. */

@@ -106,6 +106,8 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
       inputTokens: floor.turns.reduce((sum, turn) => sum + turn.usage.inputTokens, 0),
       outputTokens: floor.turns.reduce((sum, turn) => sum + turn.usage.outputTokens, 0),
     },
+    // Known only when every turn's is: a total with an unpriced turn left out would mislead.
+    cost: floor.turns.every((turn) => turn.cost !== undefined) ? floor.turns.reduce((sum, turn) => sum + (turn.cost ?? 0), 0) : undefined,
   };
   const summary = {
     ...summarize(result, conversation.session.id, conversation.snapshot()),

@@ -109,18 +109,29 @@ export interface PrintSummary {
   interrupts?: TurnResult['interrupts'];
   /** The context meter after the turn: tokens in use, and the window (engine.maxContextTokens) when stated. */
   context?: { used: number; limit?: number };
+  /** What the tokens cost in US dollars, where the model's price is known (engine.pricing or auggy's table). */
+  cost?: number;
   [augmentField: string]: unknown;
 }
 
 /** One turn of a run that kept the floor over several (a goal's), for `turns` in `--output json`. */
 export function turnSummary(
-  result: TurnResult & { runId: string },
-): Pick<PrintSummary, 'status' | 'message' | 'text' | 'toolCalls' | 'usage' | 'code'> & { runId: string } {
-  const { status, message, text, toolCalls, usage, code } = summarize(result, '', {});
-  return { runId: result.runId, status, ...(message !== undefined ? { message } : {}), text, toolCalls, usage, ...(code !== undefined ? { code } : {}) };
+  result: TurnResult & { runId: string; cost?: number },
+): Pick<PrintSummary, 'status' | 'message' | 'text' | 'toolCalls' | 'usage' | 'code' | 'cost'> & { runId: string } {
+  const { status, message, text, toolCalls, usage, code, cost } = summarize(result, '', {});
+  return {
+    runId: result.runId,
+    status,
+    ...(message !== undefined ? { message } : {}),
+    text,
+    toolCalls,
+    usage,
+    ...(cost !== undefined ? { cost } : {}),
+    ...(code !== undefined ? { code } : {}),
+  };
 }
 
-export function summarize(result: TurnResult, sessionId: string, augmentFields: Record<string, unknown>): PrintSummary {
+export function summarize(result: TurnResult & { cost?: number }, sessionId: string, augmentFields: Record<string, unknown>): PrintSummary {
   return {
     status: result.status,
     ...(result.message !== undefined ? { message: result.message } : {}),
@@ -128,6 +139,7 @@ export function summarize(result: TurnResult, sessionId: string, augmentFields: 
     sessionId,
     toolCalls: result.toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input, result: call.content, isError: call.isError })),
     usage: result.usage,
+    ...(result.cost !== undefined ? { cost: result.cost } : {}),
     finishReason: result.finishReason,
     ...(result.code !== undefined ? { code: result.code } : {}),
     ...(result.interrupts !== undefined ? { interrupts: result.interrupts } : {}),

@@ -25,6 +25,8 @@ export type DisplayItem =
   | { kind: 'tool'; id: string; name: string; args: string; result?: string; state: ToolCallState }
   /** The agent's question of a turn that ended input-required. */
   | { kind: 'question'; id: string; text: string }
+  /** What the person answered a questionnaire with, or decided about a tool call, on one line. */
+  | { kind: 'answer'; id: string; text: string }
   /** How a turn ended when that is worth a line: failed, canceled, budget-exhausted. */
   | { kind: 'turn-end'; id: string; status: TurnStatus; message?: string }
   | { kind: 'system'; id: string; text: string; tone: SystemTone };

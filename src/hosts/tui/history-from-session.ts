@@ -1,7 +1,8 @@
 import { loggedKernelEvent } from '../../kernel/events.js';
 import type { SessionEntry } from '../../session/entries.js';
 import type { DisplayItem } from './display-items.js';
-import type { TokenUsage, TurnSummary } from './view-state.js';
+import { NO_USAGE, type TokenUsage, type TurnSummary } from './view-state.js';
+import { addedUsage } from './usage-text.js';
 import { appendItems, applyEvent, continuedTurnItems, emptyTranscript, endLive, type TranscriptState } from './transcript-state.js';
 
 export interface SessionHistory {
@@ -28,11 +29,12 @@ function appendSystemEntry(state: TranscriptState, entry: SessionEntry): Transcr
 export function historyFromSession(entries: SessionEntry[], firstId = 1): SessionHistory {
   let state = emptyTranscript({ nextId: firstId });
   let lastTurn: TurnSummary | undefined;
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  let usage: TokenUsage = NO_USAGE;
   for (const entry of entries) {
     if (entry.kind === 'record' && entry.name === 'usage') {
-      usage.inputTokens += Number(entry.data.inputTokens) || 0;
-      usage.outputTokens += Number(entry.data.outputTokens) || 0;
+      // A record from before costs were kept has none: the session's cost is then unknown.
+      const cost = typeof entry.data.cost === 'number' ? entry.data.cost : undefined;
+      usage = addedUsage(usage, { inputTokens: Number(entry.data.inputTokens) || 0, outputTokens: Number(entry.data.outputTokens) || 0, cost });
     }
     if (entry.kind === 'user') state = appendItems(state, entry.by !== undefined ? continuedTurnItems(entry.by) : [{ kind: 'user', text: entry.text }]);
     else if (entry.kind === 'event') {

@@ -4,6 +4,7 @@ import type { TurnStatus } from '../../kernel/events.js';
 import { usePalette, type Palette } from './palette.js';
 import { glyph } from './theme.js';
 import { useNow } from './use-now.js';
+import { spentText } from './usage-text.js';
 import type { ContextUse, TurnSummary } from './view-state.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -69,6 +70,7 @@ export function tokenText(usage: TokenUsage): string | undefined {
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
+  cost?: number;
 }
 
 export interface StatusLineProps {
@@ -99,8 +101,13 @@ export function StatusLine({ running, startedAt, lastTurn, personsTurn, indicato
   else if (lastTurn) left = <TurnStatusText {...lastTurn} />;
   else left = <Text dimColor>ready</Text>;
   const tokens =
-    [context?.limit !== undefined && context.used > 0 ? contextText(context) : undefined, usage ? tokenText(usage) : undefined].filter(Boolean).join(' · ') ||
-    undefined;
+    [
+      context?.limit !== undefined && context.used > 0 ? contextText(context) : undefined,
+      usage ? tokenText(usage) : undefined,
+      usage ? spentText(usage) : undefined,
+    ]
+      .filter(Boolean)
+      .join(' · ') || undefined;
   return (
     <Box>
       <Box flexGrow={1} flexShrink={1}>

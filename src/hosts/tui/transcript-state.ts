@@ -3,6 +3,8 @@ import type { DisplayItem, SystemTone } from './display-items.js';
 import { isShownAsReply } from '../person-facing.js';
 import { continuedLine } from '../continued-turn.js';
 import { splitFinishedBlocks } from './markdown/markdown-blocks.js';
+import { answersLine, questionOf, questionnaireResultOf, type QuestionnaireResultValue } from '../../augments/questions/question-events.js';
+import { approvalLine, approvalOf } from '../../augments/mcp/approval-event.js';
 
 /** An item still being drawn live, with what ties it to the event stream. */
 interface LiveEntry {
@@ -37,6 +39,8 @@ export interface TranscriptState {
    * rest of a long reply's frames; the live part is clipped to the screen meanwhile.
    */
   splitAfterChars: number;
+  /** Questionnaires that ask for a tool call's yes: their decision gets a line, not their answers. */
+  approvalAsks?: readonly string[];
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -164,6 +168,38 @@ function finishRun(state: TranscriptState, outcome: TurnOutcome): TranscriptStat
   return endLive(next);
 }
 
+const NO_ANSWER_TEXT: Record<'away' | 'declined' | 'refused', string> = {
+  away: 'no answer: nobody was at the prompt (away)',
+  declined: 'no answer: you declined',
+  refused: 'no answer: the answers were refused too often',
+};
+
+/** After a questionnaire, one line with what the person answered, or that they did not. */
+function questionnaireEnded(state: TranscriptState, result: QuestionnaireResultValue): TranscriptState {
+  if (state.approvalAsks?.includes(result.questionnaireId)) return state;
+  if (result.status === 'answered') return appendItems(state, [{ kind: 'answer', text: answersLine(result.answers) }]);
+  return appendItems(state, [{ kind: 'system', text: NO_ANSWER_TEXT[result.reason], tone: 'info' }]);
+}
+
+/** Custom events the chat draws: system lines, what the person answered, who approved a call. */
+function applyCustom(state: TranscriptState, event: Extract<KernelEvent, { type: 'CUSTOM' }>): TranscriptState {
+  const question = questionOf(event);
+  if (question) {
+    if (question.purpose?.kind !== 'approval' || state.approvalAsks?.includes(question.questionnaireId)) return state;
+    return { ...state, approvalAsks: [...(state.approvalAsks ?? []), question.questionnaireId] };
+  }
+  const result = questionnaireResultOf(event);
+  if (result) return questionnaireEnded(state, result);
+  const approval = approvalOf(event);
+  if (approval) {
+    // The person's own decision reads as their answer; a standing rule's as a note.
+    const byPerson = approval.by === 'person';
+    return appendItems(state, [byPerson ? { kind: 'answer', text: approvalLine(approval) } : { kind: 'system', text: approvalLine(approval), tone: 'info' }]);
+  }
+  const text = event.name === SYSTEM_LINE_EVENT ? systemText(event.value) : undefined;
+  return text === undefined ? state : appendItems(state, [{ kind: 'system', text, tone: 'info' }]);
+}
+
 function systemText(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || !('text' in value)) return undefined;
   const text = (value as { text: unknown }).text;
@@ -229,10 +265,8 @@ export function applyEvent(state: TranscriptState, event: KernelEvent): Transcri
       return finishRun(state, event.result);
     case 'RUN_ERROR':
       return finishRun(state, { status: 'failed', message: event.message });
-    case 'CUSTOM': {
-      const text = event.name === SYSTEM_LINE_EVENT ? systemText(event.value) : undefined;
-      return text === undefined ? state : appendItems(state, [{ kind: 'system', text, tone: 'info' }]);
-    }
+    case 'CUSTOM':
+      return applyCustom(state, event);
     default:
       return state;
   }

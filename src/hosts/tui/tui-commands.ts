@@ -1,4 +1,4 @@
-import type { SlashCommand } from '../../kernel/augment.js';
+import type { CommandOutput, SlashCommand } from '../../kernel/augment.js';
 
 export interface TuiCommandActions {
   helpLines(): string[];
@@ -6,6 +6,8 @@ export interface TuiCommandActions {
   clear(): Promise<string[]>;
   /** `/compact [what to keep]`: the conversation says what it did on its own stream. */
   compact(keepHint: string): Promise<string[]>;
+  /** `/model [provider:model]`: the model in use, or a switch for the rest of the session. */
+  model(spec: string): Promise<CommandOutput>;
   exit(): void;
 }
 
@@ -24,6 +26,12 @@ export function tuiCommands(actions: TuiCommandActions): SlashCommand[] {
       summary: 'replace the earlier conversation with a summary now, to free context',
       usage: '[what to keep]',
       run: async (args) => ({ lines: await actions.compact(args) }),
+    },
+    {
+      name: 'model',
+      summary: 'the model in use, or switch to another for the rest of this session',
+      usage: '[provider:model]',
+      run: (args) => actions.model(args),
     },
     { name: 'session', summary: "this session's id and where it is kept", duringTurn: true, run: () => ({ lines: actions.sessionLines() }) },
     {

@@ -15,6 +15,9 @@ import { useQuitArm } from './use-quit-arm.js';
 import { useReprintOnResize } from './use-reprint-on-resize.js';
 import { useSubmit } from './use-submit.js';
 import type { SessionHandle } from '../../session/session.js';
+import { describeModel } from '../../model/model-spec.js';
+import { sessionCostLine } from './usage-text.js';
+import { modelCommand } from './model-command.js';
 
 export interface ChatSetup extends ConversationSetup {
   /** Earlier inputs, oldest first, for up/down. */
@@ -60,6 +63,8 @@ export function useChat(setup: ChatSetup): Chat {
   // The props object is new on every render; callbacks read the latest through a ref.
   const latestSetup = useRef(setup);
   latestSetup.current = setup;
+  const latestUsage = useRef(controls.view.usage);
+  latestUsage.current = controls.view.usage;
 
   const quit = useCallback(() => {
     if (quitting.current) return;
@@ -84,6 +89,7 @@ export function useChat(setup: ChatSetup): Chat {
             ? `store   ${conversation.sessionStore?.location ?? conversation.session.location}`
             : `folder  ${conversation.session.dir}`,
           `resume  ${latestSetup.current.resumeHint(conversation.session.id)}`,
+          sessionCostLine(latestUsage.current, describeModel(conversation.modelSpec)),
         ],
         clear: async () => [`new conversation: session ${(await clear()).session.id}`],
         // What it did, or why not, comes as a line on the conversation's own stream.
@@ -96,6 +102,7 @@ export function useChat(setup: ChatSetup): Chat {
             return [error instanceof Error ? error.message : String(error)];
           }
         },
+        model: (spec) => modelCommand(conversation, spec),
         exit: quit,
       }),
     [conversation, clear, quit],

@@ -137,7 +137,7 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
       started(shown);
       const ended = (result: ConversationTurn) => {
         flush();
-        dispatch({ type: 'turn-ended', summary: { status: result.status, message: result.message }, usage: result.usage });
+        dispatch({ type: 'turn-ended', summary: { status: result.status, message: result.message }, usage: { ...result.usage, cost: result.cost } });
       };
       turn.current = holdFloor(conversation, () => first(abort.signal), {
         signal: abort.signal,
@@ -152,7 +152,11 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
         },
       })
         .then(
-          (floor) => ({ summary: { status: floor.last.status, message: floor.last.message }, usage: floor.last.usage, context: floor.last.context }),
+          (floor) => ({
+            summary: { status: floor.last.status, message: floor.last.message },
+            usage: { ...floor.last.usage, cost: floor.last.cost },
+            context: floor.last.context,
+          }),
           // runTurn reports provider and tool trouble as data; anything thrown (a session that
           // cannot be read or saved) is shown as a failure.
           (error: unknown) => ({

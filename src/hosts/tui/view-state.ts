@@ -2,18 +2,17 @@ import { CONTEXT_COMPACTED_EVENT, CONTEXT_USAGE_EVENT } from '../../kernel/conte
 import type { KernelEvent, TurnStatus } from '../../kernel/events.js';
 import type { DisplayItem, HeaderInfo } from './display-items.js';
 import { appendItems, applyEvents, continuedTurnItems, emptyTranscript, endLive, type NewItem, type TranscriptState } from './transcript-state.js';
+import { addedUsage, type SessionUsage } from './usage-text.js';
 
 export interface TurnSummary {
   status: TurnStatus;
   message?: string;
 }
 
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
+export type TokenUsage = SessionUsage;
 
-export const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+/** Nothing spent yet: no tokens, and a cost known to be nothing. */
+export const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cost: 0 };
 
 /** The context meter: tokens in use, and the window when the folder states it. */
 export interface ContextUse {
@@ -68,10 +67,6 @@ function contextAfter(context: ContextUse | undefined, event: KernelEvent): Cont
   return context;
 }
 
-function added(total: TokenUsage, turn: TokenUsage | undefined): TokenUsage {
-  return turn ? { inputTokens: total.inputTokens + turn.inputTokens, outputTokens: total.outputTokens + turn.outputTokens } : total;
-}
-
 export function viewReducer(state: ViewState, action: ViewAction): ViewState {
   switch (action.type) {
     case 'events':
@@ -92,7 +87,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
         running: false,
         startedAt: undefined,
         lastTurn: action.summary,
-        usage: added(state.usage, action.usage),
+        usage: addedUsage(state.usage, action.usage),
         context: action.context ?? state.context,
         transcript: endLive(state.transcript),
       };

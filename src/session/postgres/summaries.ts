@@ -50,7 +50,10 @@ export async function pgSessionSummaries(pool: Pool, agentKey: string): Promise<
   for (const row of rows) {
     // The tail starts at the last user message, so the first one counts once more here: the count is the table's.
     const summary = summarizeSession(row.id, [row.header, row.first_user, ...(row.tail ?? [])], row.updated_at);
-    if (summary) found.push({ ...summary, messages: row.count, ...(row.compactions > 0 ? { compactions: row.compactions } : {}) });
+    if (!summary) continue;
+    // The tail holds the last turn's usage only: its cost is not the session's, so none is said.
+    const { cost: _lastTurnOnly, ...whole } = summary;
+    found.push({ ...whole, messages: row.count, ...(row.compactions > 0 ? { compactions: row.compactions } : {}) });
   }
   return found.sort(newestFirst);
 }

@@ -1,7 +1,10 @@
 import { Box, Text } from 'ink';
 import type { PresentedQuestion } from '../../../kernel/person.js';
 import { InputLine } from '../input-line.js';
+import { markdownRows } from '../markdown/markdown-rows.js';
 import { usePalette } from '../palette.js';
+import { useScreenWidth } from '../screen-width.js';
+import { rowText } from '../transcript-rows/styled-text.js';
 import { glyph } from '../theme.js';
 import { questionHints } from './question-hints.js';
 import { pickable, type QuestionInput } from './question-keys.js';
@@ -11,11 +14,20 @@ export interface FieldQuestionViewProps {
   input: QuestionInput;
 }
 
+/**
+ * What the agent wrote is drawn as its replies are, markdown laid out to `width` columns; what
+ * auggy or an MCP server wrote (an approval's arguments, a server's form) stays as written.
+ */
+function AskedText({ text, width, markdown, bold }: { text: string; width: number; markdown: boolean; bold?: boolean }) {
+  const palette = usePalette();
+  return <Text bold={bold}>{markdown ? markdownRows(text, width, palette).map(rowText).join('\n') : text}</Text>;
+}
+
 /** The intro, shown once above the first question. */
-function Intro({ text }: { text: string }) {
+function Intro({ text, markdown }: { text: string; markdown: boolean }) {
   return (
     <Box marginBottom={1}>
-      <Text>{text}</Text>
+      <AskedText text={text} width={useScreenWidth()} markdown={markdown} />
     </Box>
   );
 }
@@ -32,6 +44,7 @@ export function headingText(question: PresentedQuestion): string {
 
 function Heading({ question }: { question: PresentedQuestion }) {
   const colour = usePalette();
+  const width = Math.max(1, useScreenWidth() - 2);
   return (
     <Box>
       <Box width={2} flexShrink={0}>
@@ -41,7 +54,7 @@ function Heading({ question }: { question: PresentedQuestion }) {
       </Box>
       <Box flexDirection="column" flexGrow={1}>
         <Text dimColor>{headingText(question)}</Text>
-        <Text bold>{question.question}</Text>
+        <AskedText text={question.question} width={width} markdown={question.purpose === undefined} bold />
       </Box>
     </Box>
   );
@@ -87,7 +100,7 @@ export function FieldQuestionView({ question, input }: FieldQuestionViewProps) {
   const picks = pickable(question);
   return (
     <Box flexDirection="column">
-      {question.intro !== undefined && <Intro text={question.intro} />}
+      {question.intro !== undefined && <Intro text={question.intro} markdown={question.purpose === undefined} />}
       <Heading question={question} />
       {question.error !== undefined && (
         <Box paddingLeft={2}>

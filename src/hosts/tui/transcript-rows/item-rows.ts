@@ -26,7 +26,10 @@ export function itemRows(item: DisplayItem, width: number, palette: Palette): Ro
     case 'tool':
       return toolRows(item, width, palette);
     case 'question':
-      return gutter(glyph.question, { bold: true, color: palette.question }, wrapText(item.text, { bold: true }, text), 1);
+      // Drawn as a reply is: the agent writes its question in markdown too.
+      return gutter(glyph.question, { bold: true, color: palette.question }, markdownRows(item.text, text, palette), 1);
+    case 'answer':
+      return gutter(glyph.prompt, { bold: true, color: palette.accent }, wrapText(item.text, { dim: true }, text), 0);
     case 'turn-end': {
       const failed = item.status === 'failed';
       const mark = failed ? glyph.error : item.status === 'canceled' ? glyph.canceled : glyph.warning;
