@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { AttachmentRef } from './entries.js';
 import type { SessionHandle } from './session-handle.js';
 
@@ -10,9 +10,18 @@ function stateName(ref: string): string {
   return `${PREFIX}${ref}.json`;
 }
 
+/**
+ * node:crypto is loaded only when a message carries an image: a static import loads twenty of
+ * Node's modules at every start (docs/performance.md, round six), images or not.
+ */
+function sha256Hex(data: Uint8Array): string {
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  return createHash('sha256').update(data).digest('hex');
+}
+
 /** Keeps the bytes in the session; resolves to the reference the log holds once they are saved. */
 export async function saveAttachment(session: SessionHandle, data: Uint8Array, mediaType: string, name?: string): Promise<AttachmentRef> {
-  const ref = createHash('sha256').update(data).digest('hex').slice(0, 32);
+  const ref = sha256Hex(data).slice(0, 32);
   const saved = session.readState(stateName(ref));
   if (saved.status !== 'ok') await session.writeState(stateName(ref), { mediaType, data: Buffer.from(data).toString('base64') });
   return { ref, mediaType, size: data.length, ...(name !== undefined ? { name } : {}) };

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { SessionError, describeWriteError } from './session-error.js';
+import { randomHex } from './ids.js';
 
 /**
  * Resolves when a session could be written under `root`: a probe file is written and removed in
@@ -21,7 +21,7 @@ export async function checkFolderWritable(root: string, agentDir: string): Promi
     }
     dir = dirname(dir);
   }
-  const probe = join(dir, `.auggy-probe-${randomBytes(4).toString('hex')}`);
+  const probe = join(dir, `.auggy-probe-${randomHex(4)}`);
   try {
     await writeFile(probe, '', { flag: 'wx' });
   } catch (error) {

@@ -56,7 +56,7 @@ describe('the Console by keyboard alone', () => {
     await tabTo(page, /^Send answers$/, seen);
     await screenshot(page, 'keyboard-questionnaire');
     await page.keyboard.press('Enter');
-    await page.getByText('Thanks: the release plan is noted.').waitFor();
+    await page.getByText('Thanks: the release goes to production with 2 replicas in eu-west, us-east. That is the plan.').waitFor();
     await page.locator('.turn-status.idle').waitFor();
 
     // The person's board line: typed and saved with Enter.
@@ -78,7 +78,7 @@ describe('the Console by keyboard alone', () => {
     await page.getByText('Send a message to start a thread.').waitFor();
     await tabTo(page, /^plan a release/, seen);
     await page.keyboard.press('Enter');
-    await page.getByText('Thanks: the release plan is noted.').waitFor();
+    await page.getByText('Thanks: the release goes to production with 2 replicas in eu-west, us-east. That is the plan.').waitFor();
 
     // Every enabled control on the page was reached by Tab along the way or now.
     await tabTo(page, /^Copy transcript$/, seen);

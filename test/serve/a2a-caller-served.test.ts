@@ -47,7 +47,7 @@ describe("a remote agent's questionnaire, asked of the calling agent's person in
     expect(done.finished.at(-1)?.outcome).not.toBe('interrupt');
     const said = JSON.parse(toolResultsIn(callerDir)[0]) as { status: string; reply: string };
     expect(said.status).toBe('completed');
-    expect(said.reply).toContain('the release plan is noted');
+    expect(said.reply).toContain('Thanks: the release goes to staging with 3 replicas in eu, us.');
     // The waiting call was kept in the session between the runs, and is gone once answered.
     expect(existsSync(join(callerDir, '.auggy', 'sessions', agent.threadId, 'a2a-waiting.json'))).toBe(false);
 
