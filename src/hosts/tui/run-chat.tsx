@@ -51,13 +51,13 @@ export function openingItems(conversation: Conversation, shown = RESUME_SHOWN_IT
 }
 
 /**
- * How Ink draws the chat's frame: only the rows that changed (a spinner's tick rewrites the status
- * line, not the whole frame), and at most 20 frames a second. Every frame is laid out and turned
+ * How Ink draws the chat's frame: at most 20 frames a second. Every frame is laid out and turned
  * into text whole, so while a reply streams the frame rate is most of the chat's CPU; 20 a second
  * still reads as smooth, and a key typed on a still screen is drawn at once (Ink's throttle lets
- * the first change through).
+ * the first change through). Not Ink's incrementalRendering: beside <Static> prints it left rows
+ * of an earlier frame on screen (a resumed chat showed its "starting…" input line twice).
  */
-const CHAT_FRAMES = { incrementalRendering: true, maxFps: 20 } as const;
+const CHAT_FRAMES = { maxFps: 20 } as const;
 
 /** Draws the chat until the person quits; restores the terminal whatever happens. */
 export async function runChat({ conversation, warnings, stdin, stdout, stderr, retype }: RunChatOptions): Promise<number> {
