@@ -6,11 +6,11 @@
 // multiple of --print's CPU that grew with the reply.
 // Figures only: nothing here passes or fails on time.
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { startReplyServer, writeAgent } from './reply-server.mjs';
 
 const REPLY_CHARS = Number(process.env.BENCH_STREAM_CHARS ?? 17_000);
 const CHUNKS_PER_SECOND = Number(process.env.BENCH_STREAM_RATE ?? 40);
@@ -50,50 +50,6 @@ export function longReply(chars) {
   let text = '';
   for (let n = 1; text.length < chars; n++) text += `${section(n)}\n`;
   return `${text.slice(0, chars).replace(/\s+\S*$/, '')}\n\n${LAST_WORDS}.`;
-}
-
-function writeAgent(dir, baseURL) {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'agent.yaml'),
-    [
-      'id: aug1_00000000-0000-4000-8000-000000000017',
-      'name: streamer',
-      'identity: ./identity.md',
-      'engine:',
-      '  provider: openai-compatible',
-      '  model: streamer',
-      `  baseURL: ${baseURL}`,
-      'augments: []',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(dir, 'identity.md'), 'You report at length.\n');
-}
-
-/** Streams `reply` in `CHUNK_CHARS` pieces at `CHUNKS_PER_SECOND`, then the finish and [DONE]. */
-function startReplyServer(reply) {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta, finish = null) =>
-        `data: ${JSON.stringify({ id: 'stream', object: 'chat.completion.chunk', created: 0, model: 'streamer', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.write(chunk({ role: 'assistant', content: '' }));
-      let at = 0;
-      const timer = setInterval(() => {
-        if (at >= reply.length) {
-          clearInterval(timer);
-          res.end(`${chunk({}, 'stop')}data: [DONE]\n\n`);
-          return;
-        }
-        res.write(chunk({ content: reply.slice(at, at + CHUNK_CHARS) }));
-        at += CHUNK_CHARS;
-      }, 1000 / CHUNKS_PER_SECOND);
-      res.on('close', () => clearInterval(timer));
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 /** The CPU seconds `times` (in the shell that ran the command) reports for its children, user + system. */
@@ -158,13 +114,13 @@ export async function benchStreamCpu({ bin, workdir }) {
   }
   const base = workdir ?? mkdtempSync(join(tmpdir(), 'auggy-bench-stream-'));
   const reply = longReply(REPLY_CHARS);
-  const server = await startReplyServer(reply);
+  const server = await startReplyServer(reply, { chunkChars: CHUNK_CHARS, perSecond: CHUNKS_PER_SECOND });
   const baseURL = `http://127.0.0.1:${server.address().port}/v1`;
   try {
     const printDir = join(base, 'stream-print');
     const chatDir = join(base, 'stream-chat');
-    writeAgent(printDir, baseURL);
-    writeAgent(chatDir, baseURL);
+    writeAgent(printDir, baseURL, 'streamer');
+    writeAgent(chatDir, baseURL, 'streamer');
     const startedPrint = performance.now();
     const print = await printRun(bin, printDir, join(base, 'stream-print.times'));
     const printWall = (performance.now() - startedPrint) / 1000;
