@@ -25,7 +25,7 @@ describe('auggy acp with the demo agent, through the ACP SDK client', () => {
     expect(init.agentCapabilities).toMatchObject({
       loadSession: true,
       mcpCapabilities: { http: true, sse: true },
-      promptCapabilities: { embeddedContext: true, image: false, audio: false },
+      promptCapabilities: { embeddedContext: true, image: true, audio: false },
       sessionCapabilities: { list: {}, resume: {}, close: {} },
     });
   });

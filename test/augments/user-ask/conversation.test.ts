@@ -89,8 +89,8 @@ describe('userAsk inside a Conversation with a scripted model', () => {
     // "Deployed api-west." is 2 words; the evaluator's verdicts add their own.
     expect(turns[1]!.usage.outputTokens).toBeGreaterThan(2);
     const logged = conversation.session.entries().entries.flatMap((entry) => (entry.kind === 'record' && entry.name === 'usage' ? [entry.data] : []));
-    // Beside the tokens, each record keeps the context meter after the turn.
-    expect(logged).toEqual(turns.map((turn) => ({ ...turn.usage, context: { used: turn.context?.used } })));
+    // Beside the tokens, each record keeps the model that spent them and the context meter after the turn.
+    expect(logged).toEqual(turns.map((turn) => ({ ...turn.usage, model: 'scripted:test', context: { used: turn.context?.used } })));
   });
 
   it('resuming the session restores the ask with the counter at 0; /clear removes it', async () => {
