@@ -74,6 +74,8 @@ describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { 
     await sendLine(first, '/goal finish every part');
     await first.waitForText('goal not met (turn 1 of 20)', { joined: true });
     await first.press('Escape');
+    // The second Esc once the first is drawn, as a person presses them: two in one read are one key.
+    await first.waitForText('Esc again cancels and pauses the goal');
     await first.press('Escape');
     await first.waitForText('◎ goal paused');
     await first.press('C-c');
