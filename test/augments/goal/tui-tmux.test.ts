@@ -65,7 +65,10 @@ describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { 
     const [session] = readdirSync(join(dir, '.auggy', 'sessions'));
     await sendLine(terminal, '/clear');
     await terminal.waitForScreen((screen) => !screen.includes('◎ goal'), 'the status line without the goal');
-    expect(existsSync(join(dir, '.auggy', 'sessions', session, 'goal.json'))).toBe(false);
+    // The status line is drawn before the old session's goal.json is removed: wait for the file.
+    const goalJson = join(dir, '.auggy', 'sessions', session, 'goal.json');
+    for (let tries = 0; existsSync(goalJson) && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(existsSync(goalJson)).toBe(false);
   });
 
   it('a goal paused by Esc twice comes back paused on --continue and starts no turn until /goal resume', async () => {
