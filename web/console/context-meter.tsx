@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { type CommandSaid, CommandSaidLine } from './command-said.js';
 import type { ContextReading } from './api.js';
 
 /** `41k`, `200k`, `1.2M`, as the chat's status line says tokens. */
@@ -22,7 +23,7 @@ export function ContextPanel({
   busy: boolean;
   onCommand(command: string): Promise<{ lines: string[]; isError: boolean }>;
 }) {
-  const [said, setSaid] = useState<{ lines: string[]; isError: boolean }>();
+  const [said, setSaid] = useState<CommandSaid>();
   const [compacting, setCompacting] = useState(false);
   if (!reading || reading.used === 0) return null;
   const { used, limit } = reading;
@@ -46,11 +47,7 @@ export function ContextPanel({
       >
         {compacting ? 'Compacting…' : 'Compact now'}
       </button>
-      {said ? (
-        <p className={said.isError ? 'refusal' : 'note'} role="status">
-          {said.lines.join(' ')}
-        </p>
-      ) : null}
+      <CommandSaidLine said={said} />
     </section>
   );
 }

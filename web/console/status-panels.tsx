@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { type CommandSaid, CommandSaidLine } from './command-said.js';
 import type { AdminReport } from './api.js';
 
 interface AskState {
@@ -12,7 +13,7 @@ interface AskState {
 /** userAsk: what the person asked, tracked across turns, and how the last turn was judged; `/ask` to set or clear it. */
 export function AskPanel({ ask, onCommand }: { ask: unknown; onCommand(command: string): Promise<{ lines: string[]; isError: boolean }> }) {
   const [draft, setDraft] = useState('');
-  const [said, setSaid] = useState<{ lines: string[]; isError: boolean }>();
+  const [said, setSaid] = useState<CommandSaid>();
   if (ask === undefined) return null;
   const state = ask as AskState | null;
   const command = async (text: string) => setSaid(await onCommand(text));
@@ -51,11 +52,7 @@ export function AskPanel({ ask, onCommand }: { ask: unknown; onCommand(command: 
           Clear
         </button>
       </form>
-      {said ? (
-        <p className={said.isError ? 'refusal' : 'note'} role="status">
-          {said.lines.join(' ')}
-        </p>
-      ) : null}
+      <CommandSaidLine said={said} />
     </section>
   );
 }
