@@ -1,19 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
-import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
+import { makeAgentFolder } from '../helpers/agent-fixture.js';
+import { auggy } from '../helpers/auggy-cli.js';
 
 let server: ChatServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const cleanEnv = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '', NO_COLOR: '1' };
-
-function auggy(args: string[]) {
-  return execa('node', [AUGGY_BIN, ...args], { reject: false, env: cleanEnv, extendEnv: true });
-}
 
 /** A folder on the loopback server's model `test`, priced in agent.yaml. */
 function pricedAgent(url: string, pricing = '  pricing:\n    input: 3\n    output: 15\n'): string {

@@ -1,22 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
-import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
+import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { PNG_BASE64, PNG_DATA_URL, imageUrlsOfLastUserMessage, textOfLastUserMessage, writePng } from '../helpers/images.js';
+import { auggy } from '../helpers/auggy-cli.js';
 
 let server: ChatServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const cleanEnv = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '', NO_COLOR: '1' };
-
-function auggy(args: string[]) {
-  return execa('node', [AUGGY_BIN, ...args], { reject: false, env: cleanEnv, extendEnv: true });
-}
 
 function printArgs(dir: string, url: string, ...rest: string[]): string[] {
   return ['run', dir, '--print', '--model', 'openai-compatible:test', '--base-url', url, ...rest];

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Message, type Part, Role, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
+import { type Part, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { dataPart, request, textPart } from '../../src/augments/a2a/remote-parts.js';
 import { makeAgentFolder, REPO_ROOT } from './agent-fixture.js';
 
 /** A copy of examples/demo in a temp folder, so its sessions stay out of the repository. */
@@ -23,20 +23,8 @@ export function dataOf(part: Part): unknown {
 
 /** A caller's message: text, data parts, and the task and context it continues. */
 export function userMessage(text: string | undefined, on: { taskId?: string; contextId?: string; data?: unknown[] } = {}): SendMessageRequest {
-  const parts: Part[] = [];
-  if (text !== undefined) parts.push({ content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined });
-  for (const value of on.data ?? []) parts.push({ content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: undefined });
-  const message: Message = {
-    messageId: randomUUID(),
-    role: Role.ROLE_USER,
-    parts,
-    contextId: on.contextId ?? '',
-    taskId: on.taskId ?? '',
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-  return { tenant: '', message, configuration: undefined, metadata: undefined };
+  const parts = [...(text === undefined ? [] : [textPart(text)]), ...(on.data ?? []).map((value) => dataPart(value))];
+  return request(parts, on);
 }
 
 /** The SDK's client for the agent `auggy serve` listens as at `url`, found through its card. */

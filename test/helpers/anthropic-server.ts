@@ -17,22 +17,27 @@ export interface AnthropicServer {
 /** What the server answers one request with: stream frames, or an HTTP error with the API's body. */
 export type AnthropicReply = { frames: readonly { type: string }[] } | { status: number; body: unknown };
 
+/** The frame that opens every Messages stream, with the input tokens the API counted. */
+export function messageStart(inputTokens = 12): { type: string; [field: string]: unknown } {
+  return {
+    type: 'message_start',
+    message: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: inputTokens, output_tokens: 1 },
+    },
+  };
+}
+
 /** The frames of a plain text reply, with the usage the API reports. */
 export function textFrames(text: string, inputTokens = 12): { type: string; [field: string]: unknown }[] {
   return [
-    {
-      type: 'message_start',
-      message: {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-test',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: inputTokens, output_tokens: 1 },
-      },
-    },
+    messageStart(inputTokens),
     { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
     { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } },
     { type: 'content_block_stop', index: 0 },

@@ -6,7 +6,7 @@ import { ModelRetriesError } from '../../src/model/call-retries.js';
 import { createModel } from '../../src/model/create-model.js';
 import { describeModelError } from '../../src/model/describe-error.js';
 import type { ModelSpec } from '../../src/model/model-spec.js';
-import { startAnthropicServer } from '../helpers/anthropic-server.js';
+import { messageStart, startAnthropicServer } from '../helpers/anthropic-server.js';
 import { startChatServer, type ChatReply, type ChatServer } from '../helpers/chat-server.js';
 import { streamEssentials } from '../helpers/stream-essentials.js';
 
@@ -111,19 +111,7 @@ const CHAT_REPLIES: Record<string, ChatReply> = {
 
 /** Anthropic's Messages stream: text, a good tool call, one whose input is not JSON. */
 const ANTHROPIC_FRAMES = [
-  {
-    type: 'message_start',
-    message: {
-      id: 'msg_1',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-test',
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: 12, output_tokens: 1 },
-    },
-  },
+  messageStart(),
   { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
   { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Writing it. ' } },
   { type: 'content_block_stop', index: 0 },

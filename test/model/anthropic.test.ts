@@ -3,7 +3,7 @@ import { createModel } from '../../src/model/create-model.js';
 import { runTurnLoop } from '../../src/kernel/turn-loop.js';
 import type { KernelEvent } from '../../src/kernel/events.js';
 import { createRequestInputTool, DEFAULT_REQUEST_INPUT_DESCRIPTION } from '../../src/augments/turn-control/request-input.js';
-import { startAnthropicServer, type AnthropicServer } from '../helpers/anthropic-server.js';
+import { type AnthropicServer, messageStart, startAnthropicServer } from '../helpers/anthropic-server.js';
 
 let server: AnthropicServer | undefined;
 afterEach(async () => {
@@ -12,19 +12,7 @@ afterEach(async () => {
 });
 
 const FRAMES = [
-  {
-    type: 'message_start',
-    message: {
-      id: 'msg_1',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-test',
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: 12, output_tokens: 1 },
-    },
-  },
+  messageStart(),
   { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
   { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Two targets fit. ' } },
   { type: 'content_block_stop', index: 0 },

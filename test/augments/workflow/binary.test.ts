@@ -1,21 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AUGGY_BIN, copyExample } from '../../helpers/agent-fixture.js';
+import { copyExample } from '../../helpers/agent-fixture.js';
 import { startChatServer, type ChatReply, type ChatServer, type ReceivedRequest } from '../../helpers/chat-server.js';
+import { auggy } from '../../helpers/auggy-cli.js';
 
 let server: ChatServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const cleanEnv = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '', NO_COLOR: '1' };
-
-function auggy(args: string[]) {
-  return execa('node', [AUGGY_BIN, ...args], { reject: false, env: cleanEnv, extendEnv: true });
-}
 
 function stateOf(request: ReceivedRequest): string | undefined {
   const system = String(request.body.messages.find((m) => m.role === 'system')?.content ?? '');
