@@ -7,7 +7,15 @@ export class SessionError extends Error {}
  * the store is, for a person at the terminal or an operator's log; a server tells its clients
  * less, since the address and user are its own business.
  */
-export class StoreUnreachableError extends SessionError {}
+export class StoreUnreachableError extends SessionError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    // A condition of the machine, not a fault in auggy: where it was thrown says nothing an
+    // operator can act on, and libraries that log what they catch (the A2A SDK does, with
+    // console.error) would print it as a stack trace beside the one sentence.
+    this.stack = `${this.name}: ${message}`;
+  }
+}
 
 /**
  * Why a write under the session folder failed, in words that say what to do. `then` is what to

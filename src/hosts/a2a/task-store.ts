@@ -71,7 +71,8 @@ export class SessionTaskStore implements TaskStore {
       if (!(error instanceof StoreUnreachableError)) throw error;
       this.log(`a2a: ${error.message}`);
       context?.state.set(STORE_DOWN_STATE, true);
-      throw new Error(STORE_DOWN);
+      // Still the store's condition, so the SDK, which logs what it catches, logs one line of it.
+      throw new StoreUnreachableError(STORE_DOWN);
     }
   }
 
