@@ -41,6 +41,8 @@ describe('the Console keeps up with changes made elsewhere', () => {
     // The agent's side: a run on this thread from another client asks, and writes its board line.
     await readEvents(await postRun(serve.url, runInput(threadId, 'deploy the api')));
     await page.locator('.message.question', { hasText: 'Which production service should I deploy' }).waitFor();
+    // Asked without an interrupt (that client takes none), it is still the agent waiting on the person.
+    await page.getByText('The agent is waiting for your answer.').waitFor();
     await page.locator('.board-line[data-line="progress"] input[value="deploy: waiting to hear which service"]').waitFor();
 
     // The person's side, from another page: their board line.

@@ -25,7 +25,11 @@ export function App() {
   const model = useConsole();
   const { view } = model;
   const running = view.runningSince !== undefined;
-  const waiting = !running && view.interrupts.length > 0;
+  // The agent waits on the person when it holds an interrupt open, or when its last turn ended
+  // with a question asked as text (a client that takes no interrupts ran it): the next message answers.
+  const lastSaid = view.transcript.items.findLast((item) => item.kind === 'assistant' || item.kind === 'user');
+  const askedInText = lastSaid?.kind === 'assistant' && lastSaid.question;
+  const waiting = !running && (view.interrupts.length > 0 || askedInText);
   const replyQuestion = view.interrupts.find(isReplyQuestion);
   const [answers, setAnswers] = useState<Record<string, { entry: ResumeEntry; shown: string }>>({});
   const [copied, setCopied] = useState<string>();
