@@ -84,6 +84,8 @@ export interface FinishedTurn {
   usage?: CompletionUsage;
   /** The names of the tools the turn called, in order. */
   toolCalls?: readonly string[];
+  /** How long the turn waited on the person's answers (a questionnaire, an approval), in ms. */
+  personWaitMs?: number;
 }
 
 /**

@@ -22,7 +22,7 @@ import { SessionWriter } from './session-writer.js';
 import { SYSTEM_LINE_EVENT, loggedKernelEvent, type KernelEvent } from './events.js';
 import { createHostScope, type HostScope } from './host-scope.js';
 import { augmentBlocks, buildSystemPrompt } from './system-prompt.js';
-import type { PersonChannel } from './person.js';
+import { type PersonChannel, timedPerson } from './person.js';
 import { runTurnLoop, type TurnLoopOptions, type TurnResult } from './turn-loop.js';
 import { compactPolicy } from './context/compact-policy.js';
 import { ContextKeeper, type CompactResult } from './context/context-keeper.js';
@@ -662,6 +662,7 @@ export class Conversation {
       await saved?.();
 
       const built = await this.loadModel();
+      const waited = { ms: 0 };
       let result: TurnResult;
       if (!built.ok) {
         this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
@@ -683,7 +684,7 @@ export class Conversation {
           messages: this.messages,
           ...this.roundLimit(),
           signal,
-          person: options.person,
+          person: options.person && timedPerson(options.person, waited),
           ...(options.toolCallIds ? { resumeCalls: this.openCallsNamed(options.toolCallIds) } : {}),
           ...(options.reply !== undefined ? { resumeReply: options.reply } : {}),
           // Kept as the person's message, as runTurn keeps one (augments' onUserMessage is for a turn's start, not mid-turn).
@@ -724,7 +725,7 @@ export class Conversation {
           fitContext: (cause) => this.context.fit(cause, signal),
         });
       }
-      const floor = await this.afterTurn(result, signal);
+      const floor = await this.afterTurn(result, signal, waited.ms);
       // The turn's tokens with its augments' own calls (the userAsk evaluator), as the host is told:
       // kept so a resumed session counts what the live one showed.
       result = {
@@ -772,7 +773,7 @@ export class Conversation {
   }
 
   /** Every augment's afterTurn, in order; the first to ask for a continuation or a release has it. */
-  private async afterTurn(result: TurnResult, signal: AbortSignal): Promise<Pick<ConversationTurn, 'continuation' | 'release'>> {
+  private async afterTurn(result: TurnResult, signal: AbortSignal, personWaitMs: number): Promise<Pick<ConversationTurn, 'continuation' | 'release'>> {
     const finished = {
       status: result.status,
       message: result.message,
@@ -781,6 +782,7 @@ export class Conversation {
       signal,
       usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
       toolCalls: result.toolCalls.map((call) => call.name),
+      personWaitMs,
     };
     const floor: Pick<ConversationTurn, 'continuation' | 'release'> = {};
     for (const augment of this.augmentList) {

@@ -91,3 +91,25 @@ export const NOBODY: PersonChannel = {
   present: () => false,
   ask: async () => ({ kind: 'away' }),
 };
+
+/**
+ * `person`, with the time spent waiting on their answers added to `waited.ms`: a bound on the
+ * agent's working time (the goal's maxWallSeconds) leaves out the minutes a person took to answer.
+ */
+export function timedPerson(person: PersonChannel, waited: { ms: number }): PersonChannel {
+  const timed = async <T>(ask: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await ask();
+    } finally {
+      waited.ms += performance.now() - start;
+    }
+  };
+  const askQuestionnaire = person.askQuestionnaire?.bind(person);
+  return {
+    present: () => person.present(),
+    ask: (question, signal) => timed(() => person.ask(question, signal)),
+    ...(askQuestionnaire ? { askQuestionnaire: (ask: QuestionnaireAsk, signal: AbortSignal) => timed(() => askQuestionnaire(ask, signal)) } : {}),
+    ...(person.openInterrupts ? { openInterrupts: person.openInterrupts.bind(person) } : {}),
+  };
+}

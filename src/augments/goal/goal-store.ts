@@ -57,6 +57,14 @@ export class GoalStore {
     return state.elapsedMs + (this.workingSince === undefined ? 0 : this.now() - this.workingSince);
   }
 
+  /**
+   * Leaves `ms` out of the running stretch: the time a turn waited on the person's answers is
+   * theirs, not the agent's work, so maxWallSeconds does not run out while they read a form.
+   */
+  setAside(ms: number): void {
+    if (this.workingSince !== undefined && ms > 0) this.workingSince = Math.min(this.now(), this.workingSince + ms);
+  }
+
   /** A new goal replaces any other, active at once. */
   async set(condition: string): Promise<GoalState> {
     this.workingSince = this.now();

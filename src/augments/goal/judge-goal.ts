@@ -69,6 +69,7 @@ export async function judgeGoal(deps: JudgeGoalDeps, turn: FinishedTurn): Promis
   store.spent((turn.usage?.inputTokens ?? 0) + (turn.usage?.outputTokens ?? 0));
   // The working clock restarts with the turn that brought the person's answer.
   if (open.status === 'waiting' && turn.status !== 'input-required') await store.moveTo('active', null);
+  store.setAside(turn.personWaitMs ?? 0);
 
   const tell = (status: GoalStatus, line: string, verdict?: { met: boolean; reason: string }) => {
     const state = store.state;
