@@ -98,7 +98,12 @@ export interface StatusLineProps {
 export function StatusLine({ running, startedAt, lastTurn, personsTurn, indicators, usage, notice, context, hint }: StatusLineProps) {
   const colour = usePalette();
   let left;
-  if (running && personsTurn) left = <Text color={colour.question}>{glyph.question} your turn: the agent waits for your answer</Text>;
+  if (running && personsTurn)
+    left = (
+      <Text color={colour.question} wrap="truncate-end">
+        {glyph.question} your turn: the agent waits for your answer
+      </Text>
+    );
   else if (running) left = <Working since={startedAt ?? Date.now()} notice={notice} hint={hint} />;
   else if (notice) left = <Text color={colour.warning}>{notice}</Text>;
   else if (lastTurn) left = <TurnStatusText {...lastTurn} />;
