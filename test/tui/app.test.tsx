@@ -90,7 +90,7 @@ describe('the chat screen', () => {
     expect(userEntries(folderOf(chat.conversation.session))).toEqual([]);
   });
 
-  it('augment commands join the list; those allowed run during a turn, a message waits in the line', async () => {
+  it('augment commands join the list; those allowed run during a turn, the rest queue with messages and go in order', async () => {
     server = await startChatServer([{ text: 'Working on it', hold: true }, { text: 'Next.' }]);
     const chat = await openChat(makeAgentFolder(), {
       ...loopback(server.url),
@@ -109,16 +109,136 @@ describe('the chat screen', () => {
     chat.write('/board deploy: api', KEY.enter);
     await frameWith(chat.lastFrame, 'board: deploy: api');
     chat.write('/ask', KEY.enter);
-    await frameWith(chat.lastFrame, '/ask waits until the turn ends (Esc cancels it)');
-    expect(chat.input()[0]).toBe('› /ask');
-    chat.write(KEY.ctrlA, '\u000b', 'second message', KEY.enter);
-    await frameWith(chat.lastFrame, 'a turn is running: press Enter again once it ends');
-    expect(chat.input()[0]).toBe('› second message');
+    await frameWith(chat.lastFrame, 'queued: /ask');
+    chat.write('second message', KEY.enter);
+    const queued = await frameWith(chat.lastFrame, 'queued: second message');
+    expect(queued).not.toContain('ask: none');
+    expect(chat.input()[0]).toBe('›  Type a message · / for commands');
+    expect(chat.saved).toEqual(['hello', '/board deploy: api', '/ask', 'second message']);
     server.release();
-    await frameWith(chat.lastFrame, '✓ completed');
-    chat.write(KEY.enter);
-    await frameWith(chat.lastFrame, 'Next.');
+    const done = await frameWith(chat.lastFrame, 'Next.');
+    // The command first, then the message as the next turn.
+    expect(done.indexOf('ask: none')).toBeGreaterThan(done.indexOf('● Working on it'));
+    expect(done.indexOf('› second message')).toBeGreaterThan(done.indexOf('ask: none'));
+    await frameWith(chat.lastFrame, (frame) => frame.includes('✓ completed') && !frame.includes('queued:'));
     expect(server.requests).toHaveLength(2);
+    expect(server.requests[1].body.messages.at(-1)).toEqual({ role: 'user', content: 'second message' });
+  });
+
+  it('queued messages go one turn each, in order, each once the one before has ended', async () => {
+    server = await startChatServer([{ text: 'One', hold: true }, { text: 'Two.' }, { text: 'Three.' }]);
+    const chat = await openChat(makeAgentFolder(), loopback(server.url));
+    chat.write('first', KEY.enter);
+    await server.held();
+    chat.write('second', KEY.enter, 'third', KEY.enter);
+    await frameWith(chat.lastFrame, 'queued: third');
+    server.release();
+    await frameWith(chat.lastFrame, (frame) => frame.includes('Three.') && frame.includes('✓ completed'));
+    expect(server.requests.map((request) => request.body.messages.filter((message) => message.role === 'user').map((message) => message.content))).toEqual([
+      ['first'],
+      ['first', 'second'],
+      ['first', 'second', 'third'],
+    ]);
+    await chat.conversation.session.flush();
+    expect(userEntries(folderOf(chat.conversation.session))).toEqual(['first', 'second', 'third']);
+  });
+
+  it('Esc with lines queued and an empty line removes the newest; with the queue empty it cancels, and the menu closes first', async () => {
+    server = await startChatServer([{ text: 'Thinking about it', hold: true }, { text: 'Kept one.' }]);
+    const chat = await openChat(makeAgentFolder(), loopback(server.url));
+    chat.write('hello', KEY.enter);
+    await server.held();
+    chat.write('keep me', KEY.enter);
+    await frameWith(chat.lastFrame, 'queued: keep me');
+    chat.write('drop me', KEY.enter);
+    await frameWith(chat.lastFrame, 'queued: drop me');
+    chat.write('/');
+    await frameWith(chat.lastFrame, '/compact');
+    chat.write(KEY.escape);
+    await frameWith(chat.lastFrame, (frame) => !frame.includes('/compact'));
+    chat.write(KEY.backspace);
+    await frameWith(chat.lastFrame, () => chat.input()[0] === '›  Type a message · / for commands');
+    expect(chat.lastFrame()).toContain('queued: drop me');
+    chat.write(KEY.escape);
+    const removed = await frameWith(chat.lastFrame, (frame) => !frame.includes('queued: drop me'));
+    expect(removed).toContain('queued: keep me');
+    expect(removed).toContain('working');
+    // A cancel keeps the queue: what is left goes once the canceled turn has ended.
+    chat.write(KEY.ctrlC);
+    const done = await frameWith(chat.lastFrame, 'Kept one.');
+    expect(done).toContain('⊘ canceled');
+    expect(server.requests.map((request) => request.body.messages.at(-1)?.content)).toEqual(['hello', 'keep me']);
+  });
+
+  it('a queued /clear runs when the turn ends, and the message queued after it goes to the new conversation', async () => {
+    server = await startChatServer([{ text: 'Thinking about it', hold: true }, { text: 'Fresh.' }]);
+    const chat = await openChat(makeAgentFolder(), loopback(server.url));
+    chat.write('hello', KEY.enter);
+    await server.held();
+    chat.write('/clear', KEY.enter, 'after clear', KEY.enter);
+    await frameWith(chat.lastFrame, 'queued: after clear');
+    expect(chat.lastFrame()).toContain('queued: /clear');
+    server.release();
+    await frameWith(chat.lastFrame, (frame) => frame.includes('new conversation: session ') && frame.includes('Fresh.'));
+    const users = server.requests[1].body.messages.filter((message) => message.role === 'user').map((message) => message.content);
+    expect(users).toEqual(['after clear']);
+  });
+
+  it('↑ on an empty line takes the newest queued line back into the input; Enter queues it again', async () => {
+    server = await startChatServer([{ text: 'Thinking about it', hold: true }, { text: 'Edited.' }]);
+    const chat = await openChat(makeAgentFolder(), loopback(server.url));
+    chat.write('hello', KEY.enter);
+    await server.held();
+    chat.write('a typo', KEY.enter);
+    await frameWith(chat.lastFrame, 'queued: a typo');
+    chat.write(KEY.up);
+    await frameWith(chat.lastFrame, (frame) => chat.input()[0] === '› a typo' && !frame.includes('queued:'));
+    chat.write(KEY.backspace, KEY.backspace, KEY.backspace, KEY.backspace, 'fix', KEY.enter);
+    await frameWith(chat.lastFrame, 'queued: a fix');
+    server.release();
+    await frameWith(chat.lastFrame, 'Edited.');
+    expect(server.requests[1].body.messages.at(-1)).toEqual({ role: 'user', content: 'a fix' });
+  });
+
+  it("a turn that ends with the agent's question is answered by the first queued message", async () => {
+    server = await startChatServer([
+      { toolCalls: [{ name: 'request_input', args: { prompt: 'Which service: api-west or api-east?' } }], hold: true },
+      { text: 'Deploying api-west.' },
+    ]);
+    const chat = await openChat(makeAgentFolder(), loopback(server.url));
+    chat.write('deploy the api', KEY.enter);
+    await server.held();
+    chat.write('api-west', KEY.enter);
+    await frameWith(chat.lastFrame, 'queued: api-west');
+    server.release();
+    await frameWith(chat.lastFrame, 'Deploying api-west.');
+    await chat.conversation.session.flush();
+    expect(userEntries(folderOf(chat.conversation.session))).toEqual(['deploy the api', 'api-west']);
+  });
+
+  it('a questionnaire on screen holds the queue: the form is answered by the person, the queued message goes after the turn', async () => {
+    const form = { prompt: 'A detail first.', fields: [{ name: 'environment', question: 'Which environment?', type: 'text' }] };
+    server = await startChatServer([
+      { text: 'Let me ask you.', toolCalls: [{ name: 'ask_user', args: form }], hold: true },
+      { text: 'Noted the environment.' },
+      { text: 'And the later one.' },
+    ]);
+    const chat = await openChat(makeAgentFolder({ augments: ['turnControl', 'questions'] }), loopback(server.url));
+    chat.write('plan it', KEY.enter);
+    await server.held();
+    chat.write('a later message', KEY.enter);
+    await frameWith(chat.lastFrame, 'queued: a later message');
+    server.release();
+    const asked = await frameWith(chat.lastFrame, 'Which environment?');
+    expect(asked).toContain('queued: a later message');
+    expect(asked).toContain('sent once the question is answered and the turn ends');
+    expect(server.requests).toHaveLength(1);
+    chat.write('staging', KEY.enter);
+    await frameWith(chat.lastFrame, 'And the later one.');
+    const toolResult = server.requests[1].body.messages.find((message) => message.role === 'tool');
+    expect(JSON.stringify(toolResult?.content)).toContain('staging');
+    expect(JSON.stringify(toolResult?.content)).not.toContain('a later message');
+    expect(server.requests[2].body.messages.at(-1)).toEqual({ role: 'user', content: 'a later message' });
   });
 
   it('Esc cancels a running turn; the partial text stays and the status says canceled', async () => {

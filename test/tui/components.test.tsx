@@ -3,6 +3,8 @@ import { cleanup, render } from 'ink-testing-library';
 import { CommandList } from '../../src/hosts/tui/command-list.js';
 import { InputLine } from '../../src/hosts/tui/input-line.js';
 import { WaitingHint } from '../../src/hosts/tui/waiting-hint.js';
+import { QueuedMessages } from '../../src/hosts/tui/queued-messages.js';
+import { emptyQueue, enqueue } from '../../src/hosts/tui/use-message-queue.js';
 import { StatusLine } from '../../src/hosts/tui/status-line.js';
 import { TranscriptItem } from '../../src/hosts/tui/transcript-item.js';
 import { turnEndText } from '../../src/hosts/tui/transcript-rows/item-rows.js';
@@ -203,5 +205,34 @@ describe('turnEndText', () => {
     expect(turnEndText('budget-exhausted', 'stopped after 10 inference rounds')).toBe('stopped after 10 inference rounds');
     expect(turnEndText('failed', 'the provider refused the key')).toBe('failed: the provider refused the key');
     expect(turnEndText('canceled')).toBe('canceled');
+  });
+});
+
+describe('QueuedMessages', () => {
+  const linesOf = (...texts: string[]) => texts.reduce(enqueue, emptyQueue).lines;
+
+  it('draws nothing while nothing is queued', () => {
+    expect(render(<QueuedMessages lines={[]} />).lastFrame()).toBe('');
+  });
+
+  it('a dim row a line, newest last, a pasted line cut to its first, then what the keys do', () => {
+    const frame = render(<QueuedMessages lines={linesOf('first\nand more', 'second')} />).lastFrame() ?? '';
+    expect(frame.split('\n')).toEqual(['', '  queued: first …', '  queued: second', '  ↑ edits the last · Esc removes it · sent as turns end']);
+  });
+
+  it('counts the older lines in one row when many wait, and says a question on screen holds them', () => {
+    const frame = render(<QueuedMessages lines={linesOf('one', 'two', 'three', 'four', 'five', 'six')} questionOpen />).lastFrame() ?? '';
+    expect(frame).toContain('… 2 more queued');
+    expect(frame).not.toContain('queued: two');
+    expect(frame).toContain('queued: six');
+    expect(frame).toContain('sent once the question is answered and the turn ends');
+  });
+});
+
+describe('StatusLine while a turn runs', () => {
+  it('shows the hint it is given in the place of Esc to cancel', async () => {
+    const { lastFrame } = render(<StatusLine running startedAt={Date.now()} indicators={[]} hint="Enter queues" />);
+    const frame = await frameWith(lastFrame, (f) => f.includes('working'));
+    expect(frame).toMatch(/working 0s · Enter queues$/);
   });
 });

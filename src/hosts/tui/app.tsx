@@ -6,6 +6,8 @@ import { BoardPanel, boardPanelRows } from './board/board-panel.js';
 import { useBoard } from './board/use-board.js';
 import { FieldQuestionView } from './questionnaire/field-question-view.js';
 import { WaitingHint } from './waiting-hint.js';
+import { QueuedMessages } from './queued-messages.js';
+import { queueRows, workingHint } from './use-message-queue.js';
 import { StatusLine } from './status-line.js';
 import { TranscriptItem } from './transcript-item.js';
 import { PrintedTranscript } from './printed-transcript.js';
@@ -29,7 +31,7 @@ const PLACEHOLDER = 'Type a message · / for commands';
  * live part of the running turn, a slot for panels, the input, and the status line.
  */
 export function App(props: AppProps) {
-  const { controls, editor, menu, notice, indicators, exiting, ready, questionnaire } = useChat(props);
+  const { controls, editor, menu, queue, notice, indicators, exiting, ready, questionnaire } = useChat(props);
   const { view } = controls;
   const board = useBoard(controls.conversation);
   const { stdout } = useStdout();
@@ -43,7 +45,7 @@ export function App(props: AppProps) {
   // Measured with the palette the frame draws with, so an item is laid out once for both; and
   // again only when the live part or the room for it changed, not for every key or notice.
   const palette = usePalette();
-  const below = budget.below + boardPanelRows(board);
+  const below = budget.below + boardPanelRows(board) + queueRows(queue.lines);
   const { live: liveEntries } = view.transcript;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the live entries are what liveItems reads.
   const live = useMemo(
@@ -76,6 +78,7 @@ export function App(props: AppProps) {
         </>
       }
       panel={board && <BoardPanel board={board} width={width} marginTop={1} />}
+      queued={<QueuedMessages lines={queue.lines} questionOpen={questionnaire.question !== undefined} />}
       input={
         questionnaire.question ? (
           <FieldQuestionView question={questionnaire.question} input={questionnaire.input} />
@@ -102,6 +105,7 @@ export function App(props: AppProps) {
           usage={view.usage}
           context={view.context}
           notice={notice}
+          hint={workingHint({ queued: queue.lines.length, typing: editor.state.text !== '' })}
         />
       }
     />
@@ -113,6 +117,8 @@ export interface LayoutProps {
   live: ReactNode;
   /** Panels shown above the input, beside the run (the board, later). */
   panel?: ReactNode;
+  /** What was sent during the turn and waits for its end, just above the input. */
+  queued?: ReactNode;
   /** The input area; another input mode (a questionnaire) takes this place. */
   input: ReactNode;
   below?: ReactNode;
@@ -120,12 +126,13 @@ export interface LayoutProps {
 }
 
 /** Where each part of the screen goes, so later panels and input modes slot in without reshuffling. */
-export function Layout({ printed, live, panel, input, below, status }: LayoutProps) {
+export function Layout({ printed, live, panel, queued, input, below, status }: LayoutProps) {
   return (
     <Box flexDirection="column">
       {printed}
       {live}
       {panel}
+      {input !== null && queued}
       {input !== null && (
         <Box marginTop={1} flexDirection="column" borderStyle="single" borderLeft={false} borderRight={false} borderDimColor>
           {input}

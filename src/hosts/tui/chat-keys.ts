@@ -19,6 +19,14 @@ export interface ChatKeyContext {
     dismiss(text: string): void;
     tab(text: string): string | undefined;
   };
+  /** Lines waiting for the turn to end (use-message-queue.ts). */
+  queue: {
+    size(): number;
+    /** Esc: the newest line leaves the queue. */
+    removeLast(): void;
+    /** ↑ on an empty line: the newest line leaves the queue for the input, to be edited and queued again. */
+    editLast(): void;
+  };
   /** The line is an entry recalled from the history, unchanged: ↑↓ keep walking the history. */
   recalled(): boolean;
   change(update: (state: EditorState) => EditorState): void;
@@ -52,7 +60,8 @@ function onControl(letter: string, ctx: ChatKeyContext): void {
   const editor = ctx.editor();
   switch (letter) {
     case 'c':
-      // A second Ctrl+C while a turn will not stop quits all the same.
+      // A second Ctrl+C while a turn will not stop quits all the same. A cancel leaves the
+      // queue as it is: its lines go once the canceled turn has ended, as after any turn.
       if (ctx.running && ctx.canceling) ctx.quit();
       else if (ctx.running) ctx.cancel();
       else if (ctx.quitArmed) ctx.quit();
@@ -115,8 +124,10 @@ export function handleChatKey(key: Keypress, ctx: ChatKeyContext): void {
     case 'newline':
       return ctx.change((state) => edit.insertText(state, '\n'));
     case 'escape':
-      if (ctx.running) (ctx.cancelByEscape ?? ctx.cancel)();
-      else if (ctx.menu.isOpen(text)) ctx.menu.dismiss(text);
+      // The nearest thing first: the open menu, then the newest queued line, then the turn.
+      if (ctx.menu.isOpen(text)) ctx.menu.dismiss(text);
+      else if (text === '' && ctx.queue.size() > 0) ctx.queue.removeLast();
+      else if (ctx.running) (ctx.cancelByEscape ?? ctx.cancel)();
       return;
     case 'tab': {
       const completed = ctx.menu.tab(text);
@@ -126,6 +137,7 @@ export function handleChatKey(key: Keypress, ctx: ChatKeyContext): void {
     case 'up':
     case 'down': {
       const direction = key.name === 'up' ? -1 : 1;
+      if (direction < 0 && text === '' && ctx.queue.size() > 0) return ctx.queue.editLast();
       // A command recalled from the history opens the menu, but the arrows walk on past it.
       if (ctx.menu.isOpen(text) && !ctx.recalled()) ctx.menu.move(text, direction);
       else ctx.vertical(direction);

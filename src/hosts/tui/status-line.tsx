@@ -13,17 +13,18 @@ const SPINNER_MS = 200;
 
 /**
  * The spinner and elapsed seconds of a running turn; it ticks on its own, nothing else redraws.
- * A notice (`canceling…`) takes the place of the Esc hint, so the line stays one row.
+ * A notice (`canceling…`) takes the place of the key hint; what does not fit is cut, never
+ * wrapped, so the line stays one row however narrow the terminal.
  */
-export function Working({ since, notice }: { since: number; notice?: string }) {
+export function Working({ since, notice, hint = 'Esc to cancel' }: { since: number; notice?: string; hint?: string }) {
   const colour = usePalette();
   const now = useNow(SPINNER_MS);
   const elapsed = Math.max(0, now - since);
   return (
-    <Text>
+    <Text wrap="truncate-end">
       <Text color={colour.accent}>{SPINNER[Math.floor(elapsed / SPINNER_MS) % SPINNER.length]}</Text>
       <Text> working {Math.floor(elapsed / 1000)}s</Text>
-      {notice ? <Text color={colour.warning}> · {notice}</Text> : <Text dimColor> · Esc to cancel</Text>}
+      {notice ? <Text color={colour.warning}> · {notice}</Text> : <Text dimColor> · {hint}</Text>}
     </Text>
   );
 }
@@ -90,13 +91,20 @@ export interface StatusLineProps {
   notice?: string;
   /** The context meter (`ctx 41% of 200k`), shown at the right where the folder states the window. */
   context?: ContextUse;
+  /** What the keys do while a turn runs (`Esc to cancel`, `Enter queues`). */
+  hint?: string;
 }
 
-export function StatusLine({ running, startedAt, lastTurn, personsTurn, indicators, usage, notice, context }: StatusLineProps) {
+export function StatusLine({ running, startedAt, lastTurn, personsTurn, indicators, usage, notice, context, hint }: StatusLineProps) {
   const colour = usePalette();
   let left;
-  if (running && personsTurn) left = <Text color={colour.question}>{glyph.question} your turn: the agent waits for your answer</Text>;
-  else if (running) left = <Working since={startedAt ?? Date.now()} notice={notice} />;
+  if (running && personsTurn)
+    left = (
+      <Text color={colour.question} wrap="truncate-end">
+        {glyph.question} your turn: the agent waits for your answer
+      </Text>
+    );
+  else if (running) left = <Working since={startedAt ?? Date.now()} notice={notice} hint={hint} />;
   else if (notice) left = <Text color={colour.warning}>{notice}</Text>;
   else if (lastTurn) left = <TurnStatusText {...lastTurn} />;
   else left = <Text dimColor>ready</Text>;

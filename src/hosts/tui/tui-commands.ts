@@ -14,6 +14,7 @@ export interface TuiCommandActions {
 export const KEY_HELP = [
   'keys: Enter sends · Alt+Enter, or \\ before Enter, adds a line · ↑↓ history · Tab completes',
   'Esc or Ctrl+C cancels a running turn · Ctrl+C twice, or Ctrl+D on an empty line, quits',
+  'during a turn Enter queues the message, sent when the turn ends · ↑ edits the last queued · Esc removes it',
 ];
 
 /** The TUI's own commands; augments add theirs to the same registry. */

@@ -11,6 +11,7 @@ import { useCommandMenu, type CommandMenu } from './use-command-menu.js';
 import { useConversation, type ConversationControls, type ConversationSetup } from './use-conversation.js';
 import { useInputEditor, type InputEditor } from './use-input-editor.js';
 import { useKeys } from './use-keys.js';
+import { useMessageQueue, useQueueDrain, type MessageQueue } from './use-message-queue.js';
 import { useQuitArm } from './use-quit-arm.js';
 import { useReprintOnResize } from './use-reprint-on-resize.js';
 import { useSubmit } from './use-submit.js';
@@ -34,6 +35,8 @@ export interface Chat {
   controls: ConversationControls;
   editor: InputEditor;
   menu: CommandMenu;
+  /** What was sent during the turn, waiting for it to end. */
+  queue: MessageQueue;
   notice?: string;
   indicators: string[];
   /** Quitting: the input and status are taken away so the last frame is the transcript alone. */
@@ -124,7 +127,8 @@ export function useChat(setup: ChatSetup): Chat {
   }, []);
 
   const menu = useCommandMenu(registry, editor.state.text);
-  const submit = useSubmit({ controls, registry, editor, setNotice });
+  const queue = useMessageQueue();
+  const { submit, runQueued } = useSubmit({ controls, registry, editor, queue, setNotice });
   useReprintOnResize(stdout, reprint);
 
   // A remark about the turn ("canceling…") ends with it.
@@ -138,6 +142,12 @@ export function useChat(setup: ChatSetup): Chat {
       submit(line);
       return true;
     },
+  });
+
+  // A question on screen holds the queue: its lines are never taken as the answer to a form.
+  useQueueDrain(queue, {
+    idle: () => !controls.isRunning() && !quitting.current && tui.snapshot().question === undefined,
+    run: runQueued,
   });
 
   const ready = useKeys((key) => {
@@ -160,6 +170,14 @@ export function useChat(setup: ChatSetup): Chat {
       vertical: editor.vertical,
       stash: editor.commit,
       recalled: editor.recalled,
+      queue: {
+        size: queue.size,
+        removeLast: () => void queue.takeLast(),
+        editLast: () => {
+          const text = queue.takeLast();
+          if (text !== undefined) editor.set(text);
+        },
+      },
       submit,
       cancel: () => {
         controls.cancel();
@@ -185,5 +203,5 @@ export function useChat(setup: ChatSetup): Chat {
 
   const away = awayIndicator(tui);
   const indicators = away ? [...conversation.indicators(), away] : conversation.indicators();
-  return { controls, editor, menu, notice, indicators, exiting, ready, questionnaire };
+  return { controls, editor, menu, queue, notice, indicators, exiting, ready, questionnaire };
 }

@@ -1,60 +1,107 @@
-import { useCallback } from 'react';
-import { findCommand, parseCommandLine, runCommand, unknownCommandMessage, type CommandRegistry } from './command-registry.js';
+import { useCallback, useMemo } from 'react';
+import { findCommand, parseCommandLine, runCommand, unknownCommandMessage, type CommandRegistry, type RegisteredCommand } from './command-registry.js';
 import type { InputEditor } from './use-input-editor.js';
 import type { ConversationControls } from './use-conversation.js';
+import type { MessageQueue } from './use-message-queue.js';
 
 export interface SubmitDeps {
   controls: ConversationControls;
   registry: CommandRegistry;
   editor: InputEditor;
+  queue: MessageQueue;
   setNotice(text: string | undefined): void;
 }
 
+export interface Submit {
+  /** Enter on the line. */
+  submit(text: string): void;
+  /** A queued line, now that the chat is idle: what Enter would have done with it then. */
+  runQueued(text: string): Promise<void>;
+}
+
+/** A line read as Enter takes it: a message (`//` starts one with a slash), or a command, known or not. */
+type Line =
+  | { kind: 'message'; text: string }
+  | { kind: 'no-name' }
+  | { kind: 'unknown'; name: string }
+  | { kind: 'command'; command: RegisteredCommand; args: string };
+
+function readLine(registry: CommandRegistry, text: string): Line {
+  const parsed = text.startsWith('//') ? undefined : parseCommandLine(text);
+  if (!parsed) return { kind: 'message', text: text.startsWith('//') ? text.slice(1) : text };
+  if (parsed.name === '') return { kind: 'no-name' };
+  const command = findCommand(registry, parsed.name);
+  return command ? { kind: 'command', command, args: parsed.args } : { kind: 'unknown', name: parsed.name };
+}
+
 /**
- * What Enter does with the line: run a slash command, or send a message to the agent. A message
- * that cannot go now (a turn runs) stays in the input line; an unknown command is said so and
- * cleared, kept in the history for ↑ to fix it.
+ * What Enter does with the line: run a slash command, or send a message to the agent. While a
+ * turn runs (or earlier lines still wait), a message, and a command that waits for the turn's
+ * end, join the queue, to go in order once the turn ends; a command marked `duringTurn` runs at
+ * once. An unknown command is said so and cleared, kept in the history for ↑ to fix it.
  */
-export function useSubmit({ controls, registry, editor, setNotice }: SubmitDeps): (text: string) => void {
-  return useCallback(
+export function useSubmit({ controls, registry, editor, queue, setNotice }: SubmitDeps): Submit {
+  const run = useCallback(
+    async (command: RegisteredCommand, args: string, text: string) => {
+      controls.echo(text.trim());
+      const output = await runCommand(command, args);
+      if (output.lines.length > 0) controls.showLines(output.lines, output.isError ? 'error' : 'info');
+      // A command that starts a turn (`/goal <condition>`): the person's message, or the augment's directive.
+      const start = output.startTurn;
+      if (!start || output.isError) return;
+      const started = start.by === undefined ? controls.send(start.message) : controls.continueWith({ directive: start.message, by: start.by });
+      if (!started) setNotice('a turn is running: the command took effect, and its turn did not start');
+    },
+    [controls, setNotice],
+  );
+
+  const submit = useCallback(
     (text: string) => {
       if (text.trim() === '') return;
-      const running = controls.isRunning();
-      // `//` sends a message that starts with a slash.
-      const parsed = text.startsWith('//') ? undefined : parseCommandLine(text);
-      if (!parsed) {
-        if (running || !controls.send(text.startsWith('//') ? text.slice(1) : text)) {
-          setNotice('a turn is running: press Enter again once it ends, or Esc to cancel it');
+      // Behind a running turn or lines already waiting, so the queue keeps the order typed.
+      const waits = controls.isRunning() || queue.size() > 0;
+      const line = readLine(registry, text);
+      switch (line.kind) {
+        case 'message':
+          if (waits || !controls.send(line.text)) queue.add(text);
+          editor.commit(text);
           return;
-        }
-        editor.commit(text);
-        return;
+        case 'no-name':
+          setNotice('type a command name after the slash; /help lists them');
+          return;
+        case 'unknown':
+          editor.commit(text);
+          controls.showLines([unknownCommandMessage(registry, line.name)], 'error');
+          return;
+        case 'command':
+          editor.commit(text);
+          if (waits && !line.command.duringTurn) queue.add(text);
+          else void run(line.command, line.args, text);
+          return;
       }
-      if (parsed.name === '') {
-        setNotice('type a command name after the slash; /help lists them');
-        return;
-      }
-      const command = findCommand(registry, parsed.name);
-      if (!command) {
-        editor.commit(text);
-        controls.showLines([unknownCommandMessage(registry, parsed.name)], 'error');
-        return;
-      }
-      if (running && !command.duringTurn) {
-        setNotice(`/${command.name} waits until the turn ends (Esc cancels it)`);
-        return;
-      }
-      editor.commit(text);
-      controls.echo(text.trim());
-      void runCommand(command, parsed.args).then((output) => {
-        if (output.lines.length > 0) controls.showLines(output.lines, output.isError ? 'error' : 'info');
-        // A command that starts a turn (`/goal <condition>`): the person's message, or the augment's directive.
-        const start = output.startTurn;
-        if (!start || output.isError) return;
-        const started = start.by === undefined ? controls.send(start.message) : controls.continueWith({ directive: start.message, by: start.by });
-        if (!started) setNotice('a turn is running: the command took effect, and its turn did not start');
-      });
     },
-    [controls, registry, editor, setNotice],
+    [controls, registry, editor, queue, setNotice, run],
   );
+
+  const runQueued = useCallback(
+    async (text: string) => {
+      const line = readLine(registry, text);
+      switch (line.kind) {
+        case 'message':
+          controls.send(line.text);
+          return;
+        case 'command':
+          return run(line.command, line.args, text);
+        case 'unknown':
+          // The registry changed while it waited (a /clear's new conversation).
+          controls.showLines([unknownCommandMessage(registry, line.name)], 'error');
+          return;
+        case 'no-name':
+          return;
+      }
+    },
+    [controls, registry, run],
+  );
+
+  return useMemo(() => ({ submit, runQueued }), [submit, runQueued]);
 }

@@ -71,6 +71,27 @@ describe.skipIf(!tmuxAvailable())('the goal in the chat, in a real terminal', { 
     expect(existsSync(goalJson)).toBe(false);
   });
 
+  it("a message typed during the goal's turns waits through them, Esc removing a queued line never arms the pause, and Ctrl+C pauses the goal and sends it", async () => {
+    const dir = slowGoalAgent();
+    const terminal = await terminals.run(dir);
+    await sendLine(terminal, '/goal finish every part');
+    await terminal.waitForText('Working: word0');
+    await sendLine(terminal, 'a note for later');
+    await terminal.waitForText('queued: a note for later');
+    await sendLine(terminal, 'drop this');
+    await terminal.waitForText('queued: drop this');
+    await terminal.press('Escape');
+    const removed = await terminal.waitForScreen((screen) => !screen.includes('queued: drop this'), 'the newest queued line removed');
+    expect(removed).not.toContain('Esc again cancels');
+    // The next turn of the goal starts by itself; the queue waits for the whole run.
+    await terminal.waitForText('↻ goal: the agent keeps the floor for the next turn');
+    expect(await terminal.screen()).toContain('queued: a note for later');
+    await terminal.press('C-c');
+    await terminal.waitForText('goal paused: the turn was canceled; /goal resume goes on', { joined: true });
+    await terminal.waitForScreen((screen) => /^› a note for later$/m.test(screen) && !screen.includes('queued:'), 'the queued message sent');
+    expect(goalFile(dir).status).toBe('paused');
+  });
+
   it('a goal paused by Esc twice comes back paused on --continue and starts no turn until /goal resume', async () => {
     const dir = slowGoalAgent();
     const first = await terminals.run(dir);
