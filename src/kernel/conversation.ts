@@ -269,15 +269,18 @@ export class Conversation {
    */
   async switchModel(ref: string): Promise<{ ok: true; model: string } | { ok: false; why: string }> {
     if (this.running) return { ok: false, why: 'a turn is running; switch the model once it has ended' };
-    const chosen = chooseModel(this.agent, this.modelOverrides ?? {}, ref);
-    if (!chosen.ok) return chosen;
-    const built = await this.models(chosen.spec);
-    if (!built.ok) return { ok: false, why: built.error };
-    const before = describeModel(this.spec);
-    const model = describeModel(chosen.spec);
+    // Held from the check on: a turn asked for while the model is built waits, rather than run on
+    // the model the switch replaces under it.
     this.running = true;
     let saved: { ok: true; model: string } | { ok: false; why: string };
+    const before = describeModel(this.spec);
+    let model = before;
     try {
+      const chosen = chooseModel(this.agent, this.modelOverrides ?? {}, ref);
+      if (!chosen.ok) return chosen;
+      const built = await this.models(chosen.spec);
+      if (!built.ok) return { ok: false, why: built.error };
+      model = describeModel(chosen.spec);
       saved = await this.asWriter(async () => {
         await this.logTail;
         this.logFailure = undefined;

@@ -128,7 +128,8 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
    */
   const start = useCallback(
     (first: (signal: AbortSignal) => Promise<ConversationTurn>, shown: { text: string } | { by: string }) => {
-      if (controller.current) return false;
+      // The conversation is busy without a turn of the chat's own while /compact or /model holds it.
+      if (controller.current || conversation.isRunning) return false;
       const abort = new AbortController();
       controller.current = abort;
       failureShown.current = false;
@@ -190,7 +191,8 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
     [conversation, start],
   );
 
-  const isRunning = useCallback(() => controller.current !== undefined, []);
+  // A /compact or /model holding the conversation counts too: a line sent meanwhile is queued.
+  const isRunning = useCallback(() => controller.current !== undefined || conversation.isRunning, [conversation]);
   const isCanceling = useCallback(() => controller.current?.signal.aborted === true, []);
   const cancel = useCallback(() => controller.current?.abort(new Error('canceled by the person')), []);
 

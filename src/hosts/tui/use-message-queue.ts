@@ -70,6 +70,8 @@ export interface MessageQueue {
   /** Removes the newest line and gives back its text. */
   takeLast(): string | undefined;
   takeFirst(): string | undefined;
+  /** Draws again, so the drain looks at the queue once more (a command that held the chat has ended). */
+  recheck(): void;
 }
 
 /** The queue as React state, read through a ref where keys are handled. */
@@ -92,7 +94,10 @@ export function useMessageQueue(): MessageQueue {
   );
   const last = useCallback(() => takeOne(takeLast), [takeOne]);
   const first = useCallback(() => takeOne(takeFirst), [takeOne]);
-  return useMemo(() => ({ lines: state.lines, size, add, takeLast: last, takeFirst: first }), [state.lines, size, add, last, first]);
+  const recheck = useCallback(() => {
+    if (latest.current.lines.length > 0) apply({ ...latest.current });
+  }, [apply]);
+  return useMemo(() => ({ lines: state.lines, size, add, takeLast: last, takeFirst: first, recheck }), [state.lines, size, add, last, first, recheck]);
 }
 
 export interface QueueDrain {

@@ -45,6 +45,8 @@ export function useSubmit({ controls, registry, editor, queue, setNotice }: Subm
     async (command: RegisteredCommand, args: string, text: string) => {
       controls.echo(text.trim());
       const output = await runCommand(command, args);
+      // Lines typed while it held the conversation (/compact, /model) may go now.
+      queue.recheck();
       if (output.lines.length > 0) controls.showLines(output.lines, output.isError ? 'error' : 'info');
       // A command that starts a turn (`/goal <condition>`): the person's message, or the augment's directive.
       const start = output.startTurn;
@@ -52,7 +54,7 @@ export function useSubmit({ controls, registry, editor, queue, setNotice }: Subm
       const started = start.by === undefined ? controls.send(start.message) : controls.continueWith({ directive: start.message, by: start.by });
       if (!started) setNotice('a turn is running: the command took effect, and its turn did not start');
     },
-    [controls, setNotice],
+    [controls, queue, setNotice],
   );
 
   const submit = useCallback(
