@@ -1,6 +1,7 @@
 import { EventType, type Event as AguiEvent } from '@ag-ui/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { loggedKernelEvent } from '../../kernel/events.js';
+import { loggedKernelEvent, systemLineEvent } from '../../kernel/events.js';
+import { continuedLine } from '../continued-turn.js';
 import type { SessionEntry } from '../../session/entries.js';
 import { isValidSessionId } from '../../session/ids.js';
 import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
@@ -36,6 +37,13 @@ export function historyEvents(threadId: string, entries: readonly SessionEntry[]
   const narrate = createQuestionNarrator();
   let userMessages = 0;
   for (const entry of entries) {
+    if (entry.kind === 'user' && entry.by !== undefined) {
+      // An augment's directive (a goal's next turn) is not something the person said: the line
+      // the chat and ACP show in its place.
+      const line = toAguiEvent(systemLineEvent(continuedLine(entry.by)));
+      if (line) events.push(line);
+      continue;
+    }
     if (entry.kind === 'user') {
       const messageId = entry.messageId ?? `user-${++userMessages}`;
       events.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'user' });

@@ -33,6 +33,20 @@ describe('goal over AG-UI (auggy serve)', () => {
     expect(said).toContain('Did step three.');
     expect(run.finished).toHaveLength(1);
     expect(run.finished[0].outcome).not.toBe('interrupt');
+
+    // Read back as a page reads a thread: the goal's directives are lines of the goal's, not the person's words.
+    const thread = (await (await fetch(`${serve.url}/agent/thread?threadId=${agent.threadId}`)).json()) as {
+      events: { type: string; role?: string; delta?: string; name?: string; value?: { text?: string } }[];
+    };
+    const userIds = new Set(
+      thread.events.flatMap((event) => (event.type === 'TEXT_MESSAGE_START' && event.role === 'user' ? [(event as { messageId?: string }).messageId] : [])),
+    );
+    const userTexts = thread.events.flatMap((event) =>
+      event.type === 'TEXT_MESSAGE_CONTENT' && userIds.has((event as { messageId?: string }).messageId) ? [String(event.delta)] : [],
+    );
+    expect(userTexts).toEqual(['do three steps']);
+    const lines = thread.events.flatMap((event) => (event.type === 'CUSTOM' && event.name === 'auggy.system' ? [event.value?.text] : []));
+    expect(lines.filter((line) => line?.startsWith('↻ goal'))).toHaveLength(2);
   });
 
   it('a questionnaire in turn two ends the run with an interrupt; the resume that answers it carries the goal to its end', async () => {
