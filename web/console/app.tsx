@@ -26,8 +26,9 @@ export function App() {
   const { view } = model;
   const running = view.runningSince !== undefined;
   // The agent waits on the person when it holds an interrupt open, or when its last turn ended
-  // with a question asked as text (a client that takes no interrupts ran it): the next message answers.
-  const lastSaid = view.transcript.items.findLast((item) => item.kind === 'assistant' || item.kind === 'user');
+  // with a question asked as text (a client that takes no interrupts ran it): the next message
+  // answers. A questionnaire's narration is not such a question: its form is the interrupt.
+  const lastSaid = view.transcript.items.findLast((item) => (item.kind === 'assistant' && !item.narration) || item.kind === 'user');
   const askedInText = lastSaid?.kind === 'assistant' && lastSaid.question;
   const waiting = !running && (view.interrupts.length > 0 || askedInText);
   const replyQuestion = view.interrupts.find(isReplyQuestion);
