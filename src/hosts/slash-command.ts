@@ -8,6 +8,11 @@ export function parseCommandLine(text: string): { name: string; args: string } |
   return { name: match[1], args: (match[2] ?? '').trim() };
 }
 
+/** What a line that is not a command sends: `//etc` sends `/etc`, a message that starts with a slash. */
+export function messageText(text: string): string {
+  return text.startsWith('//') ? text.slice(1) : text;
+}
+
 export async function runCommand(command: SlashCommand, args: string): Promise<CommandOutput> {
   try {
     return await command.run(args);

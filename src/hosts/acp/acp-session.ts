@@ -4,7 +4,7 @@ import type { Conversation, ConversationTurn, TurnOptions } from '../../kernel/c
 import { holdFloor } from '../../kernel/hold-floor.js';
 import type { HostScope } from '../../kernel/host-scope.js';
 import { continuedLine } from '../continued-turn.js';
-import { commandTurn, parseCommandLine, runCommand } from '../slash-command.js';
+import { commandTurn, messageText, parseCommandLine, runCommand } from '../slash-command.js';
 import { AcpPerson } from './acp-person.js';
 import { availableCommands } from './agent-commands.js';
 import { boardPlan } from './board-plan.js';
@@ -97,7 +97,7 @@ export class AcpSession {
   async prompt({ text, images }: PromptInput): Promise<PromptResponse> {
     if (this.running) throw new Error('a turn is already running in this session; cancel it or wait for its end');
     const command = this.commandIn(text);
-    if (!command) return this.holdFloor((options) => () => this.conversation.runTurn(text, { ...options, images }));
+    if (!command) return this.holdFloor((options) => () => this.conversation.runTurn(messageText(text), { ...options, images }));
     // A command may write the session's state (the ask, the board): as the session's one writer.
     const output = await this.conversation.asWriter(() => runCommand(command.command, command.args));
     this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${output.lines.join('\n')}\n` } });

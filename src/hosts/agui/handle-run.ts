@@ -13,7 +13,7 @@ import type { ThreadRegistry } from './thread-registry.js';
 import { systemLineEvent } from '../../kernel/events.js';
 import type { ConversationTurn, TurnOptions } from '../../kernel/conversation.js';
 import { holdFloor, type FloorRun } from '../../kernel/hold-floor.js';
-import { commandTurn, runMessageCommand } from '../slash-command.js';
+import { commandTurn, messageText, runMessageCommand } from '../slash-command.js';
 import { answersTurn, holdOpen, interruptRun, type InterruptRun } from '../interrupts/interrupt-run.js';
 
 export interface RunRouteContext extends BesideRunContext {
@@ -100,7 +100,7 @@ async function firstTurn(
       ran.output.lines.forEach(say);
       return ran.output.startTurn && !ran.output.isError ? commandTurn(conversation, ran.output.startTurn, options) : undefined;
     }
-    return () => conversation.runTurn(input.text, { ...options, messageId: input.messageId, images: input.images });
+    return () => conversation.runTurn(messageText(input.text), { ...options, messageId: input.messageId, images: input.images });
   }
   if (input.kind === 'tool-results') return () => conversation.resumeTurn(input.results, options);
   if (!asking) return undefined;

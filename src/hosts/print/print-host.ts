@@ -5,7 +5,7 @@ import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
 import { summarize, systemLineText, textEventWriter, turnSummary, type OutputFormat, type Writers } from './print-output.js';
 import { holdFloor } from '../../kernel/hold-floor.js';
 import type { ConversationTurn } from '../../kernel/conversation.js';
-import { commandTurn, runMessageCommand } from '../slash-command.js';
+import { commandTurn, messageText, runMessageCommand } from '../slash-command.js';
 import type { ImageInput } from '../../kernel/image-input.js';
 
 /** Why the signal aborted: the person's Ctrl+C, or a SIGTERM (CI stopping a job on timeout). */
@@ -77,7 +77,7 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
   });
   let floor;
   try {
-    const first = fromCommand?.start ?? (() => conversation.runTurn(options.message, { signal: options.signal, images: options.images }));
+    const first = fromCommand?.start ?? (() => conversation.runTurn(messageText(options.message), { signal: options.signal, images: options.images }));
     floor = await holdFloor(conversation, first, {
       signal: options.signal,
       onTurn: () => {

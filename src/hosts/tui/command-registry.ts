@@ -2,7 +2,7 @@ import type { SlashCommand } from '../../kernel/augment.js';
 import { editDistance } from '../../agent/suggest.js';
 
 // One reading of `/name args` for every host; the chat's registry is built on it.
-export { parseCommandLine, runCommand } from '../slash-command.js';
+export { messageText, parseCommandLine, runCommand } from '../slash-command.js';
 
 /** A slash command in the one list the person sees, whoever contributed it. */
 export interface RegisteredCommand extends SlashCommand {

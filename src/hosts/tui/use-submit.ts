@@ -1,5 +1,13 @@
 import { useCallback, useMemo } from 'react';
-import { findCommand, parseCommandLine, runCommand, unknownCommandMessage, type CommandRegistry, type RegisteredCommand } from './command-registry.js';
+import {
+  findCommand,
+  messageText,
+  parseCommandLine,
+  runCommand,
+  unknownCommandMessage,
+  type CommandRegistry,
+  type RegisteredCommand,
+} from './command-registry.js';
 import type { InputEditor } from './use-input-editor.js';
 import type { ConversationControls } from './use-conversation.js';
 import type { MessageQueue } from './use-message-queue.js';
@@ -28,7 +36,7 @@ type Line =
 
 function readLine(registry: CommandRegistry, text: string): Line {
   const parsed = text.startsWith('//') ? undefined : parseCommandLine(text);
-  if (!parsed) return { kind: 'message', text: text.startsWith('//') ? text.slice(1) : text };
+  if (!parsed) return { kind: 'message', text: messageText(text) };
   if (parsed.name === '') return { kind: 'no-name' };
   const command = findCommand(registry, parsed.name);
   return command ? { kind: 'command', command, args: parsed.args } : { kind: 'unknown', name: parsed.name };

@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpAgent } from '@ag-ui/client';
+import { makeAgentFolder } from '../helpers/agent-fixture.js';
+import { auggyPrint } from '../helpers/auggy-cli.js';
+import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { textOfLastUserMessage } from '../helpers/images.js';
+import { clientRun } from '../helpers/interrupt-agent.js';
+import { startServe, type ServeProcess } from '../helpers/serve-process.js';
+
+let server: ChatServer | undefined;
+let serve: ServeProcess | undefined;
+afterEach(async () => {
+  serve?.signal('SIGKILL');
+  await serve?.exited;
+  serve = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+describe('// sends a message that starts with a slash, in every host alike', () => {
+  it('--print and serve send "//etc/hosts is odd" to the model as "/etc/hosts is odd"', async () => {
+    server = await startChatServer([{ text: 'Printed.' }, { text: 'Served.' }]);
+    const dir = makeAgentFolder({});
+    const printed = await auggyPrint(dir, server.url, '//etc/hosts is odd');
+    expect(printed.stdout).toContain('Printed.');
+    expect(textOfLastUserMessage(server.requests[0])).toBe('/etc/hosts is odd');
+
+    serve = await startServe(dir, ['--model', 'openai-compatible:test', '--base-url', server.url]);
+    const run = await clientRun(new HttpAgent({ url: `${serve.url}/agent/run` }), { text: '//etc/hosts is odd' });
+    expect(run.failure).toBeUndefined();
+    expect(textOfLastUserMessage(server.requests[1])).toBe('/etc/hosts is odd');
+  });
+});
