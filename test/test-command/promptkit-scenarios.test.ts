@@ -37,20 +37,28 @@ describe('PromptKit scenarios as written', () => {
     expect(compilePattern('(?P<n>\\d+)\\z').exec('ab 12')?.groups?.n).toBe('12');
   });
 
-  it('a media part or a self-play turn loads, and is marked not run', () => {
+  it('an image part is resolved beside the scenario; a video part or a self-play turn loads, and is marked not run', () => {
     const loaded = load(`kind: Scenario
 spec:
   turns:
     - role: user
-      parts: [{ type: text, text: "what is this?" }, { type: image, media: { file_path: a.png } }]
+      parts: [{ type: text, text: "what is this?" }, { type: image, media: { file_path: media/a.png } }]
       assertions: [{ type: content_matches, params: { pattern: "(?i)cat" } }]
+    - role: user
+      parts: [{ type: text, text: "and this?" }, { type: video, media: { file_path: a.mp4, mime_type: video/mp4 } }]
     - role: gemini-user
       persona: curious-learner
       turns: 2
       assertions: [{ type: faithfulness, params: {} }]
 `);
     expect(loaded.diagnostics).toEqual([]);
-    expect(loaded.scenario?.turns.map((turn) => turn.skip)).toEqual([expect.stringMatching(/image part is not sent yet/), expect.stringMatching(/self-play/)]);
+    const turns = loaded.scenario?.turns ?? [];
+    expect(turns[0].skip).toBeUndefined();
+    expect(turns[0].images).toEqual([{ label: 'the image in part 2', path: expect.stringMatching(/auggy-pk-[^/]+\/media\/a\.png$/) }]);
+    expect(turns.slice(1).map((turn) => turn.skip)).toEqual([
+      expect.stringMatching(/its video part is not sent: auggy sends a model text and images/),
+      expect.stringMatching(/self-play/),
+    ]);
   });
 
   it('PromptKit aliases load: is_valid_json, valid_json, tools_not_called_with_args', () => {

@@ -14,7 +14,9 @@ export function scenarioLines(report: ScenarioReport, style: TextStyle): string[
   const facts = [scenario.file, `${turns} turn${turns === 1 ? '' : 's'}`, passRateText(report), seconds(report.durationMs)].filter(Boolean).join(', ');
   const mark = report.passed ? paint(32, 'PASS', style) : paint(31, 'FAIL', style);
   const lines = [`${mark}  ${scenario.name}  (${facts})`];
-  if (report.passed) return lines;
+  const notes = [...new Set(report.runs.flatMap((run) => run.turns.flatMap((turn) => turn.notes.map((note) => `turn ${turn.index}: ${note}`))))];
+  // A pass with a turn not run says so: its checks were skipped, not passed.
+  if (report.passed) return [...lines, ...notes.map((note) => `      note: ${note}`)];
   for (const failure of failuresOf(report)) {
     const runs = failure.runs > 1 ? ` · failed in ${failure.failedRuns} of ${failure.runs} runs` : '';
     lines.push(`      ${failure.where} · ${failure.type} · ${failure.location}${runs}`);
@@ -26,7 +28,6 @@ export function scenarioLines(report: ScenarioReport, style: TextStyle): string[
       `      ${threshold.type} at line ${threshold.line ?? '?'} passed in ${Math.round(threshold.passRate * 100)}% of runs; its pass_threshold is ${Math.round(threshold.threshold * 100)}%`,
     );
   }
-  const notes = [...new Set(report.runs.flatMap((run) => run.turns.flatMap((turn) => turn.notes.map((note) => `turn ${turn.index}: ${note}`))))];
   for (const note of notes) lines.push(`      note: ${note}`);
   return lines;
 }

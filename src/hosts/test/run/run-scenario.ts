@@ -15,6 +15,8 @@ import type { Scenario, ScenarioTurn } from '../scenario/types.js';
 import { conversationScope, turnScope } from './observe-turn.js';
 import { evaluateAll, failsRun, type AssertionOutcome } from './evaluate.js';
 import { scenarioPerson } from './scenario-person.js';
+import { readTurnImages } from './read-turn-images.js';
+import { imageRefusal } from '../../../kernel/image-input.js';
 
 export interface TurnReport {
   index: number;
@@ -83,6 +85,12 @@ function skippedTurn(turn: ScenarioTurn, why: string, scope: Scope): { report: T
   return { report: { index: turn.index, line: turn.line, content: turn.content, durationMs: 0, problems: [], notes: [why], assertions }, scope };
 }
 
+/** A turn that could not start (an image part that is not one): a problem that fails the run, its checks not run. */
+function problemTurn(turn: ScenarioTurn, problem: string, scope: Scope): { report: TurnReport; scope: Scope } {
+  const { report } = skippedTurn(turn, problem, scope);
+  return { report: { ...report, notes: [], problems: [problem] }, scope };
+}
+
 /**
  * A step's content as the chat runs it: a command it names (`/goal …`) runs, and every turn an
  * augment continues it with runs too, so the step's result is the whole run: all it said and
@@ -114,6 +122,12 @@ async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: 
   if (turn.skip !== undefined) {
     return skippedTurn(turn, turn.skip, turnScope({ events: [], result: undefined, snapshot: conversation.snapshot(), transcript: conversation.transcript() }));
   }
+  const emptyScope = () => turnScope({ events: [], result: undefined, snapshot: conversation.snapshot(), transcript: conversation.transcript() });
+  const read = await readTurnImages(turn.images);
+  if (!read.ok) return problemTurn(turn, `its image could not be sent: ${read.why}`, emptyScope());
+  // A model the folder says takes no images: the turn is not run, rather than failed for the agent.
+  const refused = imageRefusal(read.images, conversation.agent.engine.vision);
+  if (refused !== undefined) return skippedTurn(turn, `its image parts are not sent: ${refused}`, emptyScope());
   const started = Date.now();
   const events: KernelEvent[] = [];
   const unsubscribe = conversation.subscribe((event) => events.push(event));
@@ -122,7 +136,8 @@ async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: 
   let problems: string[];
   try {
     problems = await applyHostInputs(conversation, turn);
-    if (turn.content !== undefined) result = await runContent(conversation, turn.content, { signal: options.signal, person }, problems);
+    if (turn.content !== undefined || read.images.length > 0)
+      result = await runContent(conversation, turn.content ?? '', { signal: options.signal, person, images: read.images }, problems);
   } finally {
     unsubscribe();
   }

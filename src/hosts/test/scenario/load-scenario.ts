@@ -1,11 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Diagnostic } from '../../../agent/types.js';
 import { schemaDiagnostics } from '../../../agent/schema-issues.js';
 import { locateField, parseYamlSource, type FieldPath, type YamlSource } from '../../../agent/yaml-source.js';
 import { compileAssertion } from './compile-assertion.js';
 import { scenarioDocumentSchema, turnSchema, type TurnEntry } from './scenario-schema.js';
 import type { CompiledAssertion, PersonScript, Scenario, ScenarioTurn } from './types.js';
+import { turnMedia } from './turn-media.js';
 
 /** Larger than any scenario a person writes; a bigger file is a mistake (a log, a binary). */
 const MAX_SCENARIO_BYTES = 1024 * 1024;
@@ -51,7 +52,7 @@ function messageOf(turn: TurnEntry): string | undefined {
   return texts.length > 0 ? texts.join('\n') : undefined;
 }
 
-function loadTurn(raw: unknown, index: number, source: YamlSource, diagnostics: Diagnostic[]): ScenarioTurn | undefined {
+function loadTurn(raw: unknown, index: number, source: YamlSource, scenarioDir: string, diagnostics: Diagnostic[]): ScenarioTurn | undefined {
   const path = ['spec', 'turns', index];
   const parsed = turnSchema.safeParse(raw);
   if (!parsed.success) {
@@ -59,15 +60,12 @@ function loadTurn(raw: unknown, index: number, source: YamlSource, diagnostics: 
     return undefined;
   }
   const turn = parsed.data;
-  const media = turn.parts?.find((part) => part.type !== 'text');
+  const media = turnMedia(turn.parts, scenarioDir);
   const persona = (turn as Record<string, unknown>).persona;
-  const skip = media
-    ? `its ${media.type} part is not sent yet (auggy turns carry text only), so the turn is not run`
-    : turn.role !== 'user'
-      ? `a self-play turn (${turn.role}, persona ${String(persona)}) is not run yet`
-      : undefined;
+  const skip = 'skip' in media ? media.skip : turn.role !== 'user' ? `a self-play turn (${turn.role}, persona ${String(persona)}) is not run yet` : undefined;
   return {
     ...(skip ? { skip } : {}),
+    images: 'images' in media ? media.images : [],
     index: index + 1,
     line: locateField(source, path)?.line,
     content: messageOf(turn),
@@ -115,7 +113,7 @@ export function loadScenario(path: string, file: string): LoadedScenario {
     return { diagnostics: schemaDiagnostics(document.error.issues, source, { examples: { 'spec.turns': 'turns: [{role: user, content: "hello"}]' } }) };
 
   const diagnostics: Diagnostic[] = [];
-  const turns = document.data.spec.turns.flatMap((raw, index) => loadTurn(raw, index, source, diagnostics) ?? []);
+  const turns = document.data.spec.turns.flatMap((raw, index) => loadTurn(raw, index, source, dirname(path), diagnostics) ?? []);
   const conversationAssertions = compileAll(document.data.spec.conversation_assertions, ['spec', 'conversation_assertions'], source, diagnostics);
   if (diagnostics.length > 0) return { diagnostics };
   return {

@@ -39,14 +39,17 @@ export const personSchema = z.union(
   },
 );
 
-const textPartSchema = z.object({ type: z.string(), text: z.string().optional() });
+const mediaSchema = z
+  .object({ file_path: z.string().optional(), url: z.string().optional(), data: z.string().optional(), mime_type: z.string().optional() })
+  .loose();
+const partSchema = z.object({ type: z.string(), text: z.string().optional(), media: mediaSchema.optional() });
 
 export const turnSchema = z
   .object({
     role: z.string().default('user'),
     content: z.string().optional(),
-    /** PromptKit's multimodal parts; auggy takes the text ones. */
-    parts: z.array(textPartSchema).optional(),
+    /** PromptKit's multimodal parts: text and images are sent, other media skip the turn. */
+    parts: z.array(partSchema).optional(),
     event: z.string().trim().min(1).optional(),
     board: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
     person: personSchema.optional(),

@@ -1,5 +1,6 @@
 import type { CheckContext, CheckResult } from '../assertions/types.js';
 import type { Scope } from '../assertions/scope.js';
+import type { ScenarioImage } from './turn-media.js';
 
 /** PromptKit's `when`: the assertion runs only if the turn's tool calls meet these, and is skipped otherwise. */
 export interface AssertionWhen {
@@ -38,6 +39,8 @@ export interface ScenarioTurn {
   line?: number;
   /** The person's message; absent when the step only applies an event or board lines. */
   content?: string;
+  /** Image parts sent with the message, read when the turn runs. */
+  images: ScenarioImage[];
   /** A workflow event applied from outside before the message. */
   event?: string;
   /** The person's board lines, written before the message. */
