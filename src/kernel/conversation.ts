@@ -45,7 +45,7 @@ export type ConversationTurn = TurnResult & {
   cost?: number;
 };
 
-/** A continued turn's message ends `input-required`, or asks: then the person holds the floor, whatever an augment wants. */
+/** After a turn that asked the person or was canceled, the person holds the floor, whatever an augment wants. */
 const PERSON_HOLDS_FLOOR: readonly TurnResult['status'][] = ['input-required', 'canceled'];
 
 export interface TurnOptions {

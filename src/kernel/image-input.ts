@@ -125,11 +125,6 @@ function cannotRead(path: string, error: unknown): string {
   return `${path} cannot be read (${code ?? String(error)})`;
 }
 
-/** How a line names an image: "a.png (image/png, 12 KB)". */
-export function imageLabel(image: { mediaType: string; size: number; name?: string }): string {
-  return `${image.name ?? 'image'} (${image.mediaType}, ${sizeText(image.size)})`;
-}
-
 /**
  * Why the kernel will not send these images, when it will not: too many for one message, or a
  * model the folder says takes none (`engine.vision: false`).

@@ -26,9 +26,11 @@ export interface AttachmentRef {
 /** One line of events.jsonl. The first line is always the header. */
 export type SessionEntry =
   | { kind: 'header'; version: 1; sessionId: string; agentId?: string; agentName: string; createdAt: string }
-  /** `messageId`: the client's id for the message (AG-UI), so a history it sends back is recognised. */
-  /** `by`: set when an augment, not the person, wrote the message (a goal's continuation). */
-  /** `attachments`: the images the message carried, by reference (see attachments.ts). */
+  /**
+   * A message to the agent. `messageId`: the client's id for it (AG-UI), so a history it sends
+   * back is recognised; `by`: set when an augment, not the person, wrote it (a goal's
+   * continuation); `attachments`: the images it carried, by reference (see attachments.ts).
+   */
   | { kind: 'user'; turnId: string; text: string; at: string; messageId?: string; by?: string; attachments?: AttachmentRef[] }
   | { kind: 'event'; turnId?: string; event: LoggedEvent; at: string }
   /**

@@ -62,13 +62,13 @@ function idOf(body: unknown): unknown {
   return typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
 }
 
-/** Writes the SDK's stream of JSON-RPC responses as Server-Sent Events, until it ends or the caller leaves. */
 /** A refusal because the store was down says when to come back, as AG-UI's 503 does; any other is JSON-RPC's usual 200. */
 function refusalStatus(context: ServerCallContext, headers: Record<string, string>): { status: number; headers: Record<string, string> } {
   if (context.state.get(STORE_DOWN_STATE) !== true) return { status: 200, headers };
   return { status: 503, headers: { ...headers, 'retry-after': STORE_RETRY_SECONDS } };
 }
 
+/** Writes the SDK's stream of JSON-RPC responses as Server-Sent Events, until it ends or the caller leaves. */
 async function streamEvents(
   res: ServerResponse,
   stream: AsyncGenerator<unknown, void, undefined>,

@@ -1,11 +1,11 @@
 import { Box, Text } from 'ink';
-import { contextText } from '../../kernel/context/context-events.js';
+import { contextText, shortTokens } from '../../kernel/context/context-events.js';
 import type { TurnStatus } from '../../kernel/events.js';
 import { usePalette, type Palette } from './palette.js';
 import { glyph } from './theme.js';
 import { useNow } from './use-now.js';
 import { spentText } from './usage-text.js';
-import type { ContextUse, TurnSummary } from './view-state.js';
+import type { ContextUse, TokenUsage, TurnSummary } from './view-state.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 /** How often the spinner turns when nothing else draws the screen. */
@@ -54,24 +54,10 @@ export function TurnStatusText({ status }: TurnSummary) {
   );
 }
 
-/** The session's token use so far: `1.2k in · 340 out tokens`. */
+/** The session's token use so far: `1.2k in · 340 out tokens`, counted as the context meter counts. */
 export function tokenText(usage: TokenUsage): string | undefined {
   if (usage.inputTokens === 0 && usage.outputTokens === 0) return undefined;
-  const short = (count: number) =>
-    count >= 1_000_000
-      ? `${(count / 1_000_000).toFixed(1)}M`
-      : count >= 10_000
-        ? `${Math.round(count / 1000)}k`
-        : count >= 1000
-          ? `${(count / 1000).toFixed(1)}k`
-          : String(count);
-  return `${short(usage.inputTokens)} in · ${short(usage.outputTokens)} out tokens`;
-}
-
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cost?: number;
+  return `${shortTokens(usage.inputTokens)} in · ${shortTokens(usage.outputTokens)} out tokens`;
 }
 
 export interface StatusLineProps {

@@ -11,12 +11,12 @@ export function tokensForChars(chars: number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
-/** Characters a message puts in a request: its text, its tool calls' input, its tool results. */
 /** What one image is counted as, in characters (four to a token). */
 const IMAGE_CHARS = 4 * 1100;
 
 const charsOfMessage = new WeakMap<ModelMessage, number>();
 
+/** Characters a message puts in a request: its text, its tool calls' input, its tool results. */
 export function messageChars(message: ModelMessage): number {
   const known = charsOfMessage.get(message);
   if (known !== undefined) return known;
