@@ -13,24 +13,34 @@ export interface MockStep {
  * else the scenario's default, else the file's default.
  */
 
-const toolCallSchema = z.looseObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).optional() });
+function buildPromptKitMockSchema() {
+  const toolCallSchema = z.looseObject({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).optional() });
+  /** A turn is text, or `{type, content, tool_calls}`. */
+  const turnSchema = z.union([
+    z.string(),
+    z.looseObject({ type: z.string().optional(), content: z.string().optional(), tool_calls: z.array(toolCallSchema).optional() }),
+  ]);
+  const scenarioSchema = z.looseObject({
+    defaultResponse: z.string().optional(),
+    turns: z.record(z.string(), turnSchema).optional(),
+  });
+  return z.looseObject({
+    defaultResponse: z.string().optional(),
+    scenarios: z.record(z.string(), scenarioSchema.nullable()).optional(),
+  });
+}
 
-/** A turn is text, or `{type, content, tool_calls}`. */
-const turnSchema = z.union([
-  z.string(),
-  z.looseObject({ type: z.string().optional(), content: z.string().optional(), tool_calls: z.array(toolCallSchema).optional() }),
-]);
+let builtSchema: ReturnType<typeof buildPromptKitMockSchema> | undefined;
 
-const scenarioSchema = z.looseObject({
-  defaultResponse: z.string().optional(),
-  turns: z.record(z.string(), turnSchema).optional(),
-});
-
-export const promptKitMockSchema = z.looseObject({
-  defaultResponse: z.string().optional(),
-  scenarios: z.record(z.string(), scenarioSchema.nullable()).optional(),
-});
-export type PromptKitMock = z.infer<typeof promptKitMockSchema>;
+/**
+ * The schema of a PromptKit mock file, built at its first use: every scripted run imports this
+ * module, and only a PromptKit mock needs the schema (zod's schemas cost at construction).
+ */
+export function promptKitMockSchema(): ReturnType<typeof buildPromptKitMockSchema> {
+  builtSchema ??= buildPromptKitMockSchema();
+  return builtSchema;
+}
+export type PromptKitMock = z.infer<ReturnType<typeof buildPromptKitMockSchema>>;
 
 /** Whether a parsed script file is PromptKit's mock config rather than auggy's rules. */
 export function isPromptKitMock(raw: unknown): boolean {
@@ -54,7 +64,9 @@ export function promptKitTurn(prompt: LanguageModelV3Prompt): number {
   return Math.max(1, users, assistants) + (toolResults > 0 ? 1 : 0);
 }
 
-function stepOf(turn: z.infer<typeof turnSchema>): MockStep {
+type MockTurn = NonNullable<NonNullable<NonNullable<PromptKitMock['scenarios']>[string]>['turns']>[string];
+
+function stepOf(turn: MockTurn): MockStep {
   if (typeof turn === 'string') return { text: turn, toolCalls: [] };
   return { text: turn.content ?? '', toolCalls: (turn.tool_calls ?? []).map((call) => ({ name: call.name, args: call.arguments ?? {} })) };
 }

@@ -61,7 +61,7 @@ export function loadScript(path: string): LoadedScript {
     throw new ScriptError(`cannot read the model script ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
   if (isPromptKitMock(raw)) {
-    const mock = promptKitMockSchema.safeParse(raw);
+    const mock = promptKitMockSchema().safeParse(raw);
     if (!mock.success)
       throw new ScriptError(`the model script ${path} is not a valid PromptKit mock config: ${z.prettifyError(mock.error).replace(/\n/g, '; ')}`);
     return { chunkDelayMs: 0, rules: [], promptKit: mock.data };
