@@ -29,6 +29,15 @@ const REPLY = [
   'DONE',
 ].join('\n');
 
+const TABLE = [
+  'Here is the state of the services:',
+  '',
+  '| service | status | region | note |',
+  '|---|---|---|---|',
+  '| api-west | healthy | eu-west | Serving all traffic in the west since the canary was promoted this morning |',
+  '| api-east | degraded | us-east | Error rate above the budget after the last deploy; a rollback is being prepared |',
+].join('\n');
+
 /** Rows of the reply: each starts where its block's text does (gutter, code indent, list marker), never a column later. */
 function strayRows(screen: string): string[] {
   return screen.split('\n').filter((line) => /\b(alpha|lima|li)\b/.test(line) && !/^(● | {2}• | {2}| {4})\S/.test(line));
@@ -81,5 +90,36 @@ describe.skipIf(!tmuxAvailable())('wrapping at exactly the terminal width', { ti
     await t.press('Enter');
     await t.waitForText('ok');
     await t.waitForText(TUI_READY);
+  });
+
+  it('draws a table wider than the terminal with its short words whole, the long column wrapped at words, borders in line', async () => {
+    const t = await chatAt60([{ text: TABLE }]);
+    await sendLine(t, 'how are the services');
+    await t.waitForText('✓ completed');
+    const lines = (await t.screen({ scrollback: true })).split('\n');
+    const table = lines.slice(lines.findIndex((line) => /service +│/.test(line)));
+    const rows = table.slice(
+      0,
+      table.findIndex((line) => !line.includes('│') && !line.includes('┼')),
+    );
+    expect(rows.length, lines.join('\n')).toBeGreaterThan(4);
+    expect(rows.every((row) => row.length <= WIDTH)).toBe(true);
+    const borders = (line: string) => [...line].flatMap((char, index) => (char === '│' || char === '┼' ? [index] : []));
+    for (const row of rows) expect(borders(row), rows.join('\n')).toEqual(borders(rows[0]));
+    const cells = rows
+      .filter((row) => row.includes('│'))
+      .map((row) =>
+        row
+          .slice(2)
+          .split('│')
+          .map((cell) => cell.trim()),
+      );
+    const column = (index: number) => cells.map((cell) => cell[index]).filter(Boolean);
+    expect(column(0)).toEqual(['service', 'api-west', 'api-east']);
+    expect(column(1)).toEqual(['status', 'healthy', 'degraded']);
+    expect(column(2)).toEqual(['region', 'eu-west', 'us-east']);
+    expect(column(3).join(' ')).toBe(
+      'note Serving all traffic in the west since the canary was promoted this morning Error rate above the budget after the last deploy; a rollback is being prepared',
+    );
   });
 });
