@@ -42,6 +42,8 @@ export interface Terminal {
   press(...keys: string[]): Promise<void>;
   /** Pasted the way a terminal pastes: bracketed when the program asked for it. */
   paste(text: string): Promise<void>;
+  /** Bytes written to the program in one piece, as keys pressed together reach it: `\u001b[B\r` is Down and Enter in one read. */
+  write(bytes: string): Promise<void>;
   /** `escapes`: with the colour and style sequences (`capture-pane -e`); `scrollback`: every line the pane still holds, not only the visible ones. */
   screen(options?: { joined?: boolean; escapes?: boolean; scrollback?: boolean }): Promise<string>;
   waitForText(text: string | RegExp, options?: WaitOptions): Promise<string>;
@@ -109,6 +111,11 @@ export async function openTerminal(options: TerminalOptions): Promise<Terminal> 
     paste: async (text) => {
       await tmux('set-buffer', '-b', 'paste', text);
       await tmux('paste-buffer', '-p', '-d', '-b', 'paste', '-t', target);
+    },
+    write: async (bytes) => {
+      await tmux('set-buffer', '-b', 'keys', bytes);
+      // Without -p there are no paste brackets; -r keeps a newline a newline.
+      await tmux('paste-buffer', '-r', '-d', '-b', 'keys', '-t', target);
     },
     screen,
     waitForScreen,

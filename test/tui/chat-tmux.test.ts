@@ -145,6 +145,25 @@ describe.skipIf(!tmuxAvailable())('the chat in a real terminal', { timeout: 180_
     await t.waitForText(new RegExp(`^› ${menu[1]}$`, 'm'));
   });
 
+  it('the / menu opens again after Esc closed it, once the / is typed anew', async () => {
+    const t = await terminals.run(copyExample());
+    // The menu's rows, not the header's "/help for commands".
+    const menuShown = (screen: string) => /^ {2}\/help\b/m.test(screen);
+    await t.type('/');
+    await t.waitForScreen(menuShown, 'the command menu');
+    await t.press('Escape');
+    await t.waitForScreen((screen) => !menuShown(screen) && inputArea(screen) === '› /', 'the menu closed, the / still typed');
+    await t.press('BSpace');
+    await inputShows(t, ' Type a message · / for commands');
+    await t.type('/');
+    await t.waitForScreen((screen) => menuShown(screen) && inputArea(screen) === '› /', 'the command menu again');
+    // Closed again, it opens for a name typed after the /.
+    await t.press('Escape');
+    await t.waitForScreen((screen) => !menuShown(screen), 'the menu closed again');
+    await t.type('he');
+    await t.waitForScreen((screen) => menuShown(screen) && inputArea(screen) === '› /he', 'the menu for /he');
+  });
+
   it("during a questionnaire the status line says it is the person's turn, with no clock and no Esc to cancel", async () => {
     const t = await terminals.run(copyExample());
     await sendLine(t, 'plan a release');

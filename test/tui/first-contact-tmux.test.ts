@@ -35,6 +35,24 @@ async function quit(t: Terminal): Promise<string> {
   return t.screen({ joined: true });
 }
 
+/** The demo's folder with two sessions, `hello` then `deploy the api`, and `auggy` + `args` on it. */
+async function twoSessions(args: string[]): Promise<Terminal> {
+  const dir = copyExample();
+  const env = { ...CLEAN_MODEL_ENV, NO_COLOR: '1' };
+  await execa('node', [AUGGY_BIN, '-p', 'hello'], { cwd: dir, env, reject: false });
+  await execa('node', [AUGGY_BIN, '-p', 'deploy the api'], { cwd: dir, env, reject: false });
+  return terminal({ command: ['node', AUGGY_BIN, ...args], cwd: dir });
+}
+
+/** The chat opened on the older session, the one that said hello. */
+async function openedOnHello(t: Terminal): Promise<void> {
+  await t.waitForText(TUI_READY);
+  const chat = await t.screen();
+  expect(chat).toContain('(resumed)');
+  expect(chat).toContain("Hello! I'm the demo agent.");
+  expect(chat).not.toContain('deploy the api');
+}
+
 describe.skipIf(!tmuxAvailable())('first contact in a real terminal', { timeout: 180_000 }, () => {
   it('bare auggy in an agent folder opens the chat there', async () => {
     const dir = copyExample();
@@ -78,11 +96,7 @@ describe.skipIf(!tmuxAvailable())('first contact in a real terminal', { timeout:
   });
 
   it('--resume without an id offers the sessions to pick from, newest first, and opens the one picked', async () => {
-    const dir = copyExample();
-    const env = { ...CLEAN_MODEL_ENV, NO_COLOR: '1' };
-    await execa('node', [AUGGY_BIN, '-p', 'hello'], { cwd: dir, env, reject: false });
-    await execa('node', [AUGGY_BIN, '-p', 'deploy the api'], { cwd: dir, env, reject: false });
-    const t = await terminal({ command: ['node', AUGGY_BIN, '--resume'], cwd: dir });
+    const t = await twoSessions(['--resume']);
     const picker = await t.waitForText('Resume a session');
     const rows = picker.split('\n').filter((line) => /\d{8}-\d{6}-/.test(line));
     expect(rows[0]).toMatch(/^› .*waiting for your answer\s+deploy the api/);
@@ -91,11 +105,21 @@ describe.skipIf(!tmuxAvailable())('first contact in a real terminal', { timeout:
     await t.press('Down');
     await t.waitForScreen((screen) => /^› .*completed\s+hello/m.test(screen), 'the second row picked');
     await t.press('Enter');
-    await t.waitForText(TUI_READY);
-    const chat = await t.screen();
-    expect(chat).toContain('(resumed)');
-    expect(chat).toContain("Hello! I'm the demo agent.");
-    expect(chat).not.toContain('deploy the api');
+    await openedOnHello(t);
+  });
+
+  it('-r: Down and Enter arriving in one read act in order, opening the second session', async () => {
+    const t = await twoSessions(['-r']);
+    await t.waitForScreen((screen) => /^› .*deploy the api/m.test(screen), 'the picker on the newest session');
+    await t.write('\u001b[B\r');
+    await openedOnHello(t);
+  });
+
+  it("-r: tmux's Down and Enter sent at once open the second session too", async () => {
+    const t = await twoSessions(['-r']);
+    await t.waitForScreen((screen) => /^› .*deploy the api/m.test(screen), 'the picker on the newest session');
+    await t.press('Down', 'Enter');
+    await openedOnHello(t);
   });
 
   it('--resume with an id opens that session', async () => {

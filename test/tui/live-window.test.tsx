@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DisplayItem } from '../../src/hosts/tui/display-items.js';
 import { fitLiveItems, screenBudget } from '../../src/hosts/tui/live-window.js';
+import { ScreenWidthProvider } from '../../src/hosts/tui/screen-width.js';
 import { TranscriptItem } from '../../src/hosts/tui/transcript-item.js';
 import { renderToString } from 'ink';
 
@@ -58,6 +59,30 @@ describe('fitting the live area on screen', () => {
       expect(total, `${columns}x${rows}`).toBeLessThanOrEqual(rows - below);
       // On a tiny screen a code block's fence and "…" alone fill the room: then it waits to be printed.
       if (rows >= 16) expect(fitted.items.length, `${columns}x${rows}`).toBe(1);
+    }
+  });
+
+  it('keeps a reply streamed frame by frame within the screen and filled, its newest words shown, as its blocks change', () => {
+    const blocks = [
+      ...Array.from({ length: 40 }, (_, i) => `- item ${i}`),
+      '',
+      ...Array.from({ length: 12 }, (_, i) => `Paragraph ${i} says rather more words than a list item does, so a row holds many more of them.`),
+    ].join('\n');
+    const [columns, rows, below] = [60, 24, 8];
+    for (let end = 400; end <= blocks.length; end += 97) {
+      const text = blocks.slice(0, end);
+      const fitted = fitLiveItems([{ kind: 'assistant', id: 'streaming', text, continued: false }], { rows, columns, below });
+      const [shown] = fitted.items;
+      const drawn = renderToString(
+        <ScreenWidthProvider columns={columns}>
+          <TranscriptItem item={shown} />
+        </ScreenWidthProvider>,
+        { columns },
+      ).split('\n').length;
+      expect(drawn, `at ${end}`).toBeLessThanOrEqual(rows - below - 1);
+      // Not stuck at the few rows a list's short lines took once prose follows.
+      expect(drawn, `at ${end}`).toBeGreaterThanOrEqual((rows - below - 1) / 2);
+      expect(shown.kind === 'assistant' && shown.text.trimEnd().endsWith(text.trimEnd().split(/\s+/).at(-1) ?? ''), `at ${end}`).toBe(true);
     }
   });
 

@@ -2,7 +2,12 @@ import { Box, Text } from 'ink';
 import { memo } from 'react';
 import { usePalette } from './palette.js';
 import { glyph } from './theme.js';
+import { cursorInRows, editedRows } from './edited-rows.js';
 import { graphemeEndAfter } from './graphemes.js';
+import { useScreenWidth } from './screen-width.js';
+
+/** The prompt's column, beside the text. */
+const GUTTER = 2;
 
 export interface InputLineProps {
   text: string;
@@ -12,25 +17,38 @@ export interface InputLineProps {
   maxLines?: number;
 }
 
-/** One line of the input, with the cursor drawn as an inverted character when it is on this line. */
-function EditedLine({ line, cursorAt }: { line: string; cursorAt?: number }) {
-  if (cursorAt === undefined) return <Text>{line === '' ? ' ' : line}</Text>;
+/** One row of the input, with the cursor drawn as an inverted character when it is on this row. */
+function EditedRowText({ text, cursorAt }: { text: string; cursorAt?: number }) {
+  if (cursorAt === undefined) return <Text>{text === '' ? ' ' : text}</Text>;
   // The whole character under the cursor, an emoji with its modifiers included.
-  const end = graphemeEndAfter(line, cursorAt);
-  const under = cursorAt < line.length ? line.slice(cursorAt, end) : ' ';
+  const end = graphemeEndAfter(text, cursorAt);
+  const under = cursorAt < text.length ? text.slice(cursorAt, end) : ' ';
   return (
     <Text>
-      {line.slice(0, cursorAt)}
+      {text.slice(0, cursorAt)}
       <Text inverse>{under}</Text>
-      {line.slice(end)}
+      {text.slice(end)}
     </Text>
+  );
+}
+
+/** One line of the input in rows wrapped at words (edited-rows.ts), the cursor on the row it is in. */
+function EditedLine({ line, cursorAt }: { line: string; cursorAt?: number }) {
+  const rows = editedRows(line, useScreenWidth() - GUTTER);
+  const cursor = cursorAt === undefined ? undefined : cursorInRows(rows, cursorAt);
+  return (
+    <Box flexDirection="column">
+      {rows.map(({ start, shownEnd }, index) => (
+        <EditedRowText key={start} text={line.slice(start, shownEnd)} cursorAt={cursor?.row === index ? cursor.at - start : undefined} />
+      ))}
+    </Box>
   );
 }
 
 function PromptGutter({ first }: { first: boolean }) {
   const colour = usePalette();
   return (
-    <Box width={2} flexShrink={0}>
+    <Box width={GUTTER} flexShrink={0}>
       <Text color={colour.accent} bold>
         {first ? glyph.prompt : ' '}
       </Text>

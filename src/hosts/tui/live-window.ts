@@ -44,18 +44,47 @@ function tailChars(rows: number, width: number): number {
 }
 
 /**
+ * How many characters of the streaming reply's end the last frame showed. The next frame, a few
+ * words longer, starts its search there: usually one layout finds the end that fits, where a
+ * search from the screen's size took three or four, one of them three times as long.
+ */
+let lastClip: { id: string; chars: number } | undefined;
+
+/**
  * The end of a streaming reply that fits in `rows`: cut at a line by characters, shorter each
- * try in proportion to how many rows it still overflows by. Undefined when not even a line fits.
+ * try in proportion to how many rows it still overflows by, then, when rows are left empty, a
+ * few tries longer. Undefined when not even a line fits.
  */
 function clipToRows(item: DisplayItem & { kind: 'assistant' }, rows: number, width: number, palette: Palette): DisplayItem | undefined {
-  let chars = Math.min(item.text.length, rows * width);
-  while (chars > 0) {
+  const longest = Math.min(item.text.length, tailChars(rows, width));
+  const attempt = (chars: number) => {
     const clipped = { ...item, text: clipMarkdownTail(item.text, chars) };
-    const drawn = drawnRows(clipped, width, palette);
-    if (drawn <= rows) return clipped;
-    chars = Math.min(chars - 1, Math.floor((Math.min(chars, clipped.text.length) * rows) / drawn));
+    return { chars, clipped, drawn: drawnRows(clipped, width, palette) };
+  };
+  let chars = Math.min(longest, lastClip?.id === item.id ? lastClip.chars : rows * width);
+  // The fewest characters known to be too tall.
+  let tooLong = longest + 1;
+  let fitted: ReturnType<typeof attempt> | undefined;
+  while (chars > 0) {
+    const tried = attempt(chars);
+    if (tried.drawn <= rows) {
+      fitted = tried;
+      break;
+    }
+    tooLong = chars;
+    chars = Math.min(chars - 1, Math.floor((Math.min(chars, tried.clipped.text.length) * rows) / tried.drawn));
   }
-  return undefined;
+  if (!fitted) return undefined;
+  // Rows left empty (short lines gave way to long ones): a few tries longer, never past what was too tall.
+  for (let step = 0; step < 4 && fitted.drawn < rows && tooLong - fitted.chars > 1; step++) {
+    const proportional = Math.floor((fitted.chars * rows) / Math.max(1, fitted.drawn));
+    const guess = tooLong > longest ? Math.min(longest, proportional) : Math.floor((fitted.chars + tooLong) / 2);
+    const tried = attempt(guess);
+    if (tried.drawn <= rows) fitted = tried;
+    else tooLong = guess;
+  }
+  lastClip = { id: item.id, chars: fitted.chars };
+  return fitted.clipped;
 }
 
 /**
@@ -74,19 +103,15 @@ export function fitLiveItems(
   const shown: DisplayItem[] = [];
   for (let index = items.length - 1; index >= 0; index--) {
     const whole = items[index];
-    // Only a reply's end can be shown: what is far above it is not laid out at all.
-    const room = tailChars(budget, width);
-    const item = whole.kind === 'assistant' && whole.text.length > room ? { ...whole, text: clipMarkdownTail(whole.text, room) } : whole;
-    const needed = drawnRows(item, width, palette);
+    // A reply longer than the rows left could hold even without markup is cut to its end at once.
+    const needed = whole.kind === 'assistant' && whole.text.length > budget * width ? Number.POSITIVE_INFINITY : drawnRows(whole, width, palette);
     if (needed <= budget) {
-      shown.unshift(item);
-      // A reply cut to its end is the oldest item shown, as below.
-      if (item !== whole) return { items: shown, hidden: index };
+      shown.unshift(whole);
       budget -= needed;
       continue;
     }
     // The end of a long streaming message is what is being read; all of it is printed once done.
-    const clipped = item.kind === 'assistant' && budget >= 2 ? clipToRows(item, budget, width, palette) : undefined;
+    const clipped = whole.kind === 'assistant' && budget >= 2 ? clipToRows(whole, budget, width, palette) : undefined;
     if (clipped) {
       shown.unshift(clipped);
       return { items: shown, hidden: index };

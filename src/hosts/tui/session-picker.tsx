@@ -1,5 +1,5 @@
 import { Box, Text, render, useApp, useStdout } from 'ink';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SessionSummary } from '../../session/session-summary.js';
 import { sessionRows } from '../session-rows.js';
 import { usePalette } from './palette.js';
@@ -23,7 +23,15 @@ export function SessionPicker({ sessions, onPick, max = 12 }: SessionPickerProps
   const colours = usePalette();
   const [selected, setSelected] = useState(0);
   const [done, setDone] = useState(false);
+  // Keys that arrive together (Down then Enter in one read) are handled before React draws
+  // again: each reads the selection the one before it left, not the one last drawn.
+  const current = useRef({ selected: 0, done: false });
+  const move = (step: number) => {
+    current.current.selected = (current.current.selected + step + sessions.length) % sessions.length;
+    setSelected(current.current.selected);
+  };
   const choose = (id: string | undefined) => {
+    current.current.done = true;
     onPick(id);
     setDone(true);
   };
@@ -32,14 +40,14 @@ export function SessionPicker({ sessions, onPick, max = 12 }: SessionPickerProps
     if (done) exit();
   }, [done, exit]);
   useKeys((key) => {
+    // What follows the key that chose, in the same read, is not the picker's.
+    if (current.current.done) return;
     if (key.kind === 'ctrl' && (key.letter === 'c' || key.letter === 'd')) return choose(undefined);
-    if (key.kind === 'ctrl' && (key.letter === 'p' || key.letter === 'n')) {
-      return setSelected((at) => (at + (key.letter === 'p' ? -1 : 1) + sessions.length) % sessions.length);
-    }
+    if (key.kind === 'ctrl' && (key.letter === 'p' || key.letter === 'n')) return move(key.letter === 'p' ? -1 : 1);
     if (key.kind !== 'key') return;
     if (key.name === 'escape') return choose(undefined);
-    if (key.name === 'enter') return choose(sessions[selected]?.id);
-    if (key.name === 'up' || key.name === 'down') setSelected((at) => (at + (key.name === 'up' ? -1 : 1) + sessions.length) % sessions.length);
+    if (key.name === 'enter') return choose(sessions[current.current.selected]?.id);
+    if (key.name === 'up' || key.name === 'down') move(key.name === 'up' ? -1 : 1);
   });
   const rows = sessionRows(sessions, (stdout.columns || 100) - 4);
   if (done) return null;

@@ -5,6 +5,7 @@ import { EMPTY_ROW, PLAIN, cleanText, plainText, spansOf, type Look, type Row, t
 import { highlightRuns } from './highlight-code.js';
 import { inlineStyled } from './inline-styled.js';
 import { lexMarkdown } from './markdown-blocks.js';
+import { columnWidths, type ColumnMeasure } from './table-columns.js';
 
 /**
  * A reply's markdown as rows for the terminal, `width` columns wide: headings without `#`,
@@ -94,25 +95,24 @@ function list(token: Tokens.List, width: number, palette: Palette): Row[] {
   return rows;
 }
 
-/** How many columns a cell's text takes on screen: as shown (no markup), wide characters and emoji counted as the terminal draws them. */
-function cellWidth(cell: Tokens.TableCell, palette: Palette): number {
-  return textWidth(plainText(inlineStyled(cell.tokens, palette)).replace(/\s+/g, ' ').trim());
+/** How many columns a cell's text and its longest word take on screen: as shown (no markup), wide characters and emoji counted as the terminal draws them. */
+function cellMeasure(cell: Tokens.TableCell | undefined, palette: Palette): ColumnMeasure {
+  if (!cell) return { widest: 0, longestWord: 0 };
+  const text = plainText(inlineStyled(cell.tokens, palette)).replace(/\s+/g, ' ').trim();
+  return { widest: textWidth(text), longestWord: Math.max(0, ...text.split(' ').map(textWidth)) };
 }
 
-/** Columns as wide as their widest cell, shrunk in proportion when the table is wider than the screen; cells wrap. */
-function columnWidths(token: Tokens.Table, width: number, palette: Palette): number[] {
-  const natural = token.header.map((cell, column) =>
-    Math.max(cellWidth(cell, palette), ...token.rows.map((row) => (row[column] ? cellWidth(row[column], palette) : 0)), 1),
-  );
-  const gaps = (natural.length - 1) * 3;
-  const room = Math.max(natural.length * 4, width - gaps);
-  const total = natural.reduce((sum, value) => sum + value, 0);
-  if (total <= room) return natural;
-  return natural.map((value) => Math.max(4, Math.floor((value / total) * room)));
+/** Each column's widest cell and longest word, header included. */
+function measureColumns(token: Tokens.Table, palette: Palette): ColumnMeasure[] {
+  return token.header.map((cell, column) => {
+    const cells = [cellMeasure(cell, palette), ...token.rows.map((row) => cellMeasure(row[column], palette))];
+    return { widest: Math.max(...cells.map((measure) => measure.widest)), longestWord: Math.max(...cells.map((measure) => measure.longestWord)) };
+  });
 }
 
 function table(token: Tokens.Table, width: number, palette: Palette): Row[] {
-  const widths = columnWidths(token, width, palette);
+  // Three columns between each two: ` │ `.
+  const widths = columnWidths(measureColumns(token, palette), width - (token.header.length - 1) * 3);
   const gap: Span = { text: ' │ ', look: { dim: true } };
   const line = (cells: readonly Tokens.TableCell[], header: boolean): Row[] => {
     const drawn = cells.map((cell, column) => styledRows(inlineStyled(cell.tokens, palette), widths[column], header ? { bold: true } : PLAIN));

@@ -4,7 +4,8 @@ import { InputLine } from '../input-line.js';
 import { markdownRows } from '../markdown/markdown-rows.js';
 import { usePalette } from '../palette.js';
 import { useScreenWidth } from '../screen-width.js';
-import { rowText } from '../transcript-rows/styled-text.js';
+import { wrapText } from '../transcript-rows/row-layout.js';
+import { PLAIN, rowText } from '../transcript-rows/styled-text.js';
 import { glyph } from '../theme.js';
 import { questionHints } from './question-hints.js';
 import { pickable, type QuestionInput } from './question-keys.js';
@@ -16,11 +17,13 @@ export interface FieldQuestionViewProps {
 
 /**
  * What the agent wrote is drawn as its replies are, markdown laid out to `width` columns; what
- * auggy or an MCP server wrote (an approval's arguments, a server's form) stays as written.
+ * auggy or an MCP server wrote (an approval's arguments, a server's form) stays as written, wrapped at words.
  */
 function AskedText({ text, width, markdown, bold }: { text: string; width: number; markdown: boolean; bold?: boolean }) {
   const palette = usePalette();
-  return <Text bold={bold}>{markdown ? markdownRows(text, width, palette).map(rowText).join('\n') : text}</Text>;
+  // Wrapped here rather than by Ink, which starts the row after a full one with the space between.
+  const rows = markdown ? markdownRows(text, width, palette) : wrapText(text, PLAIN, width);
+  return <Text bold={bold}>{rows.map(rowText).join('\n')}</Text>;
 }
 
 /** The intro, shown once above the first question. */

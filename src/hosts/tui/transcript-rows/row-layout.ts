@@ -31,9 +31,11 @@ function characters(word: string): { text: string; width: number }[] {
 
 /**
  * Where a line breaks to fit `width` columns, as [start, end) offsets into it: between words,
- * the spaces at a break left out; a word longer than a row is cut between its characters.
+ * the spaces at a break left out, so no row starts with the space that ended the row above; a
+ * word longer than a row is cut between its characters. Spaces ending the line that do not fit
+ * open no row of their own: a reply streamed up to a word's trailing space keeps its height.
  */
-function breakLine(line: string, width: number): [number, number][] {
+export function breakLine(line: string, width: number): [number, number][] {
   const rows: [number, number][] = [];
   let start = 0;
   let end = 0;
@@ -44,7 +46,7 @@ function breakLine(line: string, width: number): [number, number][] {
     const columns = textWidth(piece);
     if (piece.startsWith(' ')) {
       if (used + columns <= width) used += columns;
-      else {
+      else if (at + piece.length < line.length) {
         rows.push([start, end]);
         start = end = at + piece.length;
         used = 0;
