@@ -36,8 +36,11 @@ export interface AguiServerOptions {
   log(line: string): void;
   /** How long an AG-UI interrupt waits for its answer before it expires; undefined: no expiry. */
   interruptWaitMs?: number;
-  /** Routes another protocol serves beside AG-UI on this server (A2A), behind the same Host and Origin checks. */
-  served?: readonly ServedRoutes[];
+  /**
+   * Routes another protocol serves beside AG-UI on this server (A2A), behind the same Host and
+   * Origin checks, made with the server's threads so their runs are the threads' runs too.
+   */
+  served?: (threads: ThreadRegistry) => readonly ServedRoutes[];
 }
 
 export interface AguiServer {
@@ -75,8 +78,6 @@ function corsHeaders(origin: string | undefined): Record<string, string> {
 
 export function createAguiServer(options: AguiServerOptions): AguiServer {
   const { target, store } = options;
-  const served = options.served ?? [];
-  const routes: Record<string, string> = Object.assign({}, ROUTES, ...served.map((more) => more.routes));
   // One model cache for every thread: each model is built (and a scripted model's file read) once.
   const models = createModelCache();
   const threads = new ThreadRegistry(
@@ -95,6 +96,8 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
     },
     store.shared ? 0 : undefined,
   );
+  const served = options.served?.(threads) ?? [];
+  const routes: Record<string, string> = Object.assign({}, ROUTES, ...served.map((more) => more.routes));
   const beside = { target, store, threads, log: options.log };
   const guards: RequestGuards = {
     bound: { address: '127.0.0.1', host: '127.0.0.1' },
