@@ -2,9 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { buildAdminReport } from '../../augments/admin-report.js';
 import { createModelCache } from '../../model/model-cache.js';
-import { Conversation } from '../../kernel/conversation.js';
 import type { SessionStore } from '../../session/store.js';
-import type { AgentTarget } from '../open-conversation.js';
+import { openThreadConversation, type AgentTarget } from '../open-conversation.js';
 import { requireBearer } from '../http/access.js';
 import { handleBoard } from './handle-board.js';
 import { handleRun } from './handle-run.js';
@@ -81,19 +80,12 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
   // One model cache for every thread: each model is built (and a scripted model's file read) once.
   const models = createModelCache();
   const threads = new ThreadRegistry(
-    async (threadId) => {
-      const session = await store.open({ sessionId: threadId, createIfMissing: true });
-      return Conversation.open({
-        agent: target.agent,
-        augmentTypes: target.augmentTypes,
-        modelSpec: target.modelSpec,
-        session,
+    (threadId) =>
+      openThreadConversation(target, store, threadId, {
+        createIfMissing: true,
         models,
-        store,
-        host: target.host,
         warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),
-      });
-    },
+      }),
     store.shared ? 0 : undefined,
   );
   const served = options.served?.(threads) ?? [];
