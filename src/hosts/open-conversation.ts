@@ -128,5 +128,11 @@ export interface ThreadOpening {
  */
 export async function openThreadConversation(target: AgentTarget, store: SessionStore, threadId: string, opening: ThreadOpening): Promise<Conversation> {
   const session = await store.open({ sessionId: threadId, createIfMissing: opening.createIfMissing, ...(opening.observer ? { observer: true } : {}) });
-  return conversationOn(target, session, store, opening.warn, opening.models);
+  try {
+    return await conversationOn(target, session, store, opening.warn, opening.models);
+  } catch (error) {
+    // An augment that could not start leaves no handle behind: nobody else would close it.
+    await session.close().catch(() => undefined);
+    throw error;
+  }
 }
