@@ -7,6 +7,7 @@ import { storeChoiceFrom, type StoreOptionValues } from './store-option.js';
 import { isLoopbackHost } from '../hosts/http/access.js';
 import { createAguiServer } from '../hosts/agui/agui-server.js';
 import type { ServedRoutes } from '../hosts/http/served-routes.js';
+import type { ThreadRegistry } from '../hosts/agui/thread-registry.js';
 import { packagePath } from './package-root.js';
 import { readFileSync } from 'node:fs';
 import { hostScopeFor } from './allow-tool.js';
@@ -135,15 +136,21 @@ export async function serveCommand(dir: string, options: ServeOptionValues): Pro
   }
 }
 
-/** A2A beside AG-UI, unless --no-a2a; its SDK is loaded only when served. */
-async function a2aRoutes(target: AgentTarget, store: SessionStore, settings: ServeSettings, options: ServeOptionValues): Promise<ServedRoutes[]> {
-  if (options.a2a === false) return [];
+/** A2A beside AG-UI, on the server's threads, unless --no-a2a; its SDK is loaded only when served. */
+async function a2aRoutes(
+  target: AgentTarget,
+  store: SessionStore,
+  settings: ServeSettings,
+  options: ServeOptionValues,
+): Promise<(threads: ThreadRegistry) => ServedRoutes[]> {
+  if (options.a2a === false) return () => [];
   const { createA2aRoutes } = await import('../hosts/a2a/a2a-routes.js');
   const { version } = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
-  return [
+  return (threads) => [
     createA2aRoutes({
       target,
       store,
+      threads,
       token: settings.token,
       maxMessageChars: settings.maxMessageChars,
       interruptWaitMs: settings.interruptWaitMs,

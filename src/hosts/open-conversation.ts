@@ -7,10 +7,11 @@ import { BUILTIN_AUGMENT_CATALOG, loadBuiltinAugments } from '../augments/catalo
 import type { AugmentFactory } from '../kernel/augment.js';
 import { Conversation } from '../kernel/conversation.js';
 import type { HostScope } from '../kernel/host-scope.js';
+import type { ModelBuilder } from '../model/model-cache.js';
 import { ModelSpecError, resolveModelSpec, type ModelOverrides, type ModelSpec } from '../model/model-spec.js';
 import { folderStore } from '../session/folder-store.js';
 import { openSessionStore, type StoreChoice } from '../session/open-store.js';
-import { SessionError } from '../session/session.js';
+import { SessionError, type SessionHandle } from '../session/session.js';
 import type { SessionStore } from '../session/store.js';
 
 export interface AgentTarget {
@@ -83,18 +84,55 @@ export async function openConversation(
   const sessions = store ?? folderStore({ dir: target.agent.dir, name: target.agent.yaml.name, id: target.agent.yaml.id });
   try {
     const session = await sessions.open({ sessionId: choice.sessionId, continueLatest: choice.continueLatest });
-    return await Conversation.open({
-      agent: target.agent,
-      augmentTypes: target.augmentTypes,
-      modelSpec: target.modelSpec,
-      ...(target.modelOverrides !== undefined ? { modelOverrides: target.modelOverrides } : {}),
-      session,
-      warn,
-      store: sessions,
-      host: target.host,
-    });
+    return await conversationOn(target, session, sessions, warn);
   } catch (error) {
     if (error instanceof SessionError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The target's conversation in an open session; the host's model flags go with it, so the session's /model choice stands. */
+function conversationOn(
+  target: AgentTarget,
+  session: SessionHandle,
+  store: SessionStore,
+  warn: (message: string) => void,
+  models?: ModelBuilder,
+): Promise<Conversation> {
+  return Conversation.open({
+    agent: target.agent,
+    augmentTypes: target.augmentTypes,
+    modelSpec: target.modelSpec,
+    ...(target.modelOverrides !== undefined ? { modelOverrides: target.modelOverrides } : {}),
+    session,
+    warn,
+    ...(models !== undefined ? { models } : {}),
+    store,
+    // Serve's shared scope: its MCP servers are used, not started again, and closed with serve.
+    host: target.host,
+  });
+}
+
+export interface ThreadOpening {
+  createIfMissing: boolean;
+  /** Only to change state files beside the thread's writer (a board write, GET /agent/thread). */
+  observer?: boolean;
+  /** The server's one model cache for every thread. */
+  models?: ModelBuilder;
+  warn(message: string): void;
+}
+
+/**
+ * A served thread's conversation (an AG-UI run, an A2A task, a board write beside them), opened
+ * as every other host opens one: a session that switched model with /model goes on with it.
+ */
+export async function openThreadConversation(target: AgentTarget, store: SessionStore, threadId: string, opening: ThreadOpening): Promise<Conversation> {
+  const session = await store.open({ sessionId: threadId, createIfMissing: opening.createIfMissing, ...(opening.observer ? { observer: true } : {}) });
+  try {
+    return await conversationOn(target, session, store, opening.warn, opening.models);
+  } catch (error) {
+    // An augment that could not start leaves no handle behind: nobody else would close it.
+    await session.close().catch(() => undefined);
     throw error;
   }
 }

@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { DefaultRequestHandler, JsonRpcTransportHandler } from '@a2a-js/sdk/server';
-import { createModelCache } from '../../model/model-cache.js';
 import type { SessionStore } from '../../session/store.js';
 import { sendJson } from '../http/http-io.js';
 import type { ServedRoutes } from '../http/served-routes.js';
+import type { ThreadRegistry } from '../agui/thread-registry.js';
 import type { AgentTarget } from '../open-conversation.js';
 import { agentCard, agentCardJson } from './agent-card.js';
 import { handleJsonRpc } from './jsonrpc-route.js';
@@ -18,6 +18,8 @@ export const JSONRPC_PATH = '/a2a';
 export interface A2aRoutesOptions {
   target: AgentTarget;
   store: SessionStore;
+  /** The server's threads (agui-server's, with its one model cache): a task runs as its context's thread's run. */
+  threads: ThreadRegistry;
   /** Bearer token the JSON-RPC endpoint requires; the card names the scheme when it is set. */
   token?: string;
   maxMessageChars: number;
@@ -44,10 +46,8 @@ export function createA2aRoutes(options: A2aRoutesOptions): ServedRoutes {
   const handlerCard = card(`http://127.0.0.1${JSONRPC_PATH}`);
   const tasks = new SessionTaskStore(store, options.log);
   const executor = new TurnExecutor({
-    target,
-    store,
     tasks,
-    models: createModelCache(),
+    threads: options.threads,
     maxMessageChars: options.maxMessageChars,
     interruptWaitMs: options.interruptWaitMs,
     log: options.log,
@@ -65,6 +65,7 @@ export function createA2aRoutes(options: A2aRoutesOptions): ServedRoutes {
       }
       await handleJsonRpc(req, res, { transport, legacyTransport, card: () => handlerCard, token: options.token }, headers);
     },
-    runs: () => executor.runs(),
+    // A task is a run of the server's threads, which shutdown waits for already.
+    runs: () => [],
   };
 }

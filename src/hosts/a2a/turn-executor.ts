@@ -1,15 +1,15 @@
 import { type Part, TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { Conversation } from '../../kernel/conversation.js';
+import type { Conversation, ConversationTurn } from '../../kernel/conversation.js';
+import type { TurnOutcome } from '../../kernel/events.js';
+import { holdFloor, type FloorRun } from '../../kernel/hold-floor.js';
 import type { Interrupt } from '../../kernel/interrupt.js';
-import type { TurnResult } from '../../kernel/turn-loop.js';
-import type { ModelBuilder } from '../../model/model-cache.js';
 import { SessionBusyError, StoreUnreachableError } from '../../session/session.js';
-import type { SessionStore } from '../../session/store.js';
+import type { ActiveRun, ThreadRegistry } from '../agui/thread-registry.js';
 import { clientErrorMessage } from '../client-error.js';
 import { STORE_DOWN } from '../http/store-down.js';
 import { answersTurn, holdOpen, interruptRun, type InterruptRun } from '../interrupts/interrupt-run.js';
-import type { AgentTarget } from '../open-conversation.js';
+import { commandTurn, runMessageCommand } from '../slash-command.js';
 import { answersFromMessage } from './answers-from-message.js';
 import { messageImages, messageText, textPart } from './parts.js';
 import { questionParts } from './question-message.js';
@@ -17,10 +17,9 @@ import { TaskEvents } from './task-events.js';
 import type { SessionTaskStore } from './task-store.js';
 
 export interface TurnExecutorOptions {
-  target: AgentTarget;
-  store: SessionStore;
   tasks: SessionTaskStore;
-  models: ModelBuilder;
+  /** The server's threads: a task is the run of its context's thread, as an AG-UI run is, and uses its conversation. */
+  threads: ThreadRegistry;
   maxMessageChars: number;
   /** How long a question the task leaves open waits for its answer; undefined waits as long as it takes. */
   interruptWaitMs?: number;
@@ -33,12 +32,6 @@ interface Ending {
   parts?: Part[];
   /** For the operator's log: the whole reason, which the caller reads only in its short form. */
   logged?: string;
-}
-
-/** A task running in this process: how to stop it, and when it has stopped. */
-export interface RunningTask {
-  controller: AbortController;
-  settled: Promise<void>;
 }
 
 function describe(error: unknown): string {
@@ -59,10 +52,21 @@ function stillOpen(asking: InterruptRun): Ending {
   };
 }
 
-function endingOf(result: TurnResult, interrupts: readonly Interrupt[]): Ending {
+/** How a run that held the floor ended: an augment's release (a goal's end) when it gave one, else its last turn. */
+function floorOutcome(floor: FloorRun): TurnOutcome {
+  if (!floor.last.release) return { status: floor.status, message: floor.message, code: floor.last.code };
+  const code = floor.status === 'budget-exhausted' ? 'budget_exhausted' : floor.status === 'failed' ? 'failed' : undefined;
+  return { status: floor.status, message: floor.message, code };
+}
+
+function endingOf(floor: FloorRun, interrupts: readonly Interrupt[]): Ending {
+  const result = floorOutcome(floor);
   switch (result.status) {
     case 'completed':
-      return { state: TaskState.TASK_STATE_COMPLETED };
+      // A goal's end is its sentence; a lone turn's reply is in its artifact.
+      return floor.last.release
+        ? { state: TaskState.TASK_STATE_COMPLETED, parts: [textPart(floor.last.release.message)] }
+        : { state: TaskState.TASK_STATE_COMPLETED };
     case 'input-required':
       return {
         state: TaskState.TASK_STATE_INPUT_REQUIRED,
@@ -71,7 +75,7 @@ function endingOf(result: TurnResult, interrupts: readonly Interrupt[]): Ending 
     case 'canceled':
       return { state: TaskState.TASK_STATE_CANCELED, parts: [textPart('The task was canceled.')] };
     default: {
-      const sentence = clientErrorMessage({ status: result.status, code: result.code, message: result.message });
+      const sentence = clientErrorMessage(result);
       return { state: TaskState.TASK_STATE_FAILED, parts: [textPart(sentence)], logged: result.message ?? sentence };
     }
   }
@@ -84,30 +88,34 @@ function endingOf(result: TurnResult, interrupts: readonly Interrupt[]): Ending 
  * carries on. The thread's one writer keeps a task, and its thread, from running twice at once.
  */
 export class TurnExecutor implements AgentExecutor {
-  private readonly running = new Map<string, RunningTask>();
+  /** The runs of the tasks executing in this process, by task id, so a cancel finds its run. */
+  private readonly running = new Map<string, ActiveRun>();
 
   constructor(private readonly options: TurnExecutorOptions) {}
-
-  /** The tasks running in this process now. */
-  runs(): RunningTask[] {
-    return [...this.running.values()];
-  }
 
   execute = async (request: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const events = new TaskEvents(bus, request.taskId, request.contextId);
     events.started(request.task, request.userMessage);
-    let done!: () => void;
-    const run: RunningTask = { controller: new AbortController(), settled: new Promise((resolve) => (done = resolve)) };
-    this.running.set(request.taskId, run);
     const started = Date.now();
-    try {
-      const ending = await this.runTask(request, events, run.controller.signal);
+    const end = (ending: Ending) => {
       events.status(ending.state, ending.parts);
       const why = ending.logged ? `: ${ending.logged}` : '';
       this.options.log(`a2a task ${request.taskId} on context ${request.contextId} ${TaskState[ending.state]}${why} (${Date.now() - started} ms)`);
+    };
+    // The thread's one run in this process, whichever protocol started it: GET /agent/thread reads
+    // it as running, an AG-UI run on it waits, and shutdown lets it finish as it lets theirs.
+    const claim = this.options.threads.claim(request.contextId);
+    if (!claim) {
+      end(refused(`another run is in progress on context ${request.contextId}; send the message again once it has ended`));
+      return;
+    }
+    this.running.set(request.taskId, claim.run);
+    try {
+      end(await this.runTask(request, events, claim.run));
     } finally {
+      // Let go in the same tick the final state went out: a caller that reads it may send again at once.
       this.running.delete(request.taskId);
-      done();
+      claim.release();
     }
   };
 
@@ -124,34 +132,26 @@ export class TurnExecutor implements AgentExecutor {
     new TaskEvents(bus, task.id, task.contextId).status(TaskState.TASK_STATE_CANCELED, [textPart('The task was canceled.')]);
   };
 
-  private async runTask(request: RequestContext, events: TaskEvents, signal: AbortSignal): Promise<Ending> {
-    const { target, store, tasks, log } = this.options;
+  private async runTask(request: RequestContext, events: TaskEvents, run: ActiveRun): Promise<Ending> {
+    const { threads, tasks, log } = this.options;
     const { contextId, taskId } = request;
-    let session: Awaited<ReturnType<SessionStore['open']>>;
+    let conversation: Conversation;
     try {
-      session = await store.open({ sessionId: contextId, createIfMissing: true });
+      conversation = await threads.conversation(contextId);
     } catch (error) {
       log(`a2a context ${contextId}: the session could not be opened: ${describe(error)}`);
       if (error instanceof StoreUnreachableError) return refused(STORE_DOWN);
       return refused(clientErrorMessage({ status: 'failed', code: 'session_error' }));
     }
-    const conversation = await Conversation.open({
-      agent: target.agent,
-      augmentTypes: target.augmentTypes,
-      modelSpec: target.modelSpec,
-      session,
-      models: this.options.models,
-      store,
-      host: target.host,
-      warn: (message) => log(`warning: a2a context ${contextId}: ${message}`),
-    });
     const unsubscribe = conversation.subscribe((event) => events.forward(event));
     try {
       return await conversation.asWriter(async () => {
-        const detach = tasks.attach(contextId, session);
+        // A board write meanwhile goes through this run's conversation, as during an AG-UI run.
+        run.conversation = conversation;
+        const detach = tasks.attach(contextId, conversation.session);
         try {
           events.status(TaskState.TASK_STATE_WORKING);
-          return await this.runTurn(conversation, request, signal);
+          return await this.runTurn(conversation, request, events, run.controller.signal);
         } finally {
           detach();
         }
@@ -161,12 +161,17 @@ export class TurnExecutor implements AgentExecutor {
       log(`a2a task ${taskId}: ${describe(error)}`);
       return refused(clientErrorMessage({ status: 'failed', code: 'internal_error' }));
     } finally {
+      run.conversation = undefined;
       unsubscribe();
-      await session.close().catch(() => undefined);
+      threads.keep(contextId, conversation);
     }
   }
 
-  private async runTurn(conversation: Conversation, request: RequestContext, signal: AbortSignal): Promise<Ending> {
+  /**
+   * The task's first turn (the caller's answers, a command's, or its message), then every turn an
+   * augment continues it with (a goal's loop): the task holds the floor for them all, as an AG-UI run does.
+   */
+  private async runTurn(conversation: Conversation, request: RequestContext, events: TaskEvents, signal: AbortSignal): Promise<Ending> {
     const { contextId } = request;
     const warn = (line: string) => this.options.log(`a2a context ${contextId}: ${line}`);
     const waiting = request.task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED;
@@ -176,7 +181,7 @@ export class TurnExecutor implements AgentExecutor {
       const asking = interruptRun(conversation.session, answersFromMessage(request.userMessage, open.held), this.options.interruptWaitMs, warn);
       if (asking.plan.uncovered.length > 0) return stillOpen(asking);
       const answered = answersTurn(conversation, asking, { signal });
-      if (answered) return this.finish(conversation, asking, await answered());
+      if (answered) return this.finish(conversation, asking, answered, signal);
       // Nothing was open any more (answered elsewhere, or expired): the message is a new turn's.
     } else if (open.plan.uncovered.length > 0) {
       return refused(await this.busyWith(contextId, open.plan.uncovered));
@@ -187,15 +192,26 @@ export class TurnExecutor implements AgentExecutor {
     if (text === '' && images.images.length === 0) return refused('the message has no text part; send what you ask as text');
     if (text.length > this.options.maxMessageChars)
       return refused(`the message is ${text.length} characters, over this server's limit of ${this.options.maxMessageChars}; send a shorter one`);
-    const asking = interruptRun(conversation.session, [], this.options.interruptWaitMs, warn);
-    return this.finish(conversation, asking, await conversation.runTurn(text, { signal, person: asking.person, images: images.images }));
+    // A message naming one of the agent's commands (`/goal …`) runs it, as an AG-UI run's message does.
+    const ran = await runMessageCommand(conversation, text);
+    if (ran && (!ran.output.startTurn || ran.output.isError)) {
+      // A command that starts nothing is its own answer: its lines are the task's.
+      return { state: ran.output.isError ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, parts: [textPart(ran.output.lines.join('\n'))] };
+    }
+    const options = { signal, person: open.person };
+    if (ran?.output.startTurn) {
+      if (ran.output.lines.length > 0) events.status(TaskState.TASK_STATE_WORKING, [textPart(ran.output.lines.join('\n'))]);
+      return this.finish(conversation, open, commandTurn(conversation, ran.output.startTurn, options), signal);
+    }
+    return this.finish(conversation, open, () => conversation.runTurn(text, { ...options, images: images.images }), signal);
   }
 
-  private async finish(conversation: Conversation, asking: InterruptRun, result: TurnResult): Promise<Ending> {
+  /** Runs `first` and the turns that continue it; the questions they leave open are held for the caller's next message. */
+  private async finish(conversation: Conversation, asking: InterruptRun, first: () => Promise<ConversationTurn>, signal: AbortSignal): Promise<Ending> {
+    const floor = await holdFloor(conversation, first, { signal, person: asking.person });
     const interrupts = await holdOpen(conversation, asking);
-    return endingOf(result, interrupts);
+    return endingOf(floor, interrupts);
   }
-
   /** Why a new task cannot start on a thread that waits on answers, naming where to give them. */
   private async busyWith(contextId: string, ids: readonly string[]): Promise<string> {
     const waiting = (await this.options.tasks.inContext(contextId)).find((task) => task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED);

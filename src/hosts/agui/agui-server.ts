@@ -2,9 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { buildAdminReport } from '../../augments/admin-report.js';
 import { createModelCache } from '../../model/model-cache.js';
-import { Conversation } from '../../kernel/conversation.js';
 import type { SessionStore } from '../../session/store.js';
-import type { AgentTarget } from '../open-conversation.js';
+import { openThreadConversation, type AgentTarget } from '../open-conversation.js';
 import { requireBearer } from '../http/access.js';
 import { handleBoard } from './handle-board.js';
 import { handleRun } from './handle-run.js';
@@ -36,8 +35,11 @@ export interface AguiServerOptions {
   log(line: string): void;
   /** How long an AG-UI interrupt waits for its answer before it expires; undefined: no expiry. */
   interruptWaitMs?: number;
-  /** Routes another protocol serves beside AG-UI on this server (A2A), behind the same Host and Origin checks. */
-  served?: readonly ServedRoutes[];
+  /**
+   * Routes another protocol serves beside AG-UI on this server (A2A), behind the same Host and
+   * Origin checks, made with the server's threads so their runs are the threads' runs too.
+   */
+  served?: (threads: ThreadRegistry) => readonly ServedRoutes[];
 }
 
 export interface AguiServer {
@@ -75,26 +77,19 @@ function corsHeaders(origin: string | undefined): Record<string, string> {
 
 export function createAguiServer(options: AguiServerOptions): AguiServer {
   const { target, store } = options;
-  const served = options.served ?? [];
-  const routes: Record<string, string> = Object.assign({}, ROUTES, ...served.map((more) => more.routes));
   // One model cache for every thread: each model is built (and a scripted model's file read) once.
   const models = createModelCache();
   const threads = new ThreadRegistry(
-    async (threadId) => {
-      const session = await store.open({ sessionId: threadId, createIfMissing: true });
-      return Conversation.open({
-        agent: target.agent,
-        augmentTypes: target.augmentTypes,
-        modelSpec: target.modelSpec,
-        session,
+    (threadId) =>
+      openThreadConversation(target, store, threadId, {
+        createIfMissing: true,
         models,
-        store,
-        host: target.host,
         warn: (message) => options.log(`warning: thread ${threadId}: ${message}`),
-      });
-    },
+      }),
     store.shared ? 0 : undefined,
   );
+  const served = options.served?.(threads) ?? [];
+  const routes: Record<string, string> = Object.assign({}, ROUTES, ...served.map((more) => more.routes));
   const beside = { target, store, threads, log: options.log };
   const guards: RequestGuards = {
     bound: { address: '127.0.0.1', host: '127.0.0.1' },

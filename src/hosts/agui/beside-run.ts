@@ -1,7 +1,7 @@
-import { Conversation } from '../../kernel/conversation.js';
+import type { Conversation } from '../../kernel/conversation.js';
 import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
 import type { SessionStore } from '../../session/store.js';
-import type { AgentTarget } from '../open-conversation.js';
+import { openThreadConversation, type AgentTarget } from '../open-conversation.js';
 import type { ThreadRegistry } from './thread-registry.js';
 
 export interface BesideRunContext {
@@ -27,14 +27,9 @@ export async function besideRun<T>(
   const local = context.threads.active(threadId)?.conversation;
   const conversation =
     local ??
-    (await Conversation.open({
-      agent: context.target.agent,
-      augmentTypes: context.target.augmentTypes,
-      modelSpec: context.target.modelSpec,
-      session: await context.store.open({ sessionId: threadId, createIfMissing: options.createIfMissing, observer: true }),
-      store: context.store,
-      // Serve's shared scope: its MCP servers are used, not started again, and closed with serve.
-      host: context.target.host,
+    (await openThreadConversation(context.target, context.store, threadId, {
+      createIfMissing: options.createIfMissing,
+      observer: true,
       warn: (message) => context.log(`warning: thread ${threadId}: ${message}`),
     }));
   const notes: string[] = [];

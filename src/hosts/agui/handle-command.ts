@@ -4,6 +4,7 @@ import { SessionError } from '../../session/session.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
 import { compactThread } from './compact-thread.js';
 import { HttpError, readJsonBody, sendJson } from '../http/http-io.js';
+import { parseCommandLine, runCommand } from '../slash-command.js';
 
 const SHAPE = 'send {"threadId": "<thread>", "command": "/ask clear"}';
 
@@ -13,9 +14,9 @@ function parseCommandRequest(body: unknown): { threadId: string; name: string; a
   if (typeof threadId !== 'string' || !isValidSessionId(threadId)) {
     throw new HttpError(400, `threadId must name a thread (letters, digits, - and _, at most 128 characters); ${SHAPE}`);
   }
-  const match = typeof command === 'string' ? /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(command.trim()) : null;
-  if (!match) throw new HttpError(400, `command must be a slash command such as /ask; ${SHAPE}`);
-  return { threadId, name: match[1].toLowerCase(), args: (match[2] ?? '').trim() };
+  const parsed = typeof command === 'string' ? parseCommandLine(command) : undefined;
+  if (!parsed || parsed.name === '') throw new HttpError(400, `command must be a slash command such as /ask; ${SHAPE}`);
+  return { threadId, name: parsed.name.toLowerCase(), args: parsed.args };
 }
 
 /**
@@ -23,7 +24,9 @@ function parseCommandRequest(body: unknown): { threadId: string; name: string; a
  * `/board`...) on a thread, as the chat runs them. A command that may run during a turn runs
  * beside a run in flight; any other waits for the thread to be idle (409 meanwhile). Answers the
  * command's lines and the thread's state after it. `/compact` is the conversation's own, as in the
- * chat, and runs as the thread's writer (compact-thread.ts).
+ * chat, and runs as the thread's writer (compact-thread.ts). A command that throws answers its
+ * failure as an isError line. A command that starts a turn (`/goal <condition>`) is a run's, not
+ * this route's: it answers 409 saying to send the command as a message through POST /agent/run.
  */
 export async function handleCommand(req: IncomingMessage, res: ServerResponse, context: BesideRunContext & { headers: Record<string, string> }): Promise<void> {
   const request = parseCommandRequest(await readJsonBody(req));
@@ -42,7 +45,13 @@ export async function handleCommand(req: IncomingMessage, res: ServerResponse, c
       }
       if (running && !command.duringTurn)
         throw new HttpError(409, `/${command.name} waits until the run on thread ${request.threadId} finishes; send it again then`);
-      const output = await command.run(request.args);
+      const output = await runCommand(command, request.args);
+      // The turn it asks for is a run's, with a stream to follow it; this route answers at once.
+      if (output.startTurn && !output.isError)
+        throw new HttpError(
+          409,
+          `/${command.name} starts a turn, which POST /agent/command does not run; send it as a message through POST /agent/run instead`,
+        );
       return { lines: output.lines, isError: output.isError === true, state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) } };
     });
     sendJson(res, 200, { threadId: request.threadId, ...result }, context.headers);

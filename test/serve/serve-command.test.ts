@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServe, type ServeProcess } from '../helpers/serve-process.js';
+import { scriptedGoalFolder } from '../augments/goal/scripted-goal.js';
+
+let serve: ServeProcess | undefined;
+
+afterEach(async () => {
+  serve?.signal('SIGKILL');
+  await serve?.exited;
+  serve = undefined;
+});
+
+async function post(path: string, body: unknown): Promise<Response> {
+  if (!serve) throw new Error('no server');
+  return fetch(`${serve.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('POST /agent/command', () => {
+  it('a command that would start a turn is refused with where to send it; the same message through /agent/run runs the goal', async () => {
+    const dir = scriptedGoalFolder();
+    serve = await startServe(dir);
+    const first = await post('/agent/run', {
+      threadId: 't1',
+      runId: 'r1',
+      messages: [{ id: 'm1', role: 'user', content: 'hello' }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    });
+    await first.text();
+    const refused = await post('/agent/command', { threadId: 't1', command: '/goal do three steps' });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: '/goal starts a turn, which POST /agent/command does not run; send it as a message through POST /agent/run instead',
+    });
+    const run = await post('/agent/run', {
+      threadId: 't1',
+      runId: 'r2',
+      messages: [{ id: 'm2', role: 'user', content: '/goal do three steps' }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    });
+    expect(await run.text()).toContain('All three steps are done.');
+    const goal = join(dir, '.auggy', 'sessions', 't1', 'goal.json');
+    expect(existsSync(goal)).toBe(true);
+    expect(JSON.parse(readFileSync(goal, 'utf8'))).toMatchObject({ status: 'achieved', turns: 3 });
+  });
+
+  it('a command that starts nothing answers its lines, and a word that is no command is one sentence', async () => {
+    serve = await startServe(scriptedGoalFolder());
+    const first = await post('/agent/run', {
+      threadId: 't2',
+      runId: 'r1',
+      messages: [{ id: 'm1', role: 'user', content: 'hello' }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    });
+    await first.text();
+    const status = await post('/agent/command', { threadId: 't2', command: '  /goal  ' });
+    expect(status.status).toBe(200);
+    expect(await status.json()).toMatchObject({ lines: ['No goal is set. /goal <condition> sets one and starts working on it.'], isError: false });
+    const bare = await post('/agent/command', { threadId: 't2', command: 'goal' });
+    expect(bare.status).toBe(400);
+  });
+});
