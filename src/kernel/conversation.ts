@@ -87,6 +87,8 @@ export interface ClientToolResult {
 export interface AdoptedMessage {
   id?: string;
   message: ModelMessage;
+  /** A user message's images (its `message` then holds only its text): kept as the session's attachments. */
+  images?: readonly ImageInput[];
 }
 
 export interface ConversationOptions {
@@ -476,14 +478,25 @@ export class Conversation {
   /**
    * Takes a history the session does not hold (a client's, after a new server or a cleared
    * folder) as this thread's transcript so far. Only a conversation with no transcript adopts.
+   * A user message's images are kept in the session before the line that refers to them.
    */
-  adoptHistory(history: readonly AdoptedMessage[]): void {
+  async adoptHistory(history: readonly AdoptedMessage[]): Promise<void> {
     const turnId = `adopted_${newRunId()}`;
     for (const item of history) {
       if (item.message.role === 'user' && typeof item.message.content === 'string') {
         const text = item.message.content;
-        this.log.entry({ kind: 'user', turnId, text, at: new Date().toISOString(), ...(item.id !== undefined ? { messageId: item.id } : {}) });
-        this.messages.push(item.message);
+        const images = item.images ?? [];
+        const refs: AttachmentRef[] = [];
+        for (const image of images) refs.push(await saveAttachment(this.session, image.data, image.mediaType, image.name));
+        this.log.entry({
+          kind: 'user',
+          turnId,
+          text,
+          at: new Date().toISOString(),
+          ...(item.id !== undefined ? { messageId: item.id } : {}),
+          ...(refs.length > 0 ? { attachments: refs } : {}),
+        });
+        this.messages.push(userMessage(text, refs, (ref) => images[refs.findIndex((made) => made.ref === ref)]?.data));
       } else {
         this.record(item.message, turnId, item.id);
       }

@@ -46,6 +46,11 @@ export function sizeText(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/** How a line names an image: "a.png (image/png, 12 KB)". */
+export function imageLabel(image: { mediaType: string; size: number; name?: string }): string {
+  return `${image.name ?? 'image'} (${image.mediaType}, ${sizeText(image.size)})`;
+}
+
 function tooLarge(label: string, bytes: number): string {
   return `${label} is ${sizeText(bytes)}, over the ${sizeText(MAX_IMAGE_BYTES)} an image may be; send a smaller one`;
 }

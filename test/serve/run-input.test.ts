@@ -36,6 +36,8 @@ describe('parseRunInput', () => {
       runId: input.runId,
       input: { kind: 'message', text: 'eu-west', messageId: 'c', images: [] },
       history: input.messages.slice(0, 2),
+      // No image in the history: nothing for a new thread to keep beside its text.
+      historyImages: new Map(),
       tools: [],
       state: { board: { goal: 'ship' } },
       interrupts: false,

@@ -10,6 +10,10 @@ describe('@path images in a chat message', () => {
     expect(imageMentions("what is @chart.png and @'my shot.jpg' says @alice")).toEqual(['chart.png', 'my shot.jpg']);
   });
 
+  it('reads a path that ends a sentence without the punctuation after it', () => {
+    expect(imageMentions('what is in @pic.png? compare @a.jpg, @b.webp. (see @c.gif)')).toEqual(['pic.png', 'a.jpg', 'b.webp', 'c.gif']);
+  });
+
   it('reads a mentioned image relative to the folder, and a missing one stops the turn in one sentence', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'auggy-mention-'));
     writePng(dir, 'dot.png');

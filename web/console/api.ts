@@ -103,6 +103,15 @@ export class ConsoleApi {
     return this.get(`/agent/thread?threadId=${encodeURIComponent(threadId)}`);
   }
 
+  /** An image a user message of the thread carried (GET /agent/attachment), as the bytes the server checked. */
+  async attachment(threadId: string, id: string): Promise<Blob> {
+    const response = await fetch(`/agent/attachment?threadId=${encodeURIComponent(threadId)}&id=${encodeURIComponent(id)}`, {
+      headers: authHeaders(this.token),
+    });
+    if (!response.ok) throw new ApiError(response.status, `the server answered ${response.status}`);
+    return response.blob();
+  }
+
   admin(): Promise<AdminReport> {
     return this.get('/admin');
   }

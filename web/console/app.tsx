@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { BoardPanel } from './board-panel.js';
 import { ContextPanel } from './context-meter.js';
 import { GoalPanel } from './goal-panel.js';
@@ -36,6 +36,12 @@ export function App() {
   const [copied, setCopied] = useState<string>();
   const [typed, setTyped] = useState<Record<string, string>>({});
   const scroller = useRef<HTMLDivElement>(null);
+  const { api } = model;
+  const shownThread = view.threadId;
+  const loadAttachment = useCallback(
+    (id: string) => (shownThread === undefined ? Promise.reject(new Error('no thread')) : api.attachment(shownThread, id)),
+    [api, shownThread],
+  );
 
   // New lines come in at the bottom: a new item or question is scrolled to; streamed text is
   // followed unless the person scrolled up to read.
@@ -110,7 +116,11 @@ export function App() {
         </div>
         <div className="chat-scroll" ref={scroller}>
           {view.transcript.items.length === 0 ? <p className="empty note">Send a message to start a thread.</p> : null}
-          <TranscriptView items={view.transcript.items} formShown={waiting && view.interrupts.some((interrupt) => !isReplyQuestion(interrupt))} />
+          <TranscriptView
+            items={view.transcript.items}
+            formShown={waiting && view.interrupts.some((interrupt) => !isReplyQuestion(interrupt))}
+            load={loadAttachment}
+          />
           {waiting
             ? view.interrupts
                 .filter((interrupt) => !isReplyQuestion(interrupt) && answers[interrupt.id] === undefined)

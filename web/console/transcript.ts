@@ -1,12 +1,29 @@
 /** What the chat draws, folded from AG-UI events: the same fold for a live run and a thread's history. */
 export type TranscriptItem =
-  | { kind: 'user'; id: string; text: string }
+  /** `attachments`: the images the message carried, each fetched by id from GET /agent/attachment. */
+  | { kind: 'user'; id: string; text: string; attachments?: Attachment[] }
   /** `narration`: a questionnaire's questions as text, for clients that draw no form; the Console's form says them. */
   | { kind: 'assistant'; id: string; text: string; streaming: boolean; question: boolean; narration?: boolean }
   | { kind: 'tool'; id: string; name: string; args: string; result?: string }
   | { kind: 'system'; id: string; text: string }
   | { kind: 'verdict'; id: string; outcome: string; reason: string }
   | { kind: 'end'; id: string; status: string; message?: string };
+
+/** An image a user message carried, as a thread's history names it (the `auggy.attachments` event). */
+export interface Attachment {
+  id: string;
+  mediaType: string;
+  size: number;
+  name?: string;
+}
+
+function attachmentsOf(value: unknown): Attachment[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (item): item is Attachment =>
+      typeof item === 'object' && item !== null && typeof item.id === 'string' && typeof item.mediaType === 'string' && typeof item.size === 'number',
+  );
+}
 
 export interface Transcript {
   items: TranscriptItem[];
@@ -57,6 +74,8 @@ function custom(transcript: Transcript, name: string, value: unknown): Transcrip
     return push(transcript, { kind: 'system', text: text(fields.text) });
   }
   if (name === 'question') return { ...transcript, narrating: true };
+  if (name === 'auggy.attachments')
+    return update(transcript, text(fields.messageId), (item) => (item.kind === 'user' ? { ...item, attachments: attachmentsOf(fields.attachments) } : item));
   if (name === 'userAsk.evaluation' && text(fields.outcome) !== '')
     return push(transcript, { kind: 'verdict', outcome: text(fields.outcome), reason: text(fields.reason) });
   return transcript;
@@ -112,7 +131,7 @@ export function transcriptMarkdown(items: readonly TranscriptItem[]): string {
   const parts = items.map((item) => {
     switch (item.kind) {
       case 'user':
-        return `**You:** ${item.text}`;
+        return `**You:** ${item.text}${(item.attachments ?? []).map((image) => ` [image: ${image.name ?? image.id}]`).join('')}`;
       case 'assistant':
         return `**Agent${item.question ? ' (asks)' : ''}:** ${item.text}`;
       case 'tool':

@@ -315,7 +315,7 @@ export function useConsole() {
     setApi(new ConsoleApi(token));
   }, []);
 
-  return { access, accessError, submitToken, threads, admin, view, notice, send, resume, stop, openThread, writeBoard, runCommand };
+  return { api, access, accessError, submitToken, threads, admin, view, notice, send, resume, stop, openThread, writeBoard, runCommand };
 }
 
 export type ConsoleModel = ReturnType<typeof useConsole>;

@@ -9,6 +9,7 @@ import { handleBoard } from './handle-board.js';
 import { handleRun } from './handle-run.js';
 import { handleThread, handleThreadList } from './handle-threads.js';
 import { handleCommand } from './handle-command.js';
+import { handleAttachment } from './handle-attachment.js';
 import { consoleAssetsDir, serveConsole } from '../console/console-page.js';
 import { HttpError, sendError, sendJson } from '../http/http-io.js';
 import { checkHost, checkOrigin, normalOrigins, requireJsonBody, type RequestGuards } from '../http/request-guards.js';
@@ -57,6 +58,7 @@ const ROUTES: Record<string, string> = {
   '/agent/board': 'POST',
   '/agent/threads': 'GET',
   '/agent/thread': 'GET',
+  '/agent/attachment': 'GET',
   '/agent/command': 'POST',
   '/health': 'GET',
   '/admin': 'GET',
@@ -156,6 +158,10 @@ export function createAguiServer(options: AguiServerOptions): AguiServer {
       case '/agent/thread':
         requireBearer(req, options.token);
         await handleThread(req, res, { ...beside, headers });
+        return;
+      case '/agent/attachment':
+        requireBearer(req, options.token);
+        await handleAttachment(req, res, { ...beside, headers });
         return;
       case '/agent/command':
         requireBearer(req, options.token);

@@ -1,6 +1,8 @@
 import { contentToText, type Message } from '@ag-ui/core';
 import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { AdoptedMessage, Conversation } from '../../kernel/conversation.js';
+import { imageRefusal, type ImageInput } from '../../kernel/image-input.js';
+import { HttpError } from '../http/http-io.js';
 
 function parseArguments(text: string): unknown {
   try {
@@ -15,14 +17,20 @@ function parseArguments(text: string): unknown {
  * of its own app, not the agent's instructions (identity.md is), and reasoning or activity
  * messages are not conversation: those are left out.
  */
-export function toModelMessages(history: readonly Message[], toolNames: ReadonlyMap<string, string> = new Map()): AdoptedMessage[] {
+export function toModelMessages(
+  history: readonly Message[],
+  toolNames: ReadonlyMap<string, string> = new Map(),
+  images: ReadonlyMap<Message, readonly ImageInput[]> = new Map(),
+): AdoptedMessage[] {
   const names = new Map(toolNames);
   const out: AdoptedMessage[] = [];
   for (const message of history) {
     switch (message.role) {
       case 'user': {
         const text = contentToText(message.content);
-        if (text.trim() !== '') out.push({ id: message.id, message: { role: 'user', content: text } });
+        const carried = images.get(message) ?? [];
+        if (text.trim() !== '' || carried.length > 0)
+          out.push({ id: message.id, message: { role: 'user', content: text }, ...(carried.length > 0 ? { images: carried } : {}) });
         break;
       }
       case 'assistant': {
@@ -73,22 +81,31 @@ function idsOf(message: Message): string[] {
  * Squares the client's history with the session. Messages the session holds are recognised by
  * id; a session with no transcript adopts the whole history (a new server, a cleared folder);
  * messages after the last recognised one are the client's additions and are adopted too.
- * Returns how many messages were adopted.
+ * Their images are kept as the session's attachments, or refused (400) as the input's would be.
+ * Resolves to how many messages were adopted.
  */
-export function reconcileHistory(conversation: Conversation, history: readonly Message[]): number {
+export async function reconcileHistory(
+  conversation: Conversation,
+  history: readonly Message[],
+  images: ReadonlyMap<Message, readonly ImageInput[]> = new Map(),
+): Promise<number> {
   if (history.length === 0) return 0;
-  if (conversation.transcript().length === 0) {
-    const adopted = toModelMessages(history);
-    conversation.adoptHistory(adopted);
-    return adopted.length;
-  }
+  if (conversation.transcript().length === 0) return adopt(conversation, toModelMessages(history, new Map(), images));
   const known = conversation.knownMessageIds();
   const lastKnown = history.findLastIndex((message) => idsOf(message).some((id) => known.has(id)));
   const added = history.slice(lastKnown + 1).filter((message) => !idsOf(message).some((id) => known.has(id)));
   // Without any message in common the histories are two different threads; the session's stands.
   if (lastKnown < 0 || added.length === 0) return 0;
   const toolNames = new Map(conversation.openToolCalls().map((call) => [call.toolCallId, call.toolName]));
-  const adopted = toModelMessages(added, toolNames);
-  conversation.adoptHistory(adopted);
+  return adopt(conversation, toModelMessages(added, toolNames, images));
+}
+
+async function adopt(conversation: Conversation, adopted: AdoptedMessage[]): Promise<number> {
+  // A model that takes no images refuses them here as it would the run's own, before anything is kept.
+  for (const item of adopted) {
+    const refused = imageRefusal(item.images ?? [], conversation.agent.engine.vision);
+    if (refused !== undefined) throw new HttpError(400, `the client's history carries images: ${refused}`);
+  }
+  await conversation.adoptHistory(adopted);
   return adopted.length;
 }

@@ -224,7 +224,7 @@ export async function handleRun(req: IncomingMessage, res: ServerResponse, conte
         // A resume brings answers, not messages: what the client holds beyond the session then is
         // only what the stream narrated (the questions as text), which must not land between an
         // open call and its result.
-        const adopted = request.input.kind === 'resume' ? 0 : reconcileHistory(conversation, request.history);
+        const adopted = request.input.kind === 'resume' ? 0 : await reconcileHistory(conversation, request.history, request.historyImages);
         if (adopted > 0) context.log(`thread ${request.threadId}: adopted ${adopted} message(s) of the client's history`);
         checkToolResults(conversation, request);
         stream.open(context.headers);

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loggedKernelEvent, systemLineEvent } from '../../kernel/events.js';
 import { continuedLine } from '../continued-turn.js';
 import type { SessionEntry } from '../../session/entries.js';
+import { attachmentRefsOf } from '../../session/attachments.js';
 import { isValidSessionId } from '../../session/ids.js';
 import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
 import { SessionError } from '../../session/session.js';
@@ -10,6 +11,9 @@ import { besideRun, type BesideRunContext } from './beside-run.js';
 import { toAguiEvent, terminalEvent } from './event-map.js';
 import { readHeld } from '../interrupts/held-interrupts.js';
 import { HttpError, sendJson } from '../http/http-io.js';
+
+/** The CUSTOM event naming the images a user message carried, after the message in a thread's history. */
+export const ATTACHMENTS_EVENT = 'auggy.attachments';
 
 type ThreadsContext = BesideRunContext & { headers: Record<string, string> };
 
@@ -49,6 +53,23 @@ export function historyEvents(threadId: string, entries: readonly SessionEntry[]
       events.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'user' });
       events.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: entry.text === '' ? ' ' : entry.text });
       events.push({ type: EventType.TEXT_MESSAGE_END, messageId });
+      const attachments = attachmentRefsOf(entry.attachments);
+      // What the message carried, by id: a page fetches each from GET /agent/attachment.
+      if (attachments.length > 0) {
+        events.push({
+          type: EventType.CUSTOM,
+          name: ATTACHMENTS_EVENT,
+          value: {
+            messageId,
+            attachments: attachments.map((attachment) => ({
+              id: attachment.ref,
+              mediaType: attachment.mediaType,
+              size: attachment.size,
+              ...(attachment.name !== undefined ? { name: attachment.name } : {}),
+            })),
+          },
+        });
+      }
       continue;
     }
     if (entry.kind !== 'event') continue;

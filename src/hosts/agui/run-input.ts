@@ -20,6 +20,8 @@ export interface RunRequest {
     | { kind: 'resume' };
   /** Every message before the input, as the client holds the thread. */
   history: Message[];
+  /** The images of the history's user messages, checked like the input's (a thread new to this server adopts them). */
+  historyImages: ReadonlyMap<Message, ImageInput[]>;
   /** Tools the web page runs itself (frontend tools), offered to the model beside the agent's own. */
   tools: Tool[];
   /** The client's shared state, when it sent any. */
@@ -126,6 +128,20 @@ function turnInput(messages: Message[]): Pick<RunRequest, 'input' | 'history'> {
 }
 
 /**
+ * Each history user message's images, checked as the input's are: one that is not an image is a
+ * 400 naming its part, before anything is adopted.
+ */
+function historyImagesOf(history: readonly Message[]): Map<Message, ImageInput[]> {
+  const found = new Map<Message, ImageInput[]>();
+  history.forEach((message, index) => {
+    if (message.role !== 'user') return;
+    const images = imagesOfUserContent(message.content, index);
+    if (images.length > 0) found.set(message, images);
+  });
+  return found;
+}
+
+/**
  * Every character a message carries: its content (parts as written, but for the images' data),
  * a tool result's error, an assistant's tool-call arguments.
  */
@@ -198,10 +214,12 @@ export function parseRunInput(body: unknown, maxMessageChars: number): RunReques
     throw new HttpError(400, `state is nested more than ${MAX_STATE_DEPTH} levels deep (at state${tooDeep}); send flatter state`);
   }
   const resume = input.resume ?? [];
+  const turn = resume.length > 0 ? { input: { kind: 'resume' as const }, history: input.messages } : turnInput(input.messages);
   return {
     threadId: input.threadId,
     runId: input.runId,
-    ...(resume.length > 0 ? { input: { kind: 'resume' as const }, history: input.messages } : turnInput(input.messages)),
+    ...turn,
+    historyImages: historyImagesOf(turn.history),
     interrupts: input.protocolVersion !== undefined,
     resume,
     tools: input.tools,

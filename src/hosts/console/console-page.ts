@@ -7,13 +7,14 @@ import { fileURLToPath } from 'node:url';
 /**
  * The Console's page allows only its own files: no inline script or style, no other origin, no
  * frame around it. Model output is drawn as React elements, never as HTML, and this header is
- * the second fence should something slip.
+ * the second fence should something slip. `blob:` images are the attachments the page fetched
+ * itself (behind the token, so not a bare src): only a script of the page can make one.
  */
 export const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self'",
+  "img-src 'self' blob:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",

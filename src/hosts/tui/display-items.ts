@@ -20,6 +20,8 @@ export type ToolCallState = 'running' | 'ok' | 'error' | 'not-run';
 export type DisplayItem =
   | ({ kind: 'header'; id: string } & HeaderInfo)
   | { kind: 'user'; id: string; text: string }
+  /** An image the person's message carried, on a line of its own under it: its name, type and size. */
+  | { kind: 'attachment'; id: string; name?: string; mediaType: string; size: number }
   /** `continued` marks the later part of a long message that was printed in pieces while it streamed. */
   | { kind: 'assistant'; id: string; text: string; continued: boolean }
   | { kind: 'tool'; id: string; name: string; args: string; result?: string; state: ToolCallState }

@@ -3,7 +3,8 @@ import type { SessionEntry } from '../../session/entries.js';
 import type { DisplayItem } from './display-items.js';
 import { NO_USAGE, type TokenUsage, type TurnSummary } from './view-state.js';
 import { addedUsage } from './usage-text.js';
-import { appendItems, applyEvent, continuedTurnItems, emptyTranscript, endLive, type TranscriptState } from './transcript-state.js';
+import { attachmentRefsOf } from '../../session/attachments.js';
+import { appendItems, applyEvent, attachmentItems, continuedTurnItems, emptyTranscript, endLive, type TranscriptState } from './transcript-state.js';
 
 export interface SessionHistory {
   items: DisplayItem[];
@@ -36,7 +37,11 @@ export function historyFromSession(entries: SessionEntry[], firstId = 1): Sessio
       const cost = typeof entry.data.cost === 'number' ? entry.data.cost : undefined;
       usage = addedUsage(usage, { inputTokens: Number(entry.data.inputTokens) || 0, outputTokens: Number(entry.data.outputTokens) || 0, cost });
     }
-    if (entry.kind === 'user') state = appendItems(state, entry.by !== undefined ? continuedTurnItems(entry.by) : [{ kind: 'user', text: entry.text }]);
+    if (entry.kind === 'user')
+      state = appendItems(
+        state,
+        entry.by !== undefined ? continuedTurnItems(entry.by) : [{ kind: 'user', text: entry.text }, ...attachmentItems(attachmentRefsOf(entry.attachments))],
+      );
     else if (entry.kind === 'event') {
       const event = loggedKernelEvent(entry.event);
       state = applyEvent(state, event);

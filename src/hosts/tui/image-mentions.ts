@@ -7,12 +7,14 @@ import { readImageFile, tooManyImages, type ImageInput } from '../../kernel/imag
  */
 const MENTION = /(?:^|\s)@(?:'([^']+)'|"([^"]+)"|(\S+))/g;
 const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;
+/** What ends a sentence after an unquoted path ("what is in @a.png?"): not part of the file's name. */
+const TRAILING_PUNCTUATION = /[.,;:!?)\]'"]+$/;
 
 /** The image paths a message mentions, in order, each once. */
 export function imageMentions(text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(MENTION)) {
-    const path = match[1] ?? match[2] ?? match[3] ?? '';
+    const path = match[1] ?? match[2] ?? (match[3] ?? '').replace(TRAILING_PUNCTUATION, '');
     if (IMAGE_NAME.test(path) && !found.includes(path)) found.push(path);
   }
   return found;

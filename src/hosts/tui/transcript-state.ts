@@ -103,6 +103,16 @@ export function continuedTurnItems(by: string): NewItem[] {
   return systemItems([continuedLine(by)], 'info');
 }
 
+/** One line per image a message carried, from what the session keeps of each (or the image itself, as it is sent). */
+export function attachmentItems(images: readonly { name?: string; mediaType: string; size: number }[]): NewItem[] {
+  return images.map((image) => ({
+    kind: 'attachment',
+    mediaType: image.mediaType,
+    size: image.size,
+    ...(image.name !== undefined ? { name: image.name } : {}),
+  }));
+}
+
 export function systemItems(lines: string[], tone: SystemTone): NewItem[] {
   return lines.map((text) => ({ kind: 'system', text, tone }));
 }

@@ -5,7 +5,7 @@ import { holdFloor } from '../../kernel/hold-floor.js';
 import type { KernelEvent } from '../../kernel/events.js';
 import { describeModel } from '../../model/model-spec.js';
 import type { DisplayItem, HeaderInfo, SystemTone } from './display-items.js';
-import { systemItems } from './transcript-state.js';
+import { attachmentItems, systemItems } from './transcript-state.js';
 import { initialView, viewReducer, type ContextUse, type TokenUsage, type TurnSummary, type ViewState } from './view-state.js';
 import type { WarningFeed } from './warning-feed.js';
 import { mentionedImages } from './image-mentions.js';
@@ -182,7 +182,15 @@ export function useConversation(setup: ConversationSetup, clearScreen: () => voi
 
   const send = useCallback(
     (text: string) =>
-      start(async (signal) => conversation.runTurn(text, { signal, person: person.current, images: await mentionedImages(text, process.cwd()) }), { text }),
+      start(
+        async (signal) => {
+          // An image that cannot be sent stops the turn here, in one sentence, before the model is called.
+          const images = await mentionedImages(text, process.cwd());
+          if (images.length > 0) dispatch({ type: 'items', items: attachmentItems(images.map((image) => ({ ...image, size: image.data.length }))) });
+          return conversation.runTurn(text, { signal, person: person.current, images });
+        },
+        { text },
+      ),
     [conversation, start],
   );
   const continueWith = useCallback(

@@ -1,4 +1,5 @@
 import type { TurnStatus } from '../../../kernel/events.js';
+import { imageLabel } from '../../../kernel/image-input.js';
 import type { DisplayItem } from '../display-items.js';
 import { markdownRows } from '../markdown/markdown-rows.js';
 import type { Palette } from '../palette.js';
@@ -21,6 +22,8 @@ export function itemRows(item: DisplayItem, width: number, palette: Palette): Ro
       return header(item, width, palette);
     case 'user':
       return gutter(glyph.prompt, { bold: true, color: palette.accent }, wrapText(item.text, { dim: true }, text), 1);
+    case 'attachment':
+      return indent([truncateRow([{ text: `attached ${imageLabel(item)}`, look: { dim: true } }], Math.max(1, width - 2))], 2);
     case 'assistant':
       return gutter(item.continued ? ' ' : glyph.assistant, { bold: true }, item.text.trim() === '' ? [EMPTY_ROW] : markdownRows(item.text, text, palette), 1);
     case 'tool':
