@@ -247,3 +247,74 @@ describe('RFC 0009 artifacts in a PromptKit workflow', () => {
     expect(String(checked.stdout)).toMatch(/artifact "changes" mode "appnd" is not one of replace, append; did you mean append\?/);
   });
 });
+
+describe('PromptKit pack tools answered from files next to the pack and from a mapped HTTP call', () => {
+  it('answers mock_result_file with the file as it stands and mock_template_file rendered with the arguments', async () => {
+    const { run, chat: server } = await turn('promptkit/mock-files', [
+      {
+        toolCalls: [
+          { name: 'tide', args: { port: 'Bergen' } },
+          { name: 'greet_boat', args: { boat: 'Solveig', captain: 'Aas' } },
+          { name: 'greet_boat', args: { boat: 'Kari' } },
+        ],
+      },
+      { text: 'High water at 06:42.' },
+    ]);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect(toolsOf(server)).toEqual(['tide', 'greet_boat', 'book_berth']);
+    const results = server.requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(results).toEqual([
+      '{"port": "Bergen", "high_water": "06:42", "metres": 1.4}',
+      '{"greeting":"Welcome to Bergen, Captain Aas of the Solveig"}',
+      '{"result":"Welcome, Kari"}',
+    ]);
+  });
+
+  it('sends the body reshaped by request body_mapping and answers with the response reshaped by response body_mapping', async () => {
+    const seen: { body?: string } = {};
+    const harbour = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += String(chunk);
+      });
+      request.on('end', () => {
+        seen.body = body;
+        response.setHeader('content-type', 'application/json');
+        response.end('{"booking":{"berth":"B7","until":"2026-12-05","fee":420},"status":"ok"}');
+      });
+    });
+    await new Promise<void>((resolve) => harbour.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = harbour.address() as AddressInfo;
+      const dir = fixture('promptkit/mock-files');
+      const packPath = join(dir, 'harbour.pack.yaml');
+      writeFileSync(packPath, readFileSync(packPath, 'utf8').replace('http://127.0.0.1:9/berths', `http://127.0.0.1:${port}/berths`));
+      chat = await startChatServer([{ toolCalls: [{ name: 'book_berth', args: { boat: 'Solveig', nights: 3 } }] }, { text: 'Berth B7 is yours.' }]);
+      const run = await auggyPrint(dir, chat.url, 'a berth for three nights', '--output', 'json');
+      expect(run.exitCode, String(run.stderr)).toBe(0);
+      expect(JSON.parse(seen.body ?? '')).toEqual({ vessel: 'Solveig', stay: { nights: 3 } });
+      const results = chat.requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+      expect(results).toEqual(['{"berth":"B7","until":"2026-12-05"}']);
+    } finally {
+      await new Promise((resolve) => harbour.close(resolve));
+    }
+  });
+
+  it('validate names the tool whose mock file does not exist and refuses the pack', async () => {
+    const dir = fixture('promptkit/mock-files');
+    const packPath = join(dir, 'harbour.pack.yaml');
+    writeFileSync(packPath, readFileSync(packPath, 'utf8').replace('mocks/tide.json', 'mocks/tides.json'));
+    const checked = await auggy(['validate', dir]);
+    expect(checked.exitCode).toBe(1);
+    expect(String(checked.stdout)).toMatch(/harbour\.pack\.yaml:\d+:\d+ error tools\.tide: tool tide: its mock_result_file mocks\/tides\.json does not exist/);
+  });
+
+  it('validate refuses a body_mapping that is not JMESPath', async () => {
+    const dir = fixture('promptkit/mock-files');
+    const packPath = join(dir, 'harbour.pack.yaml');
+    writeFileSync(packPath, readFileSync(packPath, 'utf8').replace('booking.{berth: berth, until: until}', 'booking.{berth: '));
+    const checked = await auggy(['validate', dir]);
+    expect(checked.exitCode).toBe(1);
+    expect(String(checked.stdout)).toMatch(/error tools\.book_berth: tool book_berth: its http response body_mapping is not valid JMESPath/);
+  });
+});

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { Diagnostic } from '../../agent/types.js';
 import type { AdminRow, AugmentFactory, Augment } from '../../kernel/augment.js';
@@ -56,7 +57,8 @@ export const workflowAugment: AugmentFactory = {
     if (configErrors.length > 0) return configErrors;
     const { pack, prompt } = configSchema.parse(config);
     const loaded = loadPackFile(agentDir, pack);
-    const diagnostics = loaded.pack && loaded.source ? validatePack(loaded.pack, loaded.source, prompt) : loaded.diagnostics;
+    const diagnostics =
+      loaded.pack && loaded.source ? validatePack(loaded.pack, loaded.source, prompt, { agentDir, packDir: dirname(loaded.path) }) : loaded.diagnostics;
     // A missing top-level key has no line of its own; point at the pack's top rather than let the
     // caller look the field up in augment.yaml.
     return diagnostics.map((d) => (d.field !== undefined && d.line === undefined ? { ...d, line: 1, column: 1 } : d));

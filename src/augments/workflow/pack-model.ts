@@ -1,10 +1,11 @@
+import { dirname } from 'node:path';
 import { formatDiagnostic } from '../../agent/types.js';
 import { questionnaireSpecSchema, type QuestionnaireSpec } from '../questions/index.js';
 import { loadPackFile } from './load-pack.js';
 import { isTerminalState } from './pack-graph.js';
 import type { Control, Orchestration, PackFile, PackPrompt, WorkflowBudget } from './pack-schema.js';
 import { promptSetTask } from './prompt-set.js';
-import { packMockTools, type PackMockTool } from './pack-tools.js';
+import { packMockTools, type PackFiles, type PackMockTool } from './pack-tools.js';
 import { validatePack } from './validate-pack.js';
 
 /** An RFC 0009 artifact slot: its MIME type, what it holds, and whether a write replaces it or adds to it. */
@@ -61,21 +62,21 @@ export function agentMoves(state: StateDef): boolean {
   );
 }
 
-function packBasics(pack: PackFile, file: string) {
+function packBasics(pack: PackFile, file: string, files?: PackFiles) {
   return {
     id: pack.id ?? file,
     name: pack.name ?? pack.id ?? file,
     file,
     syntax: pack.template_engine?.syntax ?? '{{variable}}',
     declaredTools: Object.keys(pack.tools ?? {}),
-    mockTools: packMockTools(pack),
+    mockTools: packMockTools(pack, files),
   };
 }
 
 /** A pack without a workflow as one state that runs the chosen prompt and moves nowhere. */
-function compilePromptSet(pack: PackFile, file: string, task: string): WorkflowModel {
+function compilePromptSet(pack: PackFile, file: string, task: string, files?: PackFiles): WorkflowModel {
   const state: StateDef = { name: task, onEvent: {}, terminal: false, orchestration: 'internal', control: 'user', prompt: pack.prompts[task], artifacts: {} };
-  return { ...packBasics(pack, file), entry: task, states: { [task]: state }, budget: {}, promptSet: true, artifactNames: [] };
+  return { ...packBasics(pack, file, files), entry: task, states: { [task]: state }, budget: {}, promptSet: true, artifactNames: [] };
 }
 
 /**
@@ -97,11 +98,11 @@ export function listedTools(model: WorkflowModel): { tool: string; where: string
 }
 
 /** Builds the runtime model of a pack that passed validation (no errors). */
-export function compileWorkflow(pack: PackFile, file: string, chosenPrompt?: string): WorkflowModel {
+export function compileWorkflow(pack: PackFile, file: string, chosenPrompt?: string, files?: PackFiles): WorkflowModel {
   if (!pack.workflow) {
     const chosen = promptSetTask(pack, chosenPrompt);
     if ('error' in chosen) throw new Error(chosen.error);
-    return compilePromptSet(pack, file, chosen.task);
+    return compilePromptSet(pack, file, chosen.task, files);
   }
   const states: Record<string, StateDef> = {};
   for (const [name, state] of Object.entries(pack.workflow.states)) {
@@ -126,7 +127,7 @@ export function compileWorkflow(pack: PackFile, file: string, chosenPrompt?: str
     };
   }
   const artifactNames = [...new Set(Object.values(states).flatMap((state) => Object.keys(state.artifacts)))].sort();
-  return { ...packBasics(pack, file), entry: pack.workflow.entry, states, budget: pack.workflow.engine?.budget ?? {}, promptSet: false, artifactNames };
+  return { ...packBasics(pack, file, files), entry: pack.workflow.entry, states, budget: pack.workflow.engine?.budget ?? {}, promptSet: false, artifactNames };
 }
 
 export type WorkflowLoad = { ok: true; model: WorkflowModel; warnings: string[] } | { ok: false; error: string };
@@ -134,7 +135,8 @@ export type WorkflowLoad = { ok: true; model: WorkflowModel; warnings: string[] 
 /** Loads, validates and compiles the pack named by config.pack; errors come back as one readable message. */
 export function loadWorkflow(agentDir: string, packPath: string, chosenPrompt?: string): WorkflowLoad {
   const loaded = loadPackFile(agentDir, packPath);
-  const diagnostics = loaded.pack && loaded.source ? validatePack(loaded.pack, loaded.source, chosenPrompt) : loaded.diagnostics;
+  const files: PackFiles = { agentDir, packDir: dirname(loaded.path) };
+  const diagnostics = loaded.pack && loaded.source ? validatePack(loaded.pack, loaded.source, chosenPrompt, files) : loaded.diagnostics;
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (!loaded.pack || errors.length > 0) {
     const shown = (errors.length > 0 ? errors : diagnostics).slice(0, 3).map(formatDiagnostic).join('; ');
@@ -142,7 +144,7 @@ export function loadWorkflow(agentDir: string, packPath: string, chosenPrompt?: 
   }
   return {
     ok: true,
-    model: compileWorkflow(loaded.pack, loaded.file, chosenPrompt),
+    model: compileWorkflow(loaded.pack, loaded.file, chosenPrompt, files),
     warnings: diagnostics.filter((d) => d.severity === 'warning').map(formatDiagnostic),
   };
 }

@@ -1,4 +1,7 @@
+import { resolve } from 'node:path';
+import jmespath from 'jmespath';
 import { z } from 'zod';
+import { readAgentFile } from '../../agent/read-agent-file.js';
 import type { KernelTool, ToolResult } from '../../kernel/tool.js';
 import { goTemplateProblem, renderGoTemplate } from './go-template.js';
 import type { PackFile } from './pack-schema.js';
@@ -16,10 +19,32 @@ export interface PackHttp {
   staticHeaders: Record<string, string>;
   staticBody: Record<string, unknown>;
   exclude: string[];
+  /** JMESPath that reshapes the arguments into the request body (`request.body_mapping`). */
+  requestMapping?: string;
+  /** JMESPath that reshapes the JSON response into the tool's result (`response.body_mapping`). */
+  responseMapping?: string;
+}
+
+/** Where a pack's own files are: mock files are named relative to the pack, and read only inside the agent folder. */
+export interface PackFiles {
+  agentDir: string;
+  packDir: string;
+}
+
+/** A file the pack names for a tool's answer: as the pack spells it, and where it is. */
+export interface PackToolFile {
+  named: string;
+  path: string;
+  agentDir: string;
 }
 
 /** How a pack tool answers: PromptKit's static mock, its text/template mock, or a live HTTP call. */
-export type PackToolAnswer = { kind: 'static'; result: unknown } | { kind: 'template'; template: string } | { kind: 'http'; http: PackHttp };
+export type PackToolAnswer =
+  | { kind: 'static'; result: unknown }
+  | { kind: 'static-file'; file: PackToolFile }
+  | { kind: 'template'; template: string }
+  | { kind: 'template-file'; file: PackToolFile }
+  | { kind: 'http'; http: PackHttp };
 
 /** A tool the pack implements itself. */
 export interface PackMockTool {
@@ -44,14 +69,16 @@ const httpSchema = z.looseObject({
       static_headers: stringRecord.optional(),
       static_body: z.record(z.string(), z.unknown()).optional(),
       exclude: z.array(z.string()).optional(),
+      body_mapping: z.string().optional(),
     })
     .optional(),
+  response: z.looseObject({ body_mapping: z.string().optional() }).optional(),
 });
 
 function httpOf(raw: Record<string, unknown>): PackHttp | undefined {
   const parsed = httpSchema.safeParse(raw.http);
   if (!parsed.success) return undefined;
-  const { url, method, headers, headers_from_env, timeout_ms, request } = parsed.data;
+  const { url, method, headers, headers_from_env, timeout_ms, request, response } = parsed.data;
   const timeout = timeout_ms ?? (typeof raw.timeout_ms === 'number' ? raw.timeout_ms : undefined);
   return {
     url,
@@ -64,40 +91,84 @@ function httpOf(raw: Record<string, unknown>): PackHttp | undefined {
     staticHeaders: request?.static_headers ?? {},
     staticBody: request?.static_body ?? {},
     exclude: request?.exclude ?? [],
+    ...(request?.body_mapping ? { requestMapping: request.body_mapping } : {}),
+    ...(response?.body_mapping ? { responseMapping: response.body_mapping } : {}),
   };
 }
 
-function answerOf(raw: Record<string, unknown>): PackToolAnswer | undefined {
+const DEFAULT_FILES: PackFiles = { agentDir: process.cwd(), packDir: process.cwd() };
+
+function fileOf(named: string, files: PackFiles): PackToolFile {
+  return { named, path: resolve(files.packDir, named), agentDir: files.agentDir };
+}
+
+/** PromptKit's order: a template (inline, then file) makes a scripted mock; else the static result (inline, then file). */
+function answerOf(raw: Record<string, unknown>, files: PackFiles): PackToolAnswer | undefined {
+  if (typeof raw.mock_template === 'string' && raw.mock_template !== '') return { kind: 'template', template: raw.mock_template };
+  if (typeof raw.mock_template_file === 'string' && raw.mock_template_file !== '')
+    return { kind: 'template-file', file: fileOf(raw.mock_template_file, files) };
   if ('mock_result' in raw) return { kind: 'static', result: raw.mock_result };
-  if (typeof raw.mock_template === 'string') return { kind: 'template', template: raw.mock_template };
+  if (typeof raw.mock_result_file === 'string' && raw.mock_result_file !== '') return { kind: 'static-file', file: fileOf(raw.mock_result_file, files) };
   const http = raw.http !== undefined ? httpOf(raw) : undefined;
   return http ? { kind: 'http', http } : undefined;
 }
 
 /** The pack's tools that carry their own answer; the others need an augment or MCP server. */
-export function packMockTools(pack: PackFile): PackMockTool[] {
+export function packMockTools(pack: PackFile, files: PackFiles = DEFAULT_FILES): PackMockTool[] {
   return Object.entries(pack.tools ?? {}).flatMap(([key, tool]) => {
     const raw = tool as Record<string, unknown>;
-    const answer = answerOf(raw);
+    const answer = answerOf(raw, files);
     if (!answer) return [];
     return [{ name: tool.name ?? key, description: tool.description ?? key, parameters: raw.parameters ?? raw.input_schema ?? { type: 'object' }, answer }];
   });
 }
 
+/** Why a JMESPath expression cannot run, or undefined when it compiles. */
+function jmespathProblem(expression: string): string | undefined {
+  try {
+    jmespath.search({}, expression);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** What is wrong with the mock file a tool names: missing, outside the folder, or (a template) not renderable here. */
+function mockFileProblem(name: string, field: string, file: PackToolFile): string | undefined {
+  const read = readAgentFile(file.agentDir, file.path);
+  if (!read.ok) return `tool ${name}: its ${field} ${file.named} ${read.message}; create it next to the pack or fix the path`;
+  if (field !== 'mock_template_file') return undefined;
+  const problem = goTemplateProblem(read.text);
+  return problem ? `tool ${name}: its mock_template_file ${file.named} cannot be rendered here: ${problem}` : undefined;
+}
+
+type ToolProblem = { key: string; severity: 'error' | 'warning'; message: string };
+
 /** What a pack tool's declaration asks that auggy cannot do, for validate: one sentence per tool, or none. */
-export function packToolProblems(pack: PackFile): { key: string; message: string }[] {
-  return Object.entries(pack.tools ?? {}).flatMap(([key, tool]) => {
+export function packToolProblems(pack: PackFile, files: PackFiles = DEFAULT_FILES): ToolProblem[] {
+  return Object.entries(pack.tools ?? {}).flatMap(([key, tool]): ToolProblem[] => {
     const raw = tool as Record<string, unknown>;
     const name = tool.name ?? key;
-    if (typeof raw.mock_template === 'string') {
-      const problem = goTemplateProblem(raw.mock_template);
-      return problem ? [{ key, message: `tool ${name}: its mock_template cannot be rendered here: ${problem}` }] : [];
+    const answer = answerOf(raw, files);
+    if (answer?.kind === 'template') {
+      const problem = goTemplateProblem(answer.template);
+      return problem ? [{ key, severity: 'warning', message: `tool ${name}: its mock_template cannot be rendered here: ${problem}` }] : [];
     }
-    if (raw.http !== undefined && !('mock_result' in raw)) {
-      if (!httpSchema.safeParse(raw.http).success) return [{ key, message: `tool ${name}: http needs a url (http: { url: "https://...", method: GET })` }];
-      const request = (raw.http as { request?: { body_mapping?: unknown }; response?: { body_mapping?: unknown } }) ?? {};
-      if (request.request?.body_mapping !== undefined || request.response?.body_mapping !== undefined) {
-        return [{ key, message: `tool ${name}: its http body_mapping (JMESPath) is not applied here; the arguments and the response go as they are` }];
+    if (answer?.kind === 'template-file' || answer?.kind === 'static-file') {
+      const problem = mockFileProblem(name, answer.kind === 'template-file' ? 'mock_template_file' : 'mock_result_file', answer.file);
+      return problem ? [{ key, severity: problem.includes(' cannot be rendered here') ? 'warning' : 'error', message: problem }] : [];
+    }
+    if (raw.http !== undefined && answer === undefined) {
+      return [{ key, severity: 'warning', message: `tool ${name}: http needs a url (http: { url: "https://...", method: GET })` }];
+    }
+    if (answer?.kind === 'http') {
+      const mappings = [
+        ['request', answer.http.requestMapping],
+        ['response', answer.http.responseMapping],
+      ] as const;
+      for (const [side, expression] of mappings) {
+        const problem = expression === undefined ? undefined : jmespathProblem(expression);
+        if (problem) return [{ key, severity: 'error', message: `tool ${name}: its http ${side} body_mapping is not valid JMESPath (${problem})` }];
       }
     }
     return [];
@@ -126,6 +197,22 @@ function queryValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** The response as the tool's result, reshaped by the pack's JMESPath when it gives one; a body that is not JSON passes as it is, as in PromptKit. */
+function mappedResponse(name: string, text: string, mapping: string | undefined): ToolResult {
+  if (mapping === undefined) return { content: asJsonResult(text) };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { content: asJsonResult(text) };
+  }
+  try {
+    return { content: JSON.stringify(jmespath.search(data, mapping) ?? null) };
+  } catch (error) {
+    return { isError: true, content: `${name}: the pack's response body_mapping failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
 /** One HTTP call to the URL the pack names, as PromptKit's HTTP executor makes it: GET args in the query, a body method's as JSON. */
 async function callHttp(name: string, http: PackHttp, args: Record<string, unknown>, signal: AbortSignal, env: NodeJS.ProcessEnv): Promise<ToolResult> {
   const url = new URL(renderGoTemplate(http.url, args));
@@ -147,13 +234,21 @@ async function callHttp(name: string, http: PackHttp, args: Record<string, unkno
   }
   const sendsBody = bodyMethod && Object.keys(body).length > 0;
   if (sendsBody) headers['content-type'] = 'application/json';
+  let sent: string | undefined;
+  if (sendsBody) {
+    try {
+      sent = JSON.stringify(http.requestMapping ? (jmespath.search(body, http.requestMapping) ?? null) : body);
+    } catch (error) {
+      return { isError: true, content: `${name}: the pack's request body_mapping failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
   const signals = [signal, ...(http.timeoutMs !== undefined ? [AbortSignal.timeout(http.timeoutMs)] : [])];
   try {
-    const response = await fetch(url, { method: http.method, headers, signal: AbortSignal.any(signals), ...(sendsBody ? { body: JSON.stringify(body) } : {}) });
+    const response = await fetch(url, { method: http.method, headers, signal: AbortSignal.any(signals), ...(sent !== undefined ? { body: sent } : {}) });
     const text = await response.text();
     if (!response.ok)
       return { isError: true, content: `${name}: ${http.method} ${url.origin}${url.pathname} answered HTTP ${response.status}: ${text.slice(0, 500)}` };
-    return { content: asJsonResult(text) };
+    return mappedResponse(name, text, http.responseMapping);
   } catch (error) {
     const why =
       error instanceof Error && error.name === 'TimeoutError'
@@ -165,20 +260,46 @@ async function callHttp(name: string, http: PackHttp, args: Record<string, unkno
   }
 }
 
+function readMockFile(tool: PackMockTool, field: string, file: PackToolFile): { text: string } | { error: ToolResult } {
+  const read = readAgentFile(file.agentDir, file.path);
+  if (read.ok) return { text: read.text };
+  return { error: { isError: true, content: `${tool.name}: the pack's ${field} ${file.named} ${read.message}` } };
+}
+
+function rendered(tool: PackMockTool, template: string, args: Record<string, unknown>): ToolResult {
+  try {
+    return { content: asJsonResult(renderGoTemplate(template, args)) };
+  } catch (error) {
+    return { isError: true, content: `${tool.name}: the pack's mock template cannot be rendered: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
 async function answer(tool: PackMockTool, args: Record<string, unknown>, signal: AbortSignal, env: NodeJS.ProcessEnv): Promise<ToolResult> {
   const { answer: how } = tool;
-  if (how.kind === 'static') return { content: typeof how.result === 'string' ? how.result : JSON.stringify(how.result) };
-  if (how.kind === 'http') return callHttp(tool.name, how.http, args, signal, env);
-  try {
-    return { content: asJsonResult(renderGoTemplate(how.template, args)) };
-  } catch (error) {
-    return { isError: true, content: `${tool.name}: the pack's mock_template cannot be rendered: ${error instanceof Error ? error.message : String(error)}` };
+  switch (how.kind) {
+    case 'static':
+      return { content: typeof how.result === 'string' ? how.result : JSON.stringify(how.result) };
+    case 'http':
+      return callHttp(tool.name, how.http, args, signal, env);
+    case 'template':
+      return rendered(tool, how.template, args);
+    case 'static-file': {
+      // Read at each call, as PromptKit does: the file's text is the result as it stands.
+      const read = readMockFile(tool, 'mock_result_file', how.file);
+      return 'error' in read ? read.error : { content: read.text.trim() };
+    }
+    case 'template-file': {
+      const read = readMockFile(tool, 'mock_template_file', how.file);
+      return 'error' in read ? read.error : rendered(tool, read.text, args);
+    }
   }
 }
 
 const NOTES: Record<PackToolAnswer['kind'], string> = {
   static: "(A mock tool of the PromptPack: it answers with the pack's fixed result.)",
   template: "(A mock tool of the PromptPack: it answers from the pack's template of its arguments.)",
+  'static-file': "(A mock tool of the PromptPack: it answers with the pack's fixed result.)",
+  'template-file': "(A mock tool of the PromptPack: it answers from the pack's template of its arguments.)",
   http: '',
 };
 

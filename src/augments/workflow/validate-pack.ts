@@ -7,7 +7,7 @@ import { ARTIFACT_MODES, CONTROLS, ORCHESTRATIONS, WORKFLOW_VERSIONS, type PackF
 import { checkAskState } from './validate-ask.js';
 import type { Report } from './pack-report.js';
 import { promptSetTask } from './prompt-set.js';
-import { packToolProblems } from './pack-tools.js';
+import { packToolProblems, type PackFiles } from './pack-tools.js';
 
 type Workflow = NonNullable<PackFile['workflow']>;
 
@@ -111,7 +111,7 @@ function checkState(pack: PackFile, workflow: Workflow, name: string, state: Pac
 }
 
 /** Prompts' validators are PromptKit guardrails auggy does not run: say so rather than let them seem on. */
-function checkPrompts(pack: PackFile, report: Report): void {
+function checkPrompts(pack: PackFile, report: Report, files?: PackFiles): void {
   for (const [task, prompt] of Object.entries(pack.prompts)) {
     const validators = (prompt as Record<string, unknown>).validators;
     if (Array.isArray(validators) && validators.length > 0) {
@@ -122,7 +122,7 @@ function checkPrompts(pack: PackFile, report: Report): void {
       );
     }
   }
-  for (const { key, message } of packToolProblems(pack)) report('warning', ['tools', key], message);
+  for (const { key, severity, message } of packToolProblems(pack, files)) report(severity, ['tools', key], message);
   const packValidators = (pack as Record<string, unknown>).validators;
   if (Array.isArray(packValidators) && packValidators.length > 0) {
     report('warning', ['validators'], 'the pack declares validators; auggy does not run validators, so replies are not checked');
@@ -133,11 +133,11 @@ function checkPrompts(pack: PackFile, report: Report): void {
  * The checks a schema cannot express: references between prompts and states, the allowed values
  * of control/orchestration/version, and the authoring mistakes RFC 0014 asks validators to flag.
  */
-export function validatePack(pack: PackFile, source: YamlSource, chosenPrompt?: string): Diagnostic[] {
+export function validatePack(pack: PackFile, source: YamlSource, chosenPrompt?: string, files?: PackFiles): Diagnostic[] {
   const out: Diagnostic[] = [];
   const report = reporter(source, out);
   const { workflow } = pack;
-  checkPrompts(pack, report);
+  checkPrompts(pack, report, files);
   if (!workflow) {
     const chosen = promptSetTask(pack, chosenPrompt);
     if ('error' in chosen) report('error', ['prompts'], chosen.error);
