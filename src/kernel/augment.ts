@@ -13,7 +13,8 @@ export interface CommandOutput {
   /**
    * A turn to start once the lines are shown (`/goal <condition>` starts working on it at once).
    * Without `by`, `message` is the person's (Conversation.runTurn); with it, it is that
-   * augment's directive (Conversation.continueTurn). Every host that runs commands honours it.
+   * augment's directive (Conversation.continueTurn). Every host that runs commands in a turn's
+   * place honours it; serve's POST /agent/command, which runs none, says so in its answer.
    */
   startTurn?: { message: string; by?: string };
 }

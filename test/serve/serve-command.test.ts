@@ -22,7 +22,7 @@ async function post(path: string, body: unknown): Promise<Response> {
 }
 
 describe('POST /agent/command', () => {
-  it('a command that would start a turn is refused with where to send it; the same message through /agent/run runs the goal', async () => {
+  it('a command that would start a turn takes effect and says where its turn runs; the same message through /agent/run runs the goal', async () => {
     const dir = scriptedGoalFolder();
     serve = await startServe(dir);
     const first = await post('/agent/run', {
@@ -35,10 +35,12 @@ describe('POST /agent/command', () => {
       forwardedProps: {},
     });
     await first.text();
-    const refused = await post('/agent/command', { threadId: 't1', command: '/goal do three steps' });
-    expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({
-      error: '/goal starts a turn, which POST /agent/command does not run; send it as a message through POST /agent/run instead',
+    const set = await post('/agent/command', { threadId: 't1', command: '/goal do three steps' });
+    expect(set.status).toBe(200);
+    expect(await set.json()).toMatchObject({
+      isError: false,
+      turn: '/goal took effect; the turn it starts runs only through POST /agent/run: send the command there as a message to run it',
+      state: { goal: { condition: 'do three steps', turns: 0 } },
     });
     const run = await post('/agent/run', {
       threadId: 't1',

@@ -25,8 +25,9 @@ function parseCommandRequest(body: unknown): { threadId: string; name: string; a
  * beside a run in flight; any other waits for the thread to be idle (409 meanwhile). Answers the
  * command's lines and the thread's state after it. `/compact` is the conversation's own, as in the
  * chat, and runs as the thread's writer (compact-thread.ts). A command that throws answers its
- * failure as an isError line. A command that starts a turn (`/goal <condition>`) is a run's, not
- * this route's: it answers 409 saying to send the command as a message through POST /agent/run.
+ * failure as an isError line. A command that starts a turn (`/goal <condition>`) does what it does
+ * here (the goal is set) and says, in `turn`, that the turn it asks for runs only through POST
+ * /agent/run, which has a stream to follow it: this route answers at once.
  */
 export async function handleCommand(req: IncomingMessage, res: ServerResponse, context: BesideRunContext & { headers: Record<string, string> }): Promise<void> {
   const request = parseCommandRequest(await readJsonBody(req));
@@ -47,12 +48,11 @@ export async function handleCommand(req: IncomingMessage, res: ServerResponse, c
         throw new HttpError(409, `/${command.name} waits until the run on thread ${request.threadId} finishes; send it again then`);
       const output = await runCommand(command, request.args);
       // The turn it asks for is a run's, with a stream to follow it; this route answers at once.
-      if (output.startTurn && !output.isError)
-        throw new HttpError(
-          409,
-          `/${command.name} starts a turn, which POST /agent/command does not run; send it as a message through POST /agent/run instead`,
-        );
-      return { lines: output.lines, isError: output.isError === true, state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) } };
+      const turn =
+        output.startTurn && !output.isError
+          ? { turn: `/${command.name} took effect; the turn it starts runs only through POST /agent/run: send the command there as a message to run it` }
+          : {};
+      return { lines: output.lines, isError: output.isError === true, ...turn, state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) } };
     });
     sendJson(res, 200, { threadId: request.threadId, ...result }, context.headers);
   } catch (error) {
