@@ -15,7 +15,7 @@ import type { StoreChoice } from '../session/open-store.js';
 import { hostScopeFor } from './allow-tool.js';
 import type { ModelOptionValues } from './model-options.js';
 import { SessionError } from '../session/session.js';
-import { readImageFile, tooManyImages, type ImageInput } from '../kernel/image-input.js';
+import { readImageFile, readImages, type ImageInput } from '../kernel/image-input.js';
 
 export interface RunOptionValues extends ModelOptionValues, StoreOptionValues {
   print?: boolean;
@@ -140,15 +140,9 @@ export async function runCommand(first: string | undefined, second: string | und
 
 /** The --attach files, read and checked before anything is opened: one that is not an image stops the run in a sentence. */
 async function readAttachments(paths: readonly string[]): Promise<ImageInput[]> {
-  const tooMany = tooManyImages(paths.length);
-  if (tooMany !== undefined) throw new UsageError(tooMany);
-  const images: ImageInput[] = [];
-  for (const path of paths) {
-    const read = await readImageFile(path);
-    if (!read.ok) throw new UsageError(`--attach: ${read.why}`);
-    images.push(read.image);
-  }
-  return images;
+  const read = await readImages(paths, readImageFile, (_path, why) => `--attach: ${why}`);
+  if (!read.ok) throw new UsageError(read.why);
+  return read.images;
 }
 
 async function printTurn(

@@ -5,7 +5,7 @@
  * (chat, print, serve, ACP, auggy test) calls it, so the loop has one shape everywhere.
  */
 import type { Conversation, ConversationTurn, TurnOptions } from './conversation.js';
-import type { TurnStatus } from './events.js';
+import type { FailureCode, TurnStatus } from './events.js';
 
 export interface FloorRun {
   /** Every turn the run took, the first one included, in order. */
@@ -15,6 +15,12 @@ export interface FloorRun {
   /** How the whole run ended: an augment's release when it gave one, else the last turn's status. */
   status: TurnStatus;
   message?: string;
+  /** Its failure code: for a release, the release's status said as one (a goal's budget); else the last turn's. */
+  code?: FailureCode;
+}
+
+function releaseCode(status: TurnStatus): FailureCode | undefined {
+  return status === 'budget-exhausted' ? 'budget_exhausted' : status === 'failed' ? 'failed' : undefined;
 }
 
 export interface FloorOptions extends TurnOptions {
@@ -38,10 +44,12 @@ export async function holdFloor(conversation: Conversation, first: () => Promise
     turn = await conversation.continueTurn(continuation, turnOptions);
   }
   const release = turn.release;
+  const code = release ? releaseCode(release.status) : turn.code;
   return {
     turns,
     last: turn,
     status: release?.status ?? turn.status,
     ...(release ? { message: release.message } : turn.message !== undefined ? { message: turn.message } : {}),
+    ...(code !== undefined ? { code } : {}),
   };
 }

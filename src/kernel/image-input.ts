@@ -122,6 +122,26 @@ export async function readImageFile(path: string): Promise<ImageRead> {
   }
 }
 
+/**
+ * A message's images, read in order after their count is checked: --attach's files, the chat's
+ * @mentions, a scenario turn's parts. The first that cannot be sent says why, as `named` puts it.
+ */
+export async function readImages<T>(
+  items: readonly T[],
+  read: (item: T) => ImageRead | Promise<ImageRead>,
+  named: (item: T, why: string) => string = (_item, why) => why,
+): Promise<{ ok: true; images: ImageInput[] } | { ok: false; why: string }> {
+  const tooMany = tooManyImages(items.length);
+  if (tooMany !== undefined) return { ok: false, why: tooMany };
+  const images: ImageInput[] = [];
+  for (const item of items) {
+    const result = await read(item);
+    if (!result.ok) return { ok: false, why: named(item, result.why) };
+    images.push(result.image);
+  }
+  return { ok: true, images };
+}
+
 function cannotRead(path: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return `${path} does not exist; check the path of the image`;

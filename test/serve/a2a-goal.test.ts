@@ -6,6 +6,7 @@ import { a2aClient, replyText, sendTask, stateOf, statusText, userMessage } from
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 import { scriptedGoalFolder } from '../augments/goal/scripted-goal.js';
+import { postRun, runInput } from '../helpers/agui-events.js';
 
 let serve: ServeProcess | undefined;
 let chat: ChatServer | undefined;
@@ -63,19 +64,7 @@ describe('A2A tasks hold the floor and the thread as AG-UI runs do', () => {
     await chat.held();
     const during = (await (await fetch(`${serve.url}/agent/thread?threadId=${task.contextId}`)).json()) as { running: boolean };
     expect(during.running).toBe(true);
-    const refused = await fetch(`${serve.url}/agent/run`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({
-        threadId: task.contextId,
-        runId: 'r1',
-        messages: [{ id: 'm1', role: 'user', content: 'hi' }],
-        tools: [],
-        context: [],
-        state: {},
-        forwardedProps: {},
-      }),
-    });
+    const refused = await postRun(serve.url, runInput(task.contextId, 'hi'));
     expect(refused.status).toBe(409);
     chat.release();
     for await (const _event of stream) void _event;

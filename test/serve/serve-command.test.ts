@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInput } from '../helpers/agui-events.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 import { scriptedGoalFolder } from '../augments/goal/scripted-goal.js';
 
@@ -25,15 +26,7 @@ describe('POST /agent/command', () => {
   it('a command that would start a turn takes effect and says where its turn runs; the same message through /agent/run runs the goal', async () => {
     const dir = scriptedGoalFolder();
     serve = await startServe(dir);
-    const first = await post('/agent/run', {
-      threadId: 't1',
-      runId: 'r1',
-      messages: [{ id: 'm1', role: 'user', content: 'hello' }],
-      tools: [],
-      context: [],
-      state: {},
-      forwardedProps: {},
-    });
+    const first = await post('/agent/run', runInput('t1', 'hello'));
     await first.text();
     const set = await post('/agent/command', { threadId: 't1', command: '/goal do three steps' });
     expect(set.status).toBe(200);
@@ -42,15 +35,7 @@ describe('POST /agent/command', () => {
       turn: '/goal took effect; the turn it starts runs only through POST /agent/run: send the command there as a message to run it',
       state: { goal: { condition: 'do three steps', turns: 0 } },
     });
-    const run = await post('/agent/run', {
-      threadId: 't1',
-      runId: 'r2',
-      messages: [{ id: 'm2', role: 'user', content: '/goal do three steps' }],
-      tools: [],
-      context: [],
-      state: {},
-      forwardedProps: {},
-    });
+    const run = await post('/agent/run', runInput('t1', '/goal do three steps'));
     expect(await run.text()).toContain('All three steps are done.');
     const goal = join(dir, '.auggy', 'sessions', 't1', 'goal.json');
     expect(existsSync(goal)).toBe(true);
@@ -59,15 +44,7 @@ describe('POST /agent/command', () => {
 
   it('a command that starts nothing answers its lines, and a word that is no command is one sentence', async () => {
     serve = await startServe(scriptedGoalFolder());
-    const first = await post('/agent/run', {
-      threadId: 't2',
-      runId: 'r1',
-      messages: [{ id: 'm1', role: 'user', content: 'hello' }],
-      tools: [],
-      context: [],
-      state: {},
-      forwardedProps: {},
-    });
+    const first = await post('/agent/run', runInput('t2', 'hello'));
     await first.text();
     const status = await post('/agent/command', { threadId: 't2', command: '  /goal  ' });
     expect(status.status).toBe(200);

@@ -5,6 +5,7 @@ import { a2aClient, sendTask, stateOf, userMessage } from '../helpers/a2a-client
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 import { KEY, frameWith, openChat } from '../tui/chat-harness.js';
+import { postRun, runInput } from '../helpers/agui-events.js';
 
 let serve: ServeProcess | undefined;
 let chat: ChatServer | undefined;
@@ -34,19 +35,7 @@ describe("serve keeps a session's /model choice", () => {
     chat = await startChatServer([{ text: 'From AG-UI.' }, { text: 'From A2A.' }]);
     const { dir, sessionId } = await switchedSession(chat.url);
     serve = await startServe(dir);
-    const run = await fetch(`${serve.url}/agent/run`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({
-        threadId: sessionId,
-        runId: 'r1',
-        messages: [{ id: 'm1', role: 'user', content: 'hi' }],
-        tools: [],
-        context: [],
-        state: {},
-        forwardedProps: {},
-      }),
-    });
+    const run = await postRun(serve.url, runInput(sessionId, 'hi'));
     expect(run.status).toBe(200);
     expect(await run.text()).toContain('RUN_FINISHED');
     const task = await sendTask(await a2aClient(serve.url), userMessage('and now', { contextId: sessionId }));

@@ -133,16 +133,19 @@ function jmespathProblem(expression: string): string | undefined {
   }
 }
 
-/** What is wrong with the mock file a tool names: missing, outside the folder, or (a template) not renderable here. */
-function mockFileProblem(name: string, field: string, file: PackToolFile): string | undefined {
-  const read = readAgentFile(file.agentDir, file.path);
-  if (!read.ok) return `tool ${name}: its ${field} ${file.named} ${read.message}; create it next to the pack or fix the path`;
-  if (field !== 'mock_template_file') return undefined;
-  const problem = goTemplateProblem(read.text);
-  return problem ? `tool ${name}: its mock_template_file ${file.named} cannot be rendered here: ${problem}` : undefined;
-}
-
 type ToolProblem = { key: string; severity: 'error' | 'warning'; message: string };
+
+/**
+ * What is wrong with the mock file a tool names: missing or outside the folder (the tool cannot
+ * answer: an error), or a template this renderer cannot render (a warning, as inline templates).
+ */
+function mockFileProblem(key: string, name: string, field: string, file: PackToolFile): ToolProblem[] {
+  const read = readAgentFile(file.agentDir, file.path);
+  if (!read.ok)
+    return [{ key, severity: 'error', message: `tool ${name}: its ${field} ${file.named} ${read.message}; create it next to the pack or fix the path` }];
+  const problem = field === 'mock_template_file' ? goTemplateProblem(read.text) : undefined;
+  return problem ? [{ key, severity: 'warning', message: `tool ${name}: its mock_template_file ${file.named} cannot be rendered here: ${problem}` }] : [];
+}
 
 /** What a pack tool's declaration asks that auggy cannot do, for validate: one sentence per tool, or none. */
 export function packToolProblems(pack: PackFile, files: PackFiles = DEFAULT_FILES): ToolProblem[] {
@@ -155,8 +158,7 @@ export function packToolProblems(pack: PackFile, files: PackFiles = DEFAULT_FILE
       return problem ? [{ key, severity: 'warning', message: `tool ${name}: its mock_template cannot be rendered here: ${problem}` }] : [];
     }
     if (answer?.kind === 'template-file' || answer?.kind === 'static-file') {
-      const problem = mockFileProblem(name, answer.kind === 'template-file' ? 'mock_template_file' : 'mock_result_file', answer.file);
-      return problem ? [{ key, severity: problem.includes(' cannot be rendered here') ? 'warning' : 'error', message: problem }] : [];
+      return mockFileProblem(key, name, answer.kind === 'template-file' ? 'mock_template_file' : 'mock_result_file', answer.file);
     }
     if (raw.http !== undefined && answer === undefined) {
       return [{ key, severity: 'warning', message: `tool ${name}: http needs a url (http: { url: "https://...", method: GET })` }];

@@ -52,15 +52,9 @@ function stillOpen(asking: InterruptRun): Ending {
   };
 }
 
-/** How a run that held the floor ended: an augment's release (a goal's end) when it gave one, else its last turn. */
-function floorOutcome(floor: FloorRun): TurnOutcome {
-  if (!floor.last.release) return { status: floor.status, message: floor.message, code: floor.last.code };
-  const code = floor.status === 'budget-exhausted' ? 'budget_exhausted' : floor.status === 'failed' ? 'failed' : undefined;
-  return { status: floor.status, message: floor.message, code };
-}
-
 function endingOf(floor: FloorRun, interrupts: readonly Interrupt[]): Ending {
-  const result = floorOutcome(floor);
+  // How the run ended: an augment's release (a goal's end) when it gave one, else its last turn.
+  const result: TurnOutcome = { status: floor.status, message: floor.message, code: floor.code };
   switch (result.status) {
     case 'completed':
       // A goal's end is its sentence; a lone turn's reply is in its artifact.

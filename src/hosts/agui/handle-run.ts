@@ -159,7 +159,7 @@ async function streamTurn(
       // How the whole run ended: a goal's end, when it said one, else the last turn's.
       status: floor.status,
       message: floor.message,
-      code: floor.last.release ? (floor.status === 'budget-exhausted' ? 'budget_exhausted' : floor.status === 'failed' ? 'failed' : undefined) : result.code,
+      code: floor.code,
       ...(result.pendingToolCalls ? { pendingToolCalls: result.pendingToolCalls } : {}),
     };
     if (!asking) return outcome;

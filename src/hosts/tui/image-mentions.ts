@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { readImageFile, tooManyImages, type ImageInput } from '../../kernel/image-input.js';
+import { readImageFile, readImages, type ImageInput } from '../../kernel/image-input.js';
 
 /**
  * `@chart.png` in a chat message: a path (as typed, or as a terminal pastes a dropped file, quoted
@@ -22,14 +22,7 @@ export function imageMentions(text: string): string[] {
 
 /** Reads the images a message mentions, relative to `cwd`; the first that cannot be sent stops the turn in one sentence. */
 export async function mentionedImages(text: string, cwd: string): Promise<ImageInput[]> {
-  const paths = imageMentions(text);
-  const tooMany = tooManyImages(paths.length);
-  if (tooMany !== undefined) throw new Error(tooMany);
-  const images: ImageInput[] = [];
-  for (const path of paths) {
-    const read = await readImageFile(resolve(cwd, path));
-    if (!read.ok) throw new Error(read.why);
-    images.push(read.image);
-  }
-  return images;
+  const read = await readImages(imageMentions(text), (path) => readImageFile(resolve(cwd, path)));
+  if (!read.ok) throw new Error(read.why);
+  return read.images;
 }
