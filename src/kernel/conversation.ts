@@ -15,108 +15,46 @@ import { openToolCalls, transcriptFromEntries, unansweredResults, userMessage } 
 import { loadAttachment, saveAttachment, type AttachmentRef } from '../session/attachments.js';
 import { imageRefusal, type ImageInput } from './image-input.js';
 import type { FailureCode } from './events.js';
-import type { KernelTool } from './tool.js';
-import type { RequestedToolCall } from './model-step.js';
 import { makeComplete } from './complete.js';
 import { SessionWriter } from './session-writer.js';
-import { SYSTEM_LINE_EVENT, loggedKernelEvent, type KernelEvent } from './events.js';
+import { SYSTEM_LINE_EVENT, type KernelEvent } from './events.js';
 import { createHostScope, type HostScope } from './host-scope.js';
 import { augmentBlocks, buildSystemPrompt } from './system-prompt.js';
-import { type PersonChannel, timedPerson } from './person.js';
-import { runTurnLoop, type TurnLoopOptions, type TurnResult } from './turn-loop.js';
+import { timedPerson } from './person.js';
+import { runTurnLoop, type TurnResult } from './turn-loop.js';
+import type {
+  AdoptedMessage,
+  AnsweredCallsOptions,
+  ClientToolResult,
+  ConversationOptions,
+  ConversationTurn,
+  EventListener,
+  TurnOptions,
+} from './conversation-types.js';
+// The types are part of the conversation's surface: its callers import them from here.
+export type {
+  AdoptedMessage,
+  AnsweredCallsOptions,
+  ClientToolResult,
+  ConversationOptions,
+  ConversationTurn,
+  EventListener,
+  TurnOptions,
+} from './conversation-types.js';
+import { knownMessageIds, openCallsAmong } from './transcript-queries.js';
+import { decideAfterBatch, decideAfterTurn, settingsOfRound, toolsOfRound, turnFailedBeforeModel, type FloorAfterTurn } from './augment-decisions.js';
 import { compactPolicy } from './context/compact-policy.js';
 import { ContextKeeper, type CompactResult } from './context/context-keeper.js';
 import { CONTEXT_USAGE_EVENT } from './context/context-events.js';
 import type { ContextReading } from './context/context-meter.js';
 
-export type EventListener = (event: KernelEvent) => void;
-
-/**
- * A turn as a conversation reports it: the kernel's result, its run id, and what the augments
- * decided about the floor after it (see AfterTurnDecision; `by` names the augment).
- */
-export type ConversationTurn = TurnResult & {
-  runId: string;
-  /** Start the next turn at once with this directive (Conversation.continueTurn). */
-  continuation?: { directive: string; by: string };
-  /** The floor is given back, and the whole run ended so. */
-  release?: { status: TurnResult['status']; message: string; by: string };
-  /** The turn's tokens in US dollars, where the model's price is known (engine.pricing, model/model-prices.ts). */
-  cost?: number;
-};
-
 /** After a turn that asked the person or was canceled, the person holds the floor, whatever an augment wants. */
 const PERSON_HOLDS_FLOOR: readonly TurnResult['status'][] = ['input-required', 'canceled'];
-
-export interface TurnOptions {
-  signal?: AbortSignal;
-  person?: PersonChannel;
-  /** Tools the client runs itself (AG-UI frontend tools), offered beside the agent's own. */
-  clientTools?: KernelTool[];
-  /** The client's id for the user message, kept so its history is recognised later. */
-  messageId?: string;
-  /** Told each model call's tokens as it finishes (ACP's usage_update). */
-  onModelUsage?: TurnLoopOptions['onModelUsage'];
-  /** runTurn: the images the person's message carries, checked by the host (image-input.ts). */
-  images?: readonly ImageInput[];
-}
 
 /** Why a turn ends before anything of it is kept: the person's message is refused as it stands. */
 interface RefusedStart {
   refused: string;
   code: FailureCode;
-}
-
-/** How a turn resumes calls left open on the person: which calls, run again with `person` answering. */
-export interface AnsweredCallsOptions extends TurnOptions {
-  person: PersonChannel;
-  toolCallIds: readonly string[];
-  /** request_input's answer, when it was asked beside the calls: the person's message after their results. */
-  reply?: string;
-}
-
-/** A client's result for a call the last turn left open. */
-export interface ClientToolResult {
-  toolCallId: string;
-  content: string;
-  isError?: boolean;
-  messageId?: string;
-}
-
-/** One message of a client's history, converted, with the client's id for it. */
-export interface AdoptedMessage {
-  id?: string;
-  message: ModelMessage;
-  /** A user message's images (its `message` then holds only its text): kept as the session's attachments. */
-  images?: readonly ImageInput[];
-}
-
-export interface ConversationOptions {
-  agent: LoadedAgent;
-  /** The augment types this host runs (the built-in list, composed at the top); the agent's are started from it. */
-  augmentTypes: readonly AugmentFactory[];
-  modelSpec: ModelSpec;
-  /**
-   * The host's model flags (--model, --base-url, --timeout). Given, the session's own model
-   * (`/model`, kept in its log) is used when no flag names one, and `switchModel` reads a new one
-   * with these flags; absent, the conversation keeps to `modelSpec`.
-   */
-  modelOverrides?: ModelOverrides;
-  session: SessionHandle;
-  /** Problems that do not stop the run: shown by the host, never fatal. */
-  warn(message: string): void;
-  /**
-   * Where models come from: a server with many threads passes one cache for all of them, so each
-   * model is built (and a scripted model's file read) once, not once per conversation or call.
-   */
-  models?: ModelBuilder;
-  /** Where `/clear` opens the next session: the session's own store (the agent folder when absent). */
-  store?: SessionStore;
-  /**
-   * What the process shares across conversations (MCP connections, --allow-tool). Absent, the
-   * conversation keeps its own, and `close()` closes it.
-   */
-  host?: HostScope;
 }
 
 /**
@@ -453,22 +391,6 @@ export class Conversation {
     return openToolCalls(this.messages).map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));
   }
 
-  /** The open calls among `ids`, as the model made them, to be run again. */
-  private openCallsNamed(ids: readonly string[]): RequestedToolCall[] {
-    const wanted = new Set(
-      openToolCalls(this.messages)
-        .map((call) => call.toolCallId)
-        .filter((id) => ids.includes(id)),
-    );
-    return this.messages.flatMap((message) =>
-      message.role === 'assistant' && typeof message.content !== 'string'
-        ? message.content.flatMap((part) =>
-            part.type === 'tool-call' && wanted.has(part.toolCallId) ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : [],
-          )
-        : [],
-    );
-  }
-
   /** Appends a message to the transcript and keeps it in the session, under the turn that brought it. */
   private record(message: ModelMessage, turnId: string, messageId?: string): void {
     this.messages.push(message);
@@ -505,16 +427,7 @@ export class Conversation {
 
   /** Every message id the session knows: the client's for user messages, the stream's for replies and tool calls. */
   knownMessageIds(): Set<string> {
-    const ids = new Set<string>();
-    for (const entry of this.session.entries().entries) {
-      if ((entry.kind === 'user' || entry.kind === 'message') && entry.messageId !== undefined) ids.add(entry.messageId);
-      if (entry.kind === 'event') {
-        const event = loggedKernelEvent(entry.event);
-        if (event.type === 'TEXT_MESSAGE_START' || event.type === 'TOOL_CALL_RESULT') ids.add(event.messageId);
-        if (event.type === 'TOOL_CALL_START') ids.add(event.toolCallId);
-      }
-    }
-    return ids;
+    return knownMessageIds(this.session.entries().entries);
   }
 
   /** Runs one turn for the person's message. Never throws for provider or tool trouble. */
@@ -662,123 +575,102 @@ export class Conversation {
       if (refusedStart || unsaved !== undefined) {
         const message = refusedStart?.refused ?? `the session could not be saved: ${unsaved}`;
         const code = refusedStart?.code ?? 'session_error';
-        this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
-        this.emit({ type: 'RUN_ERROR', message, code });
-        return {
-          status: 'failed',
-          message,
-          code,
-          text: '',
-          toolCalls: [],
-          usage: { inputTokens: 0, outputTokens: 0 },
-          finishReason: 'error',
-          runId,
-        };
+        return { ...this.failBeforeModel(runId, message, code), runId };
       }
       await saved?.();
 
       const built = await this.loadModel();
       const waited = { ms: 0 };
-      let result: TurnResult;
-      if (!built.ok) {
-        this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
-        this.emit({ type: 'RUN_ERROR', message: built.error, code: 'model_config' });
-        result = {
-          status: 'failed',
-          message: built.error,
-          code: 'model_config',
-          text: '',
-          toolCalls: [],
-          usage: { inputTokens: 0, outputTokens: 0 },
-          finishReason: 'error',
-        };
-      } else {
-        result = await runTurnLoop({
-          model: built.model,
-          threadId: this.session.id,
-          runId,
-          messages: this.messages,
-          ...this.roundLimit(),
-          signal,
-          person: options.person && timedPerson(options.person, waited),
-          ...(options.toolCallIds ? { resumeCalls: this.openCallsNamed(options.toolCallIds) } : {}),
-          ...(options.reply !== undefined ? { resumeReply: options.reply } : {}),
-          // Kept as the person's message, as runTurn keeps one (augments' onUserMessage is for a turn's start, not mid-turn).
-          onUserMessage: (text) => {
-            this.log.entry({ kind: 'user', turnId: runId, text, at: new Date().toISOString() });
-            this.messages.push({ role: 'user', content: text });
-          },
-          emit: (event) => {
-            this.emit(event);
-            // Clients learn the shared state (the board) as the run begins.
-            const shared = event.type === 'RUN_STARTED' ? this.sharedState() : undefined;
-            if (shared) this.emit({ type: 'STATE_SNAPSHOT', snapshot: shared });
-          },
-          prepareRound: () => {
-            const own = this.augmentList.reduce(
-              (tools, augment) => augment.filterTools?.(tools) ?? tools,
-              this.augmentList.flatMap((augment) => augment.tools?.() ?? []),
-            );
-            // The client's tools sit beside the agent's own; a name the agent uses stays the agent's.
-            const extra = clientTools.filter((tool) => !own.some((mine) => mine.name === tool.name));
-            const settings = this.augmentList.map((augment) => augment.callSettings?.()).find((asked) => asked !== undefined);
-            return { system: this.systemPrompt(), tools: [...own, ...extra], ...(settings ? { settings } : {}) };
-          },
-          afterBatch: async (batch, context) => {
-            let decision: Awaited<ReturnType<NonNullable<Augment['afterBatch']>>>;
-            for (const augment of this.augmentList) {
-              const next = await augment.afterBatch?.(batch, context);
-              if (next) decision = { terminate: decision?.terminate ?? next.terminate, close: decision?.close ?? next.close };
-            }
-            return decision;
-          },
-          onMessage: (message) => this.record(message, runId),
-          onRecord: (name, data) => this.log.entry({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() }),
-          describeError: (error, context) => classifyModelError(error, this.modelSpec, context),
-          maxOutputTokens: maxTokensOf(this.modelSpec),
-          ...(options.onModelUsage ? { onModelUsage: options.onModelUsage } : {}),
-          onContextMeasured: (inputTokens, sentMessages) => this.context.meter.measured(inputTokens, sentMessages),
-          fitContext: (cause) => this.context.fit(cause, signal),
-        });
-      }
-      const floor = await this.afterTurn(result, signal, waited.ms);
-      // The turn's tokens with its augments' own calls (the userAsk evaluator), as the host is told:
-      // kept so a resumed session counts what the live one showed.
-      result = {
-        ...result,
-        usage: {
-          inputTokens: result.usage.inputTokens + this.completionUsage.inputTokens,
-          outputTokens: result.usage.outputTokens + this.completionUsage.outputTokens,
-        },
-      };
-      const reading = this.context.reading();
-      result = { ...result, context: reading };
-      const context = { used: reading.used, ...(reading.limit !== undefined ? { limit: reading.limit } : {}) };
-      // The meter goes out once a turn, as the turn's last word before it ends (hosts hold the
-      // terminal event for what comes after the loop), where the folder states the window.
-      if (reading.limit !== undefined) this.emit({ type: 'CUSTOM', name: CONTEXT_USAGE_EVENT, value: reading });
-      const cost = this.costOf(result.usage);
-      // The model and the cost go with the tokens, so a session that changed model (/model) adds up.
-      const usageData = { ...result.usage, context, model: describeModel(this.modelSpec), ...(cost !== undefined ? { cost } : {}) };
-      this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: usageData, at: new Date().toISOString() });
-      // The whole turn is saved before the host reports how it ended.
-      const notSaved = await this.logSaved();
-      if (notSaved !== undefined && result.status !== 'canceled') {
-        result = { ...result, status: 'failed', code: 'session_error', message: `the session could not be saved: ${notSaved}` };
-      }
-      // The person's turn wins: after a question or a cancel no augment starts another turn.
-      const keepsFloor = floor.continuation && !PERSON_HOLDS_FLOOR.includes(result.status) && !signal.aborted && result.code !== 'session_error';
-      return {
-        ...result,
-        runId,
-        ...(cost !== undefined ? { cost } : {}),
-        ...(keepsFloor ? { continuation: floor.continuation } : {}),
-        ...(floor.release ? { release: floor.release } : {}),
-      };
+      const result = !built.ok
+        ? this.failBeforeModel(runId, built.error, 'model_config')
+        : await runTurnLoop({
+            model: built.model,
+            threadId: this.session.id,
+            runId,
+            messages: this.messages,
+            ...this.roundLimit(),
+            signal,
+            person: options.person && timedPerson(options.person, waited),
+            ...(options.toolCallIds ? { resumeCalls: openCallsAmong(this.messages, options.toolCallIds) } : {}),
+            ...(options.reply !== undefined ? { resumeReply: options.reply } : {}),
+            // Kept as the person's message, as runTurn keeps one (augments' onUserMessage is for a turn's start, not mid-turn).
+            onUserMessage: (text) => {
+              this.log.entry({ kind: 'user', turnId: runId, text, at: new Date().toISOString() });
+              this.messages.push({ role: 'user', content: text });
+            },
+            emit: (event) => {
+              this.emit(event);
+              // Clients learn the shared state (the board) as the run begins.
+              const shared = event.type === 'RUN_STARTED' ? this.sharedState() : undefined;
+              if (shared) this.emit({ type: 'STATE_SNAPSHOT', snapshot: shared });
+            },
+            prepareRound: () => {
+              const settings = settingsOfRound(this.augmentList);
+              return { system: this.systemPrompt(), tools: toolsOfRound(this.augmentList, clientTools), ...(settings ? { settings } : {}) };
+            },
+            afterBatch: (batch, context) => decideAfterBatch(this.augmentList, batch, context),
+            onMessage: (message) => this.record(message, runId),
+            onRecord: (name, data) => this.log.entry({ kind: 'record', turnId: runId, name, data, at: new Date().toISOString() }),
+            describeError: (error, context) => classifyModelError(error, this.modelSpec, context),
+            maxOutputTokens: maxTokensOf(this.modelSpec),
+            ...(options.onModelUsage ? { onModelUsage: options.onModelUsage } : {}),
+            onContextMeasured: (inputTokens, sentMessages) => this.context.meter.measured(inputTokens, sentMessages),
+            fitContext: (cause) => this.context.fit(cause, signal),
+          });
+      return await this.endTurn(result, runId, signal, waited.ms);
     } finally {
       this.log.flush();
       this.currentTurnId = undefined;
     }
+  }
+
+  /** A turn that ends before the model is called: its run starts and fails at once, as clients expect. */
+  private failBeforeModel(runId: string, message: string, code: FailureCode): TurnResult {
+    this.emit({ type: 'RUN_STARTED', threadId: this.session.id, runId });
+    this.emit({ type: 'RUN_ERROR', message, code });
+    return turnFailedBeforeModel(message, code);
+  }
+
+  /**
+   * After the loop: the augments decide the floor, the turn's usage, context and cost are logged,
+   * and the whole turn is saved before the host is told how it ended.
+   */
+  private async endTurn(ended: TurnResult, runId: string, signal: AbortSignal, personWaitMs: number): Promise<ConversationTurn> {
+    let result = ended;
+    const floor = await this.afterTurn(result, signal, personWaitMs);
+    // The turn's tokens with its augments' own calls (the userAsk evaluator), as the host is told:
+    // kept so a resumed session counts what the live one showed.
+    result = {
+      ...result,
+      usage: {
+        inputTokens: result.usage.inputTokens + this.completionUsage.inputTokens,
+        outputTokens: result.usage.outputTokens + this.completionUsage.outputTokens,
+      },
+    };
+    const reading = this.context.reading();
+    result = { ...result, context: reading };
+    const context = { used: reading.used, ...(reading.limit !== undefined ? { limit: reading.limit } : {}) };
+    // The meter goes out once a turn, as the turn's last word before it ends (hosts hold the
+    // terminal event for what comes after the loop), where the folder states the window.
+    if (reading.limit !== undefined) this.emit({ type: 'CUSTOM', name: CONTEXT_USAGE_EVENT, value: reading });
+    const cost = this.costOf(result.usage);
+    // The model and the cost go with the tokens, so a session that changed model (/model) adds up.
+    const usageData = { ...result.usage, context, model: describeModel(this.modelSpec), ...(cost !== undefined ? { cost } : {}) };
+    this.log.entry({ kind: 'record', turnId: runId, name: 'usage', data: usageData, at: new Date().toISOString() });
+    // The whole turn is saved before the host reports how it ended.
+    const notSaved = await this.logSaved();
+    if (notSaved !== undefined && result.status !== 'canceled') {
+      result = { ...result, status: 'failed', code: 'session_error', message: `the session could not be saved: ${notSaved}` };
+    }
+    // The person's turn wins: after a question or a cancel no augment starts another turn.
+    const keepsFloor = floor.continuation && !PERSON_HOLDS_FLOOR.includes(result.status) && !signal.aborted && result.code !== 'session_error';
+    return {
+      ...result,
+      runId,
+      ...(cost !== undefined ? { cost } : {}),
+      ...(keepsFloor ? { continuation: floor.continuation } : {}),
+      ...(floor.release ? { release: floor.release } : {}),
+    };
   }
 
   /** What tokens cost on this conversation's model; nothing spent costs nothing, priced or not. */
@@ -788,9 +680,9 @@ export class Conversation {
     return usage.inputTokens === 0 && usage.outputTokens === 0 ? 0 : undefined;
   }
 
-  /** Every augment's afterTurn, in order; the first to ask for a continuation or a release has it. */
-  private async afterTurn(result: TurnResult, signal: AbortSignal, personWaitMs: number): Promise<Pick<ConversationTurn, 'continuation' | 'release'>> {
-    const finished = {
+  /** The finished turn as augments see it, and where they send the floor next. */
+  private afterTurn(result: TurnResult, signal: AbortSignal, personWaitMs: number): Promise<FloorAfterTurn> {
+    return decideAfterTurn(this.augmentList, {
       status: result.status,
       message: result.message,
       text: result.text,
@@ -799,14 +691,7 @@ export class Conversation {
       usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
       toolCalls: result.toolCalls.map((call) => call.name),
       personWaitMs,
-    };
-    const floor: Pick<ConversationTurn, 'continuation' | 'release'> = {};
-    for (const augment of this.augmentList) {
-      const decision = (await augment.afterTurn?.(finished)) ?? undefined;
-      if (decision?.continueWith !== undefined && !floor.continuation) floor.continuation = { directive: decision.continueWith, by: augment.id };
-      if (decision?.release && !floor.release) floor.release = { ...decision.release, by: augment.id };
-    }
-    return floor;
+    });
   }
 
   /** `/clear`: the augments drop this conversation's state and a fresh session begins. */
