@@ -17,6 +17,12 @@ export interface FloorRun {
   message?: string;
   /** Its failure code: for a release, the release's status said as one (a goal's budget); else the last turn's. */
   code?: FailureCode;
+  /**
+   * The run as one turn, as a host that reports one result tells it: how the run ended (above),
+   * everything said and called in every turn, every token spent, and a cost only when every
+   * turn's is known (a total with an unpriced turn left out would mislead).
+   */
+  whole: ConversationTurn;
 }
 
 function releaseCode(status: TurnStatus): FailureCode | undefined {
@@ -31,7 +37,11 @@ export interface FloorOptions extends TurnOptions {
 }
 
 /** Runs `first`, then each continued turn in the same way (same signal, person and client tools). */
-export async function holdFloor(conversation: Conversation, first: () => Promise<ConversationTurn>, options: FloorOptions = {}): Promise<FloorRun> {
+export async function holdFloor(
+  conversation: Pick<Conversation, 'continueTurn'>,
+  first: () => Promise<ConversationTurn>,
+  options: FloorOptions = {},
+): Promise<FloorRun> {
   const { onTurn, onContinue, ...turnOptions } = options;
   const turns: ConversationTurn[] = [];
   let turn = await first();
@@ -45,11 +55,29 @@ export async function holdFloor(conversation: Conversation, first: () => Promise
   }
   const release = turn.release;
   const code = release ? releaseCode(release.status) : turn.code;
-  return {
-    turns,
-    last: turn,
+  const ending = {
     status: release?.status ?? turn.status,
     ...(release ? { message: release.message } : turn.message !== undefined ? { message: turn.message } : {}),
     ...(code !== undefined ? { code } : {}),
+  };
+  return { turns, last: turn, ...ending, whole: wholeRun(turns, ending) };
+}
+
+function wholeRun(turns: readonly ConversationTurn[], ending: Pick<FloorRun, 'status' | 'message' | 'code'>): ConversationTurn {
+  const { message: _lastMessage, code: _lastCode, cost: _lastCost, ...last } = turns[turns.length - 1];
+  const priced = turns.every((turn) => turn.cost !== undefined);
+  return {
+    ...last,
+    ...ending,
+    text: turns
+      .map((turn) => turn.text)
+      .filter((said) => said !== '')
+      .join('\n\n'),
+    toolCalls: turns.flatMap((turn) => turn.toolCalls),
+    usage: {
+      inputTokens: turns.reduce((sum, turn) => sum + turn.usage.inputTokens, 0),
+      outputTokens: turns.reduce((sum, turn) => sum + turn.usage.outputTokens, 0),
+    },
+    ...(priced ? { cost: turns.reduce((sum, turn) => sum + (turn.cost ?? 0), 0) } : {}),
   };
 }

@@ -30,7 +30,7 @@ export function promptResponse(result: TurnResult): PromptResponse {
  * it stands in `_meta.auggy.goal` when the agent has one.
  */
 export function floorResponse(floor: FloorRun, snapshot: Record<string, unknown>, command?: string): PromptResponse {
-  const response = promptResponse({ ...floor.last, status: floor.status, message: floor.message, ...(floor.last.release ? { code: undefined } : {}) });
+  const response = promptResponse(floor.whole);
   const extra = {
     ...(command !== undefined ? { command } : {}),
     ...('goal' in snapshot ? { goal: snapshot.goal } : {}),

@@ -93,22 +93,7 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
     unsubscribe();
   }
   // The whole run: how it ended, everything said and called, every token spent.
-  const result = {
-    ...floor.last,
-    status: floor.status,
-    message: floor.message,
-    text: floor.turns
-      .map((turn) => turn.text)
-      .filter((said) => said !== '')
-      .join('\n\n'),
-    toolCalls: floor.turns.flatMap((turn) => turn.toolCalls),
-    usage: {
-      inputTokens: floor.turns.reduce((sum, turn) => sum + turn.usage.inputTokens, 0),
-      outputTokens: floor.turns.reduce((sum, turn) => sum + turn.usage.outputTokens, 0),
-    },
-    // Known only when every turn's is: a total with an unpriced turn left out would mislead.
-    cost: floor.turns.every((turn) => turn.cost !== undefined) ? floor.turns.reduce((sum, turn) => sum + (turn.cost ?? 0), 0) : undefined,
-  };
+  const result = floor.whole;
   const summary = {
     ...summarize(result, conversation.session.id, conversation.snapshot()),
     // Every turn the run took: one, or each of a goal's.
