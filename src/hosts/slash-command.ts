@@ -39,3 +39,28 @@ export function commandTurn(conversation: Conversation, start: NonNullable<Comma
   const by = start.by;
   return () => (by === undefined ? conversation.runTurn(start.message, options) : conversation.continueTurn({ directive: start.message, by }, options));
 }
+
+/** What one message from the person starts (MessageStart.first undefined: a command that starts nothing). */
+export interface MessageStart {
+  /** The command the message named, run, with its output for the host to show. */
+  command?: { name: string; output: CommandOutput };
+  /** The run's first turn, with the host's turn options: the message as the person's turn, or the turn its command asked for. */
+  first?: (options: TurnOptions) => Promise<ConversationTurn>;
+}
+
+/**
+ * One road from a message to its first turn, for every host: a message naming one of the
+ * conversation's commands (`/goal …`) runs it now, and the turn it asks for follows unless it
+ * failed; any other message is the person's turn (`//` sending a message that starts with a
+ * slash), with the message's own id and images.
+ */
+export async function startFromMessage(
+  conversation: Conversation,
+  message: string,
+  own: Pick<TurnOptions, 'messageId' | 'images'> = {},
+): Promise<MessageStart> {
+  const ran = await runMessageCommand(conversation, message);
+  if (!ran) return { first: (options) => conversation.runTurn(messageText(message), { ...options, ...own }) };
+  const start = ran.output.startTurn;
+  return { command: ran, ...(start && !ran.output.isError ? { first: (options) => commandTurn(conversation, start, options)() } : {}) };
+}

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpAgent } from '@ag-ui/client';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
+import { a2aClient, sendTask, stateOf, userMessage } from '../helpers/a2a-client.js';
 import { auggyPrint } from '../helpers/auggy-cli.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { textOfLastUserMessage } from '../helpers/images.js';
@@ -18,8 +19,8 @@ afterEach(async () => {
 });
 
 describe('// sends a message that starts with a slash, in every host alike', () => {
-  it('--print and serve send "//etc/hosts is odd" to the model as "/etc/hosts is odd"', async () => {
-    server = await startChatServer([{ text: 'Printed.' }, { text: 'Served.' }]);
+  it('--print, AG-UI and A2A send "//etc/hosts is odd" to the model as "/etc/hosts is odd"', async () => {
+    server = await startChatServer([{ text: 'Printed.' }, { text: 'Served.' }, { text: 'Tasked.' }]);
     const dir = makeAgentFolder({});
     const printed = await auggyPrint(dir, server.url, '//etc/hosts is odd');
     expect(printed.stdout).toContain('Printed.');
@@ -29,5 +30,9 @@ describe('// sends a message that starts with a slash, in every host alike', () 
     const run = await clientRun(new HttpAgent({ url: `${serve.url}/agent/run` }), { text: '//etc/hosts is odd' });
     expect(run.failure).toBeUndefined();
     expect(textOfLastUserMessage(server.requests[1])).toBe('/etc/hosts is odd');
+
+    const task = await sendTask(await a2aClient(serve.url), userMessage('//etc/hosts is odd'));
+    expect(stateOf(task)).toBe('TASK_STATE_COMPLETED');
+    expect(textOfLastUserMessage(server.requests[2])).toBe('/etc/hosts is odd');
   });
 });

@@ -9,7 +9,7 @@ import type { ActiveRun, ThreadRegistry } from '../agui/thread-registry.js';
 import { clientErrorMessage } from '../client-error.js';
 import { STORE_DOWN } from '../http/store-down.js';
 import { answersTurn, holdOpen, interruptRun, type InterruptRun } from '../interrupts/interrupt-run.js';
-import { commandTurn, runMessageCommand } from '../slash-command.js';
+import { startFromMessage } from '../slash-command.js';
 import { answersFromMessage } from './answers-from-message.js';
 import { messageImages, messageText, textPart } from './parts.js';
 import { questionParts } from './question-message.js';
@@ -187,17 +187,16 @@ export class TurnExecutor implements AgentExecutor {
     if (text.length > this.options.maxMessageChars)
       return refused(`the message is ${text.length} characters, over this server's limit of ${this.options.maxMessageChars}; send a shorter one`);
     // A message naming one of the agent's commands (`/goal …`) runs it, as an AG-UI run's message does.
-    const ran = await runMessageCommand(conversation, text);
-    if (ran && (!ran.output.startTurn || ran.output.isError)) {
+    const started = await startFromMessage(conversation, text, { images: images.images });
+    const ran = started.command;
+    const first = started.first;
+    if (!first) {
       // A command that starts nothing is its own answer: its lines are the task's.
-      return { state: ran.output.isError ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, parts: [textPart(ran.output.lines.join('\n'))] };
+      const output = ran?.output ?? { lines: [] };
+      return { state: output.isError ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, parts: [textPart(output.lines.join('\n'))] };
     }
-    const options = { signal, person: open.person };
-    if (ran?.output.startTurn) {
-      if (ran.output.lines.length > 0) events.status(TaskState.TASK_STATE_WORKING, [textPart(ran.output.lines.join('\n'))]);
-      return this.finish(conversation, open, commandTurn(conversation, ran.output.startTurn, options), signal);
-    }
-    return this.finish(conversation, open, () => conversation.runTurn(text, { ...options, images: images.images }), signal);
+    if (ran && ran.output.lines.length > 0) events.status(TaskState.TASK_STATE_WORKING, [textPart(ran.output.lines.join('\n'))]);
+    return this.finish(conversation, open, () => first({ signal, person: open.person }), signal);
   }
 
   /** Runs `first` and the turns that continue it; the questions they leave open are held for the caller's next message. */

@@ -1,10 +1,10 @@
 import type { AgentContext, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import { loggedKernelEvent } from '../../kernel/events.js';
-import type { Conversation, ConversationTurn, TurnOptions } from '../../kernel/conversation.js';
+import type { Conversation, TurnOptions } from '../../kernel/conversation.js';
 import { holdFloor } from '../../kernel/hold-floor.js';
 import type { HostScope } from '../../kernel/host-scope.js';
 import { continuedLine } from '../continued-turn.js';
-import { commandTurn, messageText, parseCommandLine, runCommand } from '../slash-command.js';
+import { type MessageStart, startFromMessage } from '../slash-command.js';
 import { AcpPerson } from './acp-person.js';
 import { availableCommands } from './agent-commands.js';
 import { boardPlan } from './board-plan.js';
@@ -96,21 +96,28 @@ export class AcpSession {
    */
   async prompt({ text, images }: PromptInput): Promise<PromptResponse> {
     if (this.running) throw new Error('a turn is already running in this session; cancel it or wait for its end');
-    const command = this.commandIn(text);
-    if (!command) return this.holdFloor((options) => () => this.conversation.runTurn(messageText(text), { ...options, images }));
-    // A command may write the session's state (the ask, the board): as the session's one writer.
-    const output = await this.conversation.asWriter(() => runCommand(command.command, command.args));
-    this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${output.lines.join('\n')}\n` } });
-    this.announceCommands();
-    const start = output.startTurn;
-    if (start && !output.isError) return this.holdFloor((options) => commandTurn(this.conversation, start, options), command.command.name);
-    await this.flushed();
-    return { stopReason: 'end_turn', _meta: { auggy: { command: command.command.name, ...(output.isError ? { status: 'failed' } : {}) } } };
-  }
-
-  private async holdFloor(first: (options: TurnOptions) => () => Promise<ConversationTurn>, commandName?: string): Promise<PromptResponse> {
     const controller = new AbortController();
     this.running = controller;
+    try {
+      // The session's one writer for the whole prompt, as in every host: a command may write the
+      // session's state (the ask, the board), and its turns follow under the same lease.
+      return await this.conversation.asWriter(async () => {
+        const started = await startFromMessage(this.conversation, text, { images });
+        const ran = started.command;
+        if (ran) {
+          this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${ran.output.lines.join('\n')}\n` } });
+          this.announceCommands();
+        }
+        if (started.first) return await this.holdFloor(started.first, controller.signal, ran?.name);
+        await this.flushed();
+        return { stopReason: 'end_turn', _meta: { auggy: { command: ran?.name, ...(ran?.output.isError ? { status: 'failed' } : {}) } } };
+      });
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async holdFloor(first: NonNullable<MessageStart['first']>, signal: AbortSignal, commandName?: string): Promise<PromptResponse> {
     const mapper = this.mapper();
     const person = new AcpPerson({
       client: this.options.client,
@@ -132,8 +139,8 @@ export class AcpSession {
       });
     };
     try {
-      const options: TurnOptions = { signal: controller.signal, person, onModelUsage: (usage) => sendUsage(usage) };
-      const floor = await holdFloor(this.conversation, first(options), {
+      const options: TurnOptions = { signal, person, onModelUsage: (usage) => sendUsage(usage) };
+      const floor = await holdFloor(this.conversation, () => first(options), {
         ...options,
         // The editor sees why the agent goes on by itself, as a thought between the turns.
         onContinue: ({ by }) => this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${continuedLine(by)}\n` } }),
@@ -142,7 +149,6 @@ export class AcpSession {
       return floorResponse(floor, this.conversation.snapshot(), commandName);
     } finally {
       unsubscribe();
-      this.running = undefined;
     }
   }
 
@@ -157,12 +163,5 @@ export class AcpSession {
     await this.conversation.session.close().catch(() => undefined);
     await this.conversation.close();
     await this.options.ownScope?.close();
-  }
-
-  private commandIn(text: string): { command: ReturnType<Conversation['commands']>[number]; args: string } | undefined {
-    const parsed = text.startsWith('//') ? undefined : parseCommandLine(text);
-    if (!parsed) return undefined;
-    const command = this.conversation.commands().find((candidate) => candidate.name.toLowerCase() === parsed.name.toLowerCase());
-    return command ? { command, args: parsed.args } : undefined;
   }
 }

@@ -13,7 +13,7 @@ import type { ThreadRegistry } from './thread-registry.js';
 import { systemLineEvent } from '../../kernel/events.js';
 import type { ConversationTurn, TurnOptions } from '../../kernel/conversation.js';
 import { holdFloor, type FloorRun } from '../../kernel/hold-floor.js';
-import { commandTurn, messageText, runMessageCommand } from '../slash-command.js';
+import { startFromMessage } from '../slash-command.js';
 import { answersTurn, holdOpen, interruptRun, type InterruptRun } from '../interrupts/interrupt-run.js';
 
 export interface RunRouteContext extends BesideRunContext {
@@ -95,12 +95,10 @@ async function firstTurn(
 ): Promise<(() => Promise<ConversationTurn>) | undefined> {
   const { input } = request;
   if (input.kind === 'message') {
-    const ran = await runMessageCommand(conversation, input.text);
-    if (ran) {
-      ran.output.lines.forEach(say);
-      return ran.output.startTurn && !ran.output.isError ? commandTurn(conversation, ran.output.startTurn, options) : undefined;
-    }
-    return () => conversation.runTurn(messageText(input.text), { ...options, messageId: input.messageId, images: input.images });
+    const started = await startFromMessage(conversation, input.text, { messageId: input.messageId, images: input.images });
+    started.command?.output.lines.forEach(say);
+    const first = started.first;
+    return first && (() => first(options));
   }
   if (input.kind === 'tool-results') return () => conversation.resumeTurn(input.results, options);
   if (!asking) return undefined;

@@ -5,7 +5,7 @@ import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
 import { summarize, systemLineText, textEventWriter, turnSummary, type OutputFormat, type Writers } from './print-output.js';
 import { holdFloor } from '../../kernel/hold-floor.js';
 import type { ConversationTurn } from '../../kernel/conversation.js';
-import { commandTurn, messageText, runMessageCommand } from '../slash-command.js';
+import { startFromMessage } from '../slash-command.js';
 import type { ImageInput } from '../../kernel/image-input.js';
 
 /** Why the signal aborted: the person's Ctrl+C, or a SIGTERM (CI stopping a job on timeout). */
@@ -29,25 +29,25 @@ export interface PrintOptions {
 
 /**
  * `--print "/goal <condition>"`: a message naming an augment's command runs the command; its
- * lines go to stderr, and a turn it starts runs as the message would. Undefined when the message
- * is not one (`//` sends a message that starts with a slash).
+ * lines go to stderr, and a turn it starts runs as the message would. A command that starts
+ * nothing is its own answer: its lines are the output, and the run ends with its exit code.
  */
-async function messageCommand(options: PrintOptions): Promise<{ exit: number } | { start: () => Promise<ConversationTurn> } | undefined> {
+async function startPrinted(options: PrintOptions): Promise<{ exit: number } | { first: () => Promise<ConversationTurn> }> {
   const { conversation, writers: w, format } = options;
-  const ran = await runMessageCommand(conversation, options.message);
-  if (!ran) return undefined;
-  const { output } = ran;
-  if (!output.startTurn || output.isError) {
-    // A command that starts nothing is its own answer: its lines are the output.
-    if (format === 'text') (output.isError ? w.err : w.out)(`${output.lines.join('\n')}\n`);
-    else
-      w.out(
-        `${JSON.stringify({ command: ran.name, lines: output.lines, isError: output.isError === true, sessionId: conversation.session.id, ...conversation.snapshot() })}\n`,
-      );
-    return { exit: output.isError ? EXIT.usage : EXIT.ok };
+  const started = await startFromMessage(conversation, options.message, { images: options.images });
+  const ran = started.command;
+  const first = started.first;
+  if (first) {
+    for (const line of ran?.output.lines ?? []) w.err(`${line}\n`);
+    return { first: () => first({ signal: options.signal }) };
   }
-  for (const line of output.lines) w.err(`${line}\n`);
-  return { start: commandTurn(conversation, output.startTurn, { signal: options.signal }) };
+  const output = ran?.output ?? { lines: [] };
+  if (format === 'text') (output.isError ? w.err : w.out)(`${output.lines.join('\n')}\n`);
+  else
+    w.out(
+      `${JSON.stringify({ command: ran?.name, lines: output.lines, isError: output.isError === true, sessionId: conversation.session.id, ...conversation.snapshot() })}\n`,
+    );
+  return { exit: output.isError ? EXIT.usage : EXIT.ok };
 }
 
 /**
@@ -56,8 +56,8 @@ async function messageCommand(options: PrintOptions): Promise<{ exit: number } |
  */
 export async function runPrintTurn(options: PrintOptions): Promise<number> {
   const { conversation, writers: w, format } = options;
-  const fromCommand = await messageCommand(options);
-  if (fromCommand && 'exit' in fromCommand) return fromCommand.exit;
+  const started = await startPrinted(options);
+  if ('exit' in started) return started.exit;
   const text = textEventWriter(w);
   const narrate = createQuestionNarrator();
   // What augments say after the loop ends (user ask evaluations) belongs to the turn: as serve does,
@@ -77,8 +77,7 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
   });
   let floor;
   try {
-    const first = fromCommand?.start ?? (() => conversation.runTurn(messageText(options.message), { signal: options.signal, images: options.images }));
-    floor = await holdFloor(conversation, first, {
+    floor = await holdFloor(conversation, started.first, {
       signal: options.signal,
       onTurn: () => {
         // Each turn's end goes out after what augments said of it (its verdict), as serve sends them.
