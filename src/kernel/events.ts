@@ -69,6 +69,19 @@ export function systemLineEvent(text: string, clientText?: string): KernelEvent 
 }
 
 /**
+ * The sentence of a system line, or undefined when the event is not one. `client`: the form a
+ * remote client may read (its `clientText` where it has one); the person at this machine reads
+ * the full one. Every host reads system lines through this.
+ */
+export function systemLineOf(event: KernelEvent, reader: 'person' | 'client' = 'person'): string | undefined {
+  if (event.type !== 'CUSTOM' || event.name !== SYSTEM_LINE_EVENT) return undefined;
+  if (typeof event.value !== 'object' || event.value === null) return undefined;
+  const { text, clientText } = event.value as { text?: unknown; clientText?: unknown };
+  if (reader === 'client' && typeof clientText === 'string') return clientText;
+  return typeof text === 'string' ? text : undefined;
+}
+
+/**
  * An event read back from the session log. Only the kernel writes the log's events, so what it
  * reads there is its own; the store keeps them as plain data and cannot say so itself.
  */

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInput } from '../helpers/agui-events.js';
+import { makeAgentFolder } from '../helpers/agent-fixture.js';
+import { startChatServer } from '../helpers/chat-server.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 import { scriptedGoalFolder } from '../augments/goal/scripted-goal.js';
 
@@ -51,5 +53,31 @@ describe('POST /agent/command', () => {
     expect(await status.json()).toMatchObject({ lines: ['No goal is set. /goal <condition> sets one and starts working on it.'], isError: false });
     const bare = await post('/agent/command', { threadId: 't2', command: 'goal' });
     expect(bare.status).toBe(400);
+  });
+});
+
+describe('POST /agent/command answers in the words a client may read', () => {
+  it("a /compact whose summary the model server refused says so without quoting the server", async () => {
+    const chat = await startChatServer([
+      { text: 'One.' },
+      { text: 'Two.' },
+      { text: 'Three.' },
+      { status: 500, errorMessage: 'upstream db-7.corp.internal:5432 refused the connection' },
+      { status: 500, errorMessage: 'upstream db-7.corp.internal:5432 refused the connection' },
+      { status: 500, errorMessage: 'upstream db-7.corp.internal:5432 refused the connection' },
+    ]);
+    try {
+      const dir = makeAgentFolder({});
+      serve = await startServe(dir, ['--model', 'openai-compatible:test', '--base-url', chat.url]);
+      for (const text of ['first', 'second', 'third']) await (await post('/agent/run', runInput('t3', text))).text();
+      const compacted = await post('/agent/command', { threadId: 't3', command: '/compact' });
+      const body = (await compacted.json()) as { lines: string[]; isError: boolean };
+      expect(body.lines).toEqual(['the conversation was not compacted: the summary could not be written']);
+      expect(JSON.stringify(body)).not.toContain('db-7');
+      // The operator's log keeps the full sentence.
+      expect(serve.stderr()).toContain('db-7.corp.internal');
+    } finally {
+      await chat.close();
+    }
   });
 });

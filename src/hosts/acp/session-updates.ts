@@ -1,5 +1,5 @@
 import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
-import { SYSTEM_LINE_EVENT, type KernelEvent } from '../../kernel/events.js';
+import { systemLineOf, type KernelEvent } from '../../kernel/events.js';
 import { isShownAsReply, personFacingArgs } from '../person-facing.js';
 
 /** What the mapper asks of the conversation: the MCP server a tool comes from, the board as plan entries. */
@@ -89,11 +89,8 @@ export class SessionUpdateMapper {
         ];
       }
       case 'CUSTOM': {
-        if (event.name === SYSTEM_LINE_EVENT) {
-          const text = (event.value as { text?: unknown } | undefined)?.text;
-          return typeof text === 'string' ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${text}\n` } }] : [];
-        }
-        return [];
+        const line = systemLineOf(event);
+        return line !== undefined ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${line}\n` } }] : [];
       }
       case 'STATE_SNAPSHOT':
       case 'STATE_DELTA': {

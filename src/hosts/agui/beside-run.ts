@@ -1,5 +1,6 @@
 import type { Conversation } from '../../kernel/conversation.js';
-import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
+import { systemLineOf } from '../../kernel/events.js';
+import { withheldFromClient } from './event-map.js';
 import type { SessionStore } from '../../session/store.js';
 import { openThreadConversation, type AgentTarget } from '../open-conversation.js';
 import type { ThreadRegistry } from './thread-registry.js';
@@ -34,10 +35,11 @@ export async function besideRun<T>(
     }));
   const notes: string[] = [];
   const unsubscribe = conversation.subscribe((event) => {
-    if (event.type === 'CUSTOM' && event.name === SYSTEM_LINE_EVENT) {
-      const text = (event.value as { text?: unknown } | undefined)?.text;
-      if (typeof text === 'string') notes.push(text);
-    }
+    // The notes go back to the client, in the form a client may read; the operator reads in full.
+    const line = systemLineOf(event, 'client');
+    if (line !== undefined) notes.push(line);
+    const withheld = withheldFromClient(event);
+    if (withheld !== undefined) context.log(`thread ${threadId}: ${withheld}`);
   });
   try {
     const result = await act(conversation);

@@ -1,7 +1,8 @@
 import type { ContextReading } from '../../kernel/context/context-meter.js';
-import { SYSTEM_LINE_EVENT } from '../../kernel/events.js';
+import { systemLineOf } from '../../kernel/events.js';
 import { HttpError } from '../http/http-io.js';
 import type { BesideRunContext } from './beside-run.js';
+import { withheldFromClient } from './event-map.js';
 
 export interface CompactAnswer {
   lines: string[];
@@ -25,9 +26,11 @@ export async function compactThread(context: BesideRunContext, threadId: string,
     const conversation = await context.threads.conversation(threadId);
     const lines: string[] = [];
     const unsubscribe = conversation.subscribe((event) => {
-      if (event.type !== 'CUSTOM' || event.name !== SYSTEM_LINE_EVENT) return;
-      const text = (event.value as { text?: unknown } | undefined)?.text;
-      if (typeof text === 'string') lines.push(text);
+      // The lines are the client's answer, in the form a client may read; the operator reads in full.
+      const line = systemLineOf(event, 'client');
+      if (line !== undefined) lines.push(line);
+      const withheld = withheldFromClient(event);
+      if (withheld !== undefined) context.log(`thread ${threadId}: ${withheld}`);
     });
     try {
       const result = await conversation.compact(keepHint);

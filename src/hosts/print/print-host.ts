@@ -1,8 +1,8 @@
 import { EXIT, exitCodeForStatus } from '../exit-codes.js';
-import { SYSTEM_LINE_EVENT, type KernelEvent } from '../../kernel/events.js';
+import { systemLineOf, type KernelEvent } from '../../kernel/events.js';
 import type { Conversation } from '../../kernel/conversation.js';
 import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
-import { summarize, systemLineText, textEventWriter, turnSummary, type OutputFormat, type Writers } from './print-output.js';
+import { summarize, textEventWriter, turnSummary, type OutputFormat, type Writers } from './print-output.js';
 import { holdFloor } from '../../kernel/hold-floor.js';
 import type { ConversationTurn } from '../../kernel/conversation.js';
 import { startFromMessage } from '../slash-command.js';
@@ -73,7 +73,10 @@ export async function runPrintTurn(options: PrintOptions): Promise<number> {
     }
     if (format === 'text') text.onEvent(event);
     // System lines (user ask evaluations, workflow moves) reach stderr whatever the output format.
-    else if (event.type === 'CUSTOM' && event.name === SYSTEM_LINE_EVENT) w.err(`${systemLineText(event.value)}\n`);
+    else {
+      const line = systemLineOf(event);
+      if (line !== undefined) w.err(`${line}\n`);
+    }
   });
   let floor;
   try {

@@ -1,4 +1,4 @@
-import { SYSTEM_LINE_EVENT, type KernelEvent } from '../../kernel/events.js';
+import { systemLineOf, type KernelEvent } from '../../kernel/events.js';
 import type { TurnResult } from '../../kernel/turn-loop.js';
 import { isShownAsReply, personFacingArgs } from '../person-facing.js';
 import { createQuestionNarrator } from '../question-text.js';
@@ -79,7 +79,10 @@ export function textEventWriter(w: Writers): TextEventWriter {
           break;
         }
         case 'CUSTOM':
-          if (event.name === SYSTEM_LINE_EVENT) err(`${systemLineText(event.value)}\n`);
+          {
+            const line = systemLineOf(event);
+            if (line !== undefined) err(`${line}\n`);
+          }
           break;
         default:
           break;
@@ -88,10 +91,6 @@ export function textEventWriter(w: Writers): TextEventWriter {
     err,
     endsWithNewline: () => last.endsWith('\n'),
   };
-}
-
-export function systemLineText(value: unknown): string {
-  return typeof value === 'object' && value !== null && 'text' in value ? String((value as { text: unknown }).text) : '';
 }
 
 export interface PrintSummary {
