@@ -153,7 +153,7 @@ export class Conversation {
    * as the session's writer. Says in its result (and in a line on the stream) what it did or why not.
    */
   async compact(keepHint?: string): Promise<CompactResult> {
-    if (this.running) return { ok: false, why: 'a turn is running; compact once it has ended' };
+    if (this.running) return { ok: false, why: 'a turn is running; compact once it has ended', busy: true };
     this.running = true;
     try {
       return await this.asWriter(async () => {

@@ -99,7 +99,8 @@ export function useChat(setup: ChatSetup): Chat {
         compact: async (keepHint) => {
           try {
             const done = await conversation.compact(keepHint);
-            return done.ok || done.why !== 'a turn is running; compact once it has ended' ? [] : [done.why];
+            // Only a refusal while a turn runs is not said on the conversation's stream.
+            return !done.ok && done.busy ? [done.why] : [];
           } catch (error) {
             // Another auggy holds the session (SessionBusyError): said as it is.
             return [error instanceof Error ? error.message : String(error)];

@@ -29,7 +29,11 @@ export interface ContextKeeperDeps {
   loadAttachment: AttachmentLoader;
 }
 
-export type CompactResult = { ok: true; entry: CompactionEntry; messages: ModelMessage[] } | { ok: false; why: string; nothing?: true };
+/**
+ * `nothing`: there was nothing to compact; `busy`: a turn is running, so nothing was tried and no
+ * line was said (the caller says `why` itself).
+ */
+export type CompactResult = { ok: true; entry: CompactionEntry; messages: ModelMessage[] } | { ok: false; why: string; nothing?: true; busy?: true };
 
 /** The person's messages in a transcript: turns that began, as a stalled compaction counts them. */
 function personMessages(messages: readonly ModelMessage[]): number {
