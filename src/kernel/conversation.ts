@@ -32,15 +32,7 @@ import type {
   TurnOptions,
 } from './conversation-types.js';
 // The types are part of the conversation's surface: its callers import them from here.
-export type {
-  AdoptedMessage,
-  AnsweredCallsOptions,
-  ClientToolResult,
-  ConversationOptions,
-  ConversationTurn,
-  EventListener,
-  TurnOptions,
-} from './conversation-types.js';
+export type * from './conversation-types.js';
 import { knownMessageIds, openCallsAmong } from './transcript-queries.js';
 import { decideAfterBatch, decideAfterTurn, settingsOfRound, toolsOfRound, turnFailedBeforeModel, type FloorAfterTurn } from './augment-decisions.js';
 import { compactPolicy } from './context/compact-policy.js';
