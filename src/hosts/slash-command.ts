@@ -27,7 +27,7 @@ export async function runCommand(command: SlashCommand, args: string): Promise<C
  * and a serve client's message take commands so. Undefined when the message is not one (`//`
  * sends a message that starts with a slash).
  */
-export async function runMessageCommand(conversation: Conversation, message: string): Promise<{ name: string; output: CommandOutput } | undefined> {
+export async function runMessageCommand(conversation: Conversation, message: string): Promise<RanCommand | undefined> {
   const parsed = message.startsWith('//') ? undefined : parseCommandLine(message);
   const command = parsed && conversation.commands().find((candidate) => candidate.name.toLowerCase() === parsed.name.toLowerCase());
   if (!parsed || !command) return undefined;
@@ -40,13 +40,18 @@ export function commandTurn(conversation: Conversation, start: NonNullable<Comma
   return () => (by === undefined ? conversation.runTurn(start.message, options) : conversation.continueTurn({ directive: start.message, by }, options));
 }
 
-/** What one message from the person starts (MessageStart.first undefined: a command that starts nothing). */
-export interface MessageStart {
-  /** The command the message named, run, with its output for the host to show. */
-  command?: { name: string; output: CommandOutput };
-  /** The run's first turn, with the host's turn options: the message as the person's turn, or the turn its command asked for. */
-  first?: (options: TurnOptions) => Promise<ConversationTurn>;
+/** The command a message named, run, with its output for the host to show. */
+export interface RanCommand {
+  name: string;
+  output: CommandOutput;
 }
+
+/**
+ * What one message from the person starts: its first turn, given the host's turn options (the
+ * message as the person's turn, or the turn its command asked for), or, for a command that
+ * starts nothing, only the command's output.
+ */
+export type MessageStart = { command?: RanCommand; first: (options: TurnOptions) => Promise<ConversationTurn> } | { command: RanCommand; first?: undefined };
 
 /**
  * One road from a message to its first turn, for every host: a message naming one of the
@@ -62,5 +67,6 @@ export async function startFromMessage(
   const ran = await runMessageCommand(conversation, message);
   if (!ran) return { first: (options) => conversation.runTurn(messageText(message), { ...options, ...own }) };
   const start = ran.output.startTurn;
-  return { command: ran, ...(start && !ran.output.isError ? { first: (options) => commandTurn(conversation, start, options)() } : {}) };
+  if (!start || ran.output.isError) return { command: ran };
+  return { command: ran, first: (options) => commandTurn(conversation, start, options)() };
 }

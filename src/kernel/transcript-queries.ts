@@ -8,18 +8,9 @@ import type { RequestedToolCall } from './model-step.js';
 
 /** The calls among `ids` still open in the transcript, as the model made them, to be run again. */
 export function openCallsAmong(messages: readonly ModelMessage[], ids: readonly string[]): RequestedToolCall[] {
-  const wanted = new Set(
-    openToolCalls(messages)
-      .map((call) => call.toolCallId)
-      .filter((id) => ids.includes(id)),
-  );
-  return messages.flatMap((message) =>
-    message.role === 'assistant' && typeof message.content !== 'string'
-      ? message.content.flatMap((part) =>
-          part.type === 'tool-call' && wanted.has(part.toolCallId) ? [{ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }] : [],
-        )
-      : [],
-  );
+  return openToolCalls(messages)
+    .filter((call) => ids.includes(call.toolCallId))
+    .map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input }));
 }
 
 /** Every message id the log knows: the client's for user messages, the stream's for replies and tool calls. */

@@ -25,7 +25,7 @@ export function userMessage(text: string, attachments: readonly AttachmentRef[] 
   };
 }
 
-export type ToolCallPart = { type: 'tool-call'; toolCallId: string; toolName: string };
+export type ToolCallPart = { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown };
 
 function toolCallsOf(message: ModelMessage): ToolCallPart[] {
   if (message.role !== 'assistant' || typeof message.content === 'string') return [];

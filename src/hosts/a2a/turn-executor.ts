@@ -188,14 +188,14 @@ export class TurnExecutor implements AgentExecutor {
       return refused(`the message is ${text.length} characters, over this server's limit of ${this.options.maxMessageChars}; send a shorter one`);
     // A message naming one of the agent's commands (`/goal …`) runs it, as an AG-UI run's message does.
     const started = await startFromMessage(conversation, text, { images: images.images });
-    const ran = started.command;
-    const first = started.first;
-    if (!first) {
+    if (!started.first) {
       // A command that starts nothing is its own answer: its lines are the task's.
-      const output = ran?.output ?? { lines: [] };
+      const { output } = started.command;
       return { state: output.isError ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, parts: [textPart(output.lines.join('\n'))] };
     }
-    if (ran && ran.output.lines.length > 0) events.status(TaskState.TASK_STATE_WORKING, [textPart(ran.output.lines.join('\n'))]);
+    const first = started.first;
+    const said = started.command?.output.lines ?? [];
+    if (said.length > 0) events.status(TaskState.TASK_STATE_WORKING, [textPart(said.join('\n'))]);
     return this.finish(conversation, open, () => first({ signal, person: open.person }), signal);
   }
 

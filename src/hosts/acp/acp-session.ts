@@ -110,7 +110,7 @@ export class AcpSession {
         }
         if (started.first) return await this.holdFloor(started.first, controller.signal, ran?.name);
         await this.flushed();
-        return { stopReason: 'end_turn', _meta: { auggy: { command: ran?.name, ...(ran?.output.isError ? { status: 'failed' } : {}) } } };
+        return { stopReason: 'end_turn', _meta: { auggy: { command: started.command.name, ...(started.command.output.isError ? { status: 'failed' } : {}) } } };
       });
     } finally {
       this.running = undefined;

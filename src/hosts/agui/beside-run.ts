@@ -13,6 +13,22 @@ export interface BesideRunContext {
 }
 
 /**
+ * Collects the system lines a conversation says while `lines` is listened to, as a remote client
+ * may read them (the answer serve gives back); the full sentence of each it shortened goes to the
+ * operator's log. Stop with the function returned.
+ */
+export function clientLinesOf(conversation: Conversation, context: Pick<BesideRunContext, 'log'>, threadId: string): { lines: string[]; stop(): void } {
+  const lines: string[] = [];
+  const stop = conversation.subscribe((event) => {
+    const line = systemLineOf(event, 'client');
+    if (line !== undefined) lines.push(line);
+    const withheld = withheldFromClient(event);
+    if (withheld !== undefined) context.log(`thread ${threadId}: ${withheld}`);
+  });
+  return { lines, stop };
+}
+
+/**
  * Does something to a thread's conversation without taking its writer, for a person's board
  * write that must not wait for a run: through the run's own conversation when it runs in this
  * process (its clients get the STATE_DELTA at once), otherwise through a conversation that only
@@ -33,20 +49,13 @@ export async function besideRun<T>(
       observer: true,
       warn: (message) => context.log(`warning: thread ${threadId}: ${message}`),
     }));
-  const notes: string[] = [];
-  const unsubscribe = conversation.subscribe((event) => {
-    // The notes go back to the client, in the form a client may read; the operator reads in full.
-    const line = systemLineOf(event, 'client');
-    if (line !== undefined) notes.push(line);
-    const withheld = withheldFromClient(event);
-    if (withheld !== undefined) context.log(`thread ${threadId}: ${withheld}`);
-  });
+  const notes = clientLinesOf(conversation, context, threadId);
   try {
     const result = await act(conversation);
     await conversation.session.flush();
-    return { result, notes };
+    return { result, notes: notes.lines };
   } finally {
-    unsubscribe();
+    notes.stop();
     if (!local) await conversation.session.close().catch(() => undefined);
   }
 }

@@ -1,8 +1,6 @@
 import type { ContextReading } from '../../kernel/context/context-meter.js';
-import { systemLineOf } from '../../kernel/events.js';
 import { HttpError } from '../http/http-io.js';
-import type { BesideRunContext } from './beside-run.js';
-import { withheldFromClient } from './event-map.js';
+import { clientLinesOf, type BesideRunContext } from './beside-run.js';
 
 export interface CompactAnswer {
   lines: string[];
@@ -24,25 +22,18 @@ export async function compactThread(context: BesideRunContext, threadId: string,
   if (!claim) throw new HttpError(409, `/compact waits until the run on thread ${threadId} finishes; send it again then`);
   try {
     const conversation = await context.threads.conversation(threadId);
-    const lines: string[] = [];
-    const unsubscribe = conversation.subscribe((event) => {
-      // The lines are the client's answer, in the form a client may read; the operator reads in full.
-      const line = systemLineOf(event, 'client');
-      if (line !== undefined) lines.push(line);
-      const withheld = withheldFromClient(event);
-      if (withheld !== undefined) context.log(`thread ${threadId}: ${withheld}`);
-    });
+    const said = clientLinesOf(conversation, context, threadId);
     try {
       const result = await conversation.compact(keepHint);
       await conversation.session.flush();
       return {
-        lines: lines.length > 0 ? lines : result.ok ? [] : [result.why],
+        lines: said.lines.length > 0 ? said.lines : result.ok ? [] : [result.why],
         isError: !result.ok,
         state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) },
         context: conversation.contextReading(),
       };
     } finally {
-      unsubscribe();
+      said.stop();
       context.threads.keep(threadId, conversation);
     }
   } finally {

@@ -35,17 +35,16 @@ export interface PrintOptions {
 async function startPrinted(options: PrintOptions): Promise<{ exit: number } | { first: () => Promise<ConversationTurn> }> {
   const { conversation, writers: w, format } = options;
   const started = await startFromMessage(conversation, options.message, { images: options.images });
-  const ran = started.command;
-  const first = started.first;
-  if (first) {
-    for (const line of ran?.output.lines ?? []) w.err(`${line}\n`);
+  if (started.first) {
+    const first = started.first;
+    for (const line of started.command?.output.lines ?? []) w.err(`${line}\n`);
     return { first: () => first({ signal: options.signal }) };
   }
-  const output = ran?.output ?? { lines: [] };
+  const { name, output } = started.command;
   if (format === 'text') (output.isError ? w.err : w.out)(`${output.lines.join('\n')}\n`);
   else
     w.out(
-      `${JSON.stringify({ command: ran?.name, lines: output.lines, isError: output.isError === true, sessionId: conversation.session.id, ...conversation.snapshot() })}\n`,
+      `${JSON.stringify({ command: name, lines: output.lines, isError: output.isError === true, sessionId: conversation.session.id, ...conversation.snapshot() })}\n`,
     );
   return { exit: output.isError ? EXIT.usage : EXIT.ok };
 }
