@@ -57,7 +57,7 @@ describe('POST /agent/command', () => {
 });
 
 describe('POST /agent/command answers in the words a client may read', () => {
-  it("a /compact whose summary the model server refused says so without quoting the server", async () => {
+  it('a /compact whose summary the model server refused says so without quoting the server', async () => {
     const chat = await startChatServer([
       { text: 'One.' },
       { text: 'Two.' },

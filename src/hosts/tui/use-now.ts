@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
  */
 export function useNow(intervalMs: number, active = true): number {
   const [, redraw] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: after every draw, so the next tick counts from it.
+  // No dependency list: it runs after every draw, so the next tick counts from it.
   useEffect(() => {
     if (!active) return;
     const timer = setTimeout(() => redraw((count) => count + 1), intervalMs);
