@@ -1,9 +1,8 @@
-import { Static, useStdout } from 'ink';
-import { useEffect, useMemo, useState } from 'react';
+import { useStdout } from 'ink';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { DisplayItem } from './display-items.js';
 import { usePalette } from './palette.js';
 import { transcriptText } from './transcript-rows/transcript-text.js';
-import { TranscriptItem } from './transcript-item.js';
 
 export interface PrintedTranscriptProps {
   /** The finished items, oldest first; the list only grows while this is mounted. */
@@ -17,20 +16,24 @@ export interface PrintedTranscriptProps {
   alreadyPrinted?: boolean;
 }
 
-const NONE: DisplayItem[] = [];
-
 /**
- * The finished transcript, each item printed once above the live part. What is already finished
- * when printing starts (a resumed session's latest items, everything again after a resize or
- * /clear) is printed at once as text, the items' rows: laid out through Ink's <Static>, 2,000
- * messages took seconds (docs/performance.md). Items that finish later go through <Static>, a few
- * at a time, drawn with the frame that drops them from the live part.
+ * The finished transcript, each item printed once above the live part as its rows' text, the
+ * rows the live frame drew it with. Nothing of it is in Ink's frame: Ink's <Static> laid each
+ * print out again, drew it the moment it changed past the chat's frame-rate limit, and drew the
+ * frame a second time, unchanged, once it had emptied itself (docs/performance.md).
+ *
+ * What is finished when printing starts (a resumed session's latest items, everything again after
+ * a resize or /clear) goes out after the mount; an item finished later goes out in the commit that
+ * drops it from the live part, so the terminal is never without it, nor shows it twice for longer
+ * than Ink holds that commit's frame back (its frame-rate limit, 50 ms).
  */
-export function PrintedTranscript({ items, width, print, onPrinted, alreadyPrinted = false }: PrintedTranscriptProps) {
+export const PrintedTranscript = memo(function PrintedTranscript({ items, width, print, onPrinted, alreadyPrinted = false }: PrintedTranscriptProps) {
   const palette = usePalette();
   const { write } = useStdout();
   const [printedAtOnce] = useState(items.length);
   const [opened, setOpened] = useState(printedAtOnce === 0 || alreadyPrinted);
+  /** How many of the items are out. */
+  const printed = useRef(printedAtOnce);
   // biome-ignore lint/correctness/useExhaustiveDependencies: printed once per mount, with what was there at the mount.
   useEffect(() => {
     if (opened) {
@@ -50,11 +53,11 @@ export function PrintedTranscript({ items, width, print, onPrinted, alreadyPrint
     };
     // Printed once per mount: a reprint mounts this again.
   }, []);
-  // Until then nothing reaches <Static>, so an item finished meanwhile is printed after them.
-  const later = useMemo(() => (opened ? items.slice(printedAtOnce) : NONE), [opened, items, printedAtOnce]);
-  return (
-    <Static items={later} style={{ width }}>
-      {(item) => <TranscriptItem key={item.id} item={item} />}
-    </Static>
-  );
-}
+  // Until the opening is out nothing else is, so an item finished meanwhile is printed after it.
+  useLayoutEffect(() => {
+    if (!opened || items.length <= printed.current) return;
+    (print ?? write)(transcriptText(items.slice(printed.current), width, palette));
+    printed.current = items.length;
+  }, [opened, items, width, palette, print, write]);
+  return null;
+});

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 
 /**
  * The current time as of this draw; the caller draws again `intervalMs` after its last draw while
@@ -8,8 +8,10 @@ import { useEffect, useState } from 'react';
  */
 export function useNow(intervalMs: number, active = true): number {
   const [, redraw] = useState(0);
-  // No dependency list: it runs after every draw, so the next tick counts from it.
-  useEffect(() => {
+  // No dependency list: it runs after every draw, so the next tick counts from it. A layout effect,
+  // so the last draw's timer is cleared in the same commit: a passive effect's cleanup runs later,
+  // and a timer that fired in between drew a frame the same as the one just drawn.
+  useLayoutEffect(() => {
     if (!active) return;
     const timer = setTimeout(() => redraw((count) => count + 1), intervalMs);
     return () => clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SharedBoard } from '../../../augments/board/shared-state.js';
 import { boardAfterEvent, currentBoard, type BoardSource } from './board-events.js';
 
@@ -8,11 +8,19 @@ import { boardAfterEvent, currentBoard, type BoardSource } from './board-events.
  */
 export function useBoard(source: BoardSource): SharedBoard | undefined {
   const [board, setBoard] = useState(() => currentBoard(source));
+  // Folded here rather than in a state updater: a streamed reply is dozens of events a second,
+  // and an updater queued for each would make React render the whole chat to find nothing changed.
+  const drawn = useRef(board);
   useEffect(() => {
-    const unsubscribe = source.subscribe((event) => setBoard((current) => boardAfterEvent(current, event)));
+    const show = (next: SharedBoard | undefined) => {
+      if (next === drawn.current) return;
+      drawn.current = next;
+      setBoard(next);
+    };
+    const unsubscribe = source.subscribe((event) => show(boardAfterEvent(drawn.current, event)));
     // Read again once listening: covers a change made before the subscription, and a new
     // conversation (/clear) whose board is another session's.
-    setBoard(currentBoard(source));
+    show(currentBoard(source));
     return unsubscribe;
   }, [source]);
   return board;
