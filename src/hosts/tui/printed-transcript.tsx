@@ -1,5 +1,5 @@
 import { useStdout } from 'ink';
-import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useInsertionEffect, useRef, useState } from 'react';
 import type { DisplayItem } from './display-items.js';
 import { usePalette } from './palette.js';
 import { transcriptText } from './transcript-rows/transcript-text.js';
@@ -23,9 +23,12 @@ export interface PrintedTranscriptProps {
  * frame a second time, unchanged, once it had emptied itself (docs/performance.md).
  *
  * What is finished when printing starts (a resumed session's latest items, everything again after
- * a resize or /clear) goes out after the mount; an item finished later goes out in the commit that
- * drops it from the live part, so the terminal is never without it, nor shows it twice for longer
- * than Ink holds that commit's frame back (its frame-rate limit, 50 ms).
+ * a resize or /clear) goes out after the mount. An item finished later goes out in the commit that
+ * drops it from the live part, before Ink draws that commit's frame (an insertion effect runs
+ * before Ink's render, a layout effect after it): so no frame without it is ever on screen, as a
+ * turn's last frame would be, `completed` under a reply not printed yet. Until that frame is drawn
+ * the item shows twice, printed and live: at once, or as long as Ink's frame-rate limit holds the
+ * frame back (50 ms).
  */
 export const PrintedTranscript = memo(function PrintedTranscript({ items, width, print, onPrinted, alreadyPrinted = false }: PrintedTranscriptProps) {
   const palette = usePalette();
@@ -54,7 +57,7 @@ export const PrintedTranscript = memo(function PrintedTranscript({ items, width,
     // Printed once per mount: a reprint mounts this again.
   }, []);
   // Until the opening is out nothing else is, so an item finished meanwhile is printed after it.
-  useLayoutEffect(() => {
+  useInsertionEffect(() => {
     if (!opened || items.length <= printed.current) return;
     (print ?? write)(transcriptText(items.slice(printed.current), width, palette));
     printed.current = items.length;
