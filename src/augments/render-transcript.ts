@@ -1,4 +1,5 @@
-import type { ModelMessage, ToolResultPart } from '@ai-sdk/provider-utils';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
+import { toolOutputText } from '../session/tool-output.js';
 
 /** One message or tool result is cut past this; a long file dump says little about what was asked. */
 export const MAX_PART_CHARS = 2000;
@@ -19,25 +20,6 @@ function stringify(value: unknown): string {
   }
 }
 
-function outputText(output: ToolResultPart['output']): { text: string; error: boolean } {
-  switch (output.type) {
-    case 'text':
-      return { text: output.value, error: false };
-    case 'error-text':
-      return { text: output.value, error: true };
-    case 'json':
-      return { text: stringify(output.value), error: false };
-    case 'error-json':
-      return { text: stringify(output.value), error: true };
-    case 'execution-denied':
-      return { text: `denied${output.reason ? `: ${output.reason}` : ''}`, error: true };
-    case 'content':
-      return { text: output.value.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n'), error: false };
-    default:
-      return { text: '', error: false };
-  }
-}
-
 /** One message as lines; reasoning is left out, the evaluator judges what was said and done. */
 function renderMessage(message: ModelMessage): string[] {
   if (message.role === 'system') return [];
@@ -52,7 +34,7 @@ function renderMessage(message: ModelMessage): string[] {
         lines.push(`[tool call ${part.toolName}] ${cut(stringify(part.input))}`);
         break;
       case 'tool-result': {
-        const { text, error } = outputText(part.output);
+        const { text, error } = toolOutputText(part.output);
         lines.push(`[tool result ${part.toolName}${error ? ', error' : ''}] ${cut(text)}`);
         break;
       }
