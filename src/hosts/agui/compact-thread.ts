@@ -29,7 +29,7 @@ export async function compactThread(context: BesideRunContext, threadId: string,
       const result = await conversation.compact(keepHint);
       await conversation.session.flush();
       return {
-        lines: said.lines.length > 0 ? said.lines : result.ok ? [] : [result.why],
+        lines: said.lines.length > 0 ? said.lines : result.ok ? [] : [result.clientWhy ?? result.why],
         isError: !result.ok,
         state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) },
         context: conversation.contextReading(),

@@ -33,7 +33,10 @@ export interface ContextKeeperDeps {
  * `nothing`: there was nothing to compact; `busy`: a turn is running, so nothing was tried and no
  * line was said (the caller says `why` itself).
  */
-export type CompactResult = { ok: true; entry: CompactionEntry; messages: ModelMessage[] } | { ok: false; why: string; nothing?: true; busy?: true };
+export type CompactResult =
+  | { ok: true; entry: CompactionEntry; messages: ModelMessage[] }
+  /** `clientWhy`: what a remote client may read in place of `why`, which may quote the model server. */
+  | { ok: false; why: string; clientWhy?: string; nothing?: true; busy?: true };
 
 /** The person's messages in a transcript: turns that began, as a stalled compaction counts them. */
 function personMessages(messages: readonly ModelMessage[]): number {
@@ -120,7 +123,7 @@ export class ContextKeeper {
         this.deps.emit(
           systemLineEvent(
             `the conversation was not compacted: ${result.why}`,
-            result.why.startsWith('the model could not') ? 'the conversation was not compacted: the summary could not be written' : undefined,
+            result.clientWhy !== undefined ? `the conversation was not compacted: ${result.clientWhy}` : undefined,
           ),
         );
       return result;
@@ -167,7 +170,10 @@ export class ContextKeeper {
       maxOutputTokens: this.deps.summaryTokens,
       signal,
     });
-    if (!outcome.ok) return { ok: false, why: outcome.why, ...(outcome.nothing ? { nothing: true as const } : {}) };
+    if (!outcome.ok) {
+      const { why, clientWhy, nothing } = outcome;
+      return { ok: false, why, ...(clientWhy !== undefined ? { clientWhy } : {}), ...(nothing ? { nothing } : {}) };
+    }
     const unsaved = await this.deps.save(outcome.entry);
     if (unsaved !== undefined) return { ok: false, why: `the session could not be saved: ${unsaved}` };
     // The compacted transcript is the one a resumed session rebuilds: made from the same log.
