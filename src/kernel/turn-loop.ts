@@ -7,6 +7,7 @@ import { newMessageId, runModelStep, type FinishReason, type RequestedToolCall, 
 import { runToolBatch, terminationOf, type SettledCall } from './tool-batch.js';
 import type { KernelTool } from './tool.js';
 import type { Interrupt } from './interrupt.js';
+import { overflowAdvice } from './context/context-advice.js';
 import type { ContextReading } from './context/context-meter.js';
 
 export interface ToolCallSummary {
@@ -37,8 +38,8 @@ export interface TurnResult {
   context?: ContextReading;
 }
 
-/** A model failure as the kernel reports it; a bare string is a failure of unknown kind. */
-export type DescribedError = string | { code: FailureCode; message: string };
+/** A model failure as the kernel reports it; a bare string is a failure of unknown kind. `fault`: it without its advice. */
+export type DescribedError = string | { code: FailureCode; message: string; fault?: string };
 
 /** What the model is offered at one inference round; rebuilt every round so augments can change it. */
 export interface RoundSetup {
@@ -94,6 +95,8 @@ export interface TurnLoopOptions {
    * Returns the compacted transcript when it made one, or a reason when an overflow cannot be met.
    */
   fitContext?(cause: 'due' | 'overflow'): Promise<{ messages: ModelMessage[] } | { why: string } | undefined>;
+  /** What the person can do when compacting could not meet an overflow, in the host's words (`overflowAdvice`). */
+  overflowAdvice?: string;
 }
 
 /** A prompt's max_tokens lowers the engine's output limit for its rounds, never raises it past what the engine allows. */
@@ -302,7 +305,7 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
         return finish({
           status: 'failed',
           code: 'context_overflow',
-          message: `${described.message.replace(/; set engine\.maxContextTokens.*$/, '')}${why}; raise engine.maxContextTokens if the model's window is larger, type /compact with less to keep, or /clear to start afresh`,
+          message: `${described.fault ?? described.message}${why}; ${options.overflowAdvice ?? overflowAdvice([])}`,
         });
       }
       return finish(typeof described === 'string' ? { status: 'failed', message: described } : { status: 'failed', ...described });

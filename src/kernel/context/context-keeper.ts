@@ -4,6 +4,7 @@ import { transcriptWithTurns, type AttachmentLoader } from '../../session/transc
 import type { CompleteFn } from '../augment.js';
 import { systemLineEvent, type KernelEvent } from '../events.js';
 import { compactThreshold, type CompactPolicy } from './compact-policy.js';
+import { stallAdvice } from './context-advice.js';
 import { compactTranscript, type CompactionEntry, type CompactionReason } from './compact-transcript.js';
 import { CONTEXT_COMPACTED_EVENT, shortTokens, type ContextCompactedValue } from './context-events.js';
 import { ContextMeter, type ContextReading } from './context-meter.js';
@@ -27,6 +28,8 @@ export interface ContextKeeperDeps {
   summaryTokens: number;
   /** The bytes of the images the log refers to, for the transcript rebuilt after a compaction. */
   loadAttachment: AttachmentLoader;
+  /** The host's own ways to make room (the chat's /compact and /clear), said when compacting falls short. */
+  remedies: readonly string[];
 }
 
 /**
@@ -106,7 +109,7 @@ export class ContextKeeper {
       this.stall = { at: personMessages(made.messages), wait };
       this.deps.emit(
         systemLineEvent(
-          `the context is still over ${shortTokens(threshold)} tokens after compacting; it is compacted on its own again after ${wait} more turn${wait === 1 ? '' : 's'}; /compact with less to keep, or /clear`,
+          `the context is still over ${shortTokens(threshold)} tokens after compacting; it is compacted on its own again after ${wait} more turn${wait === 1 ? '' : 's'}${stallAdvice(this.deps.remedies)}`,
         ),
       );
     } else this.stall = undefined;
