@@ -105,6 +105,17 @@ function roundOutputLimit(engine: number | undefined, asked: number | undefined)
   return engine === undefined ? asked : Math.min(engine, asked);
 }
 
+/**
+ * The limit a round's reply stopped at, as the person is told it, and where to raise it: the
+ * prompt's max_tokens when it was lower than the engine's (raising engine.maxTokens would not
+ * help), else engine.maxTokens.
+ */
+function outputLimitNote(engine: number | undefined, asked: number | undefined): { limit: string; raise: string } {
+  if (asked !== undefined && (engine === undefined || asked < engine))
+    return { limit: ` (the prompt's max_tokens ${asked})`, raise: "raise the prompt's max_tokens" };
+  return { limit: engine !== undefined ? ` (engine.maxTokens ${engine})` : '', raise: 'raise engine.maxTokens' };
+}
+
 function assistantMessage(step: StepOutcome): ModelMessage | undefined {
   const content: Exclude<ModelMessage & { role: 'assistant' }, { content: string }>['content'] = [];
   if (step.text) content.push({ type: 'text', text: step.text });
@@ -310,14 +321,14 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
       }
       return finish(typeof described === 'string' ? { status: 'failed', message: described } : { status: 'failed', ...described });
     }
-    const limit = options.maxOutputTokens !== undefined ? ` (engine.maxTokens ${options.maxOutputTokens})` : '';
+    const { limit, raise } = outputLimitNote(options.maxOutputTokens, round.settings?.maxOutputTokens);
     if (step.text === '' && step.toolCalls.length === 0 && result.text === '' && result.toolCalls.length === 0) {
       // Nothing said and nothing done is no answer: a script must not read it as success.
       const why = step.finishReason === 'length' ? `; it stopped at the output limit${limit} before saying anything` : '';
       return finish({ status: 'failed', code: 'empty_reply', message: `the model returned an empty reply${why}` });
     }
     if (step.finishReason === 'length') {
-      emit(systemLineEvent(`the reply was cut at the output limit${limit}; raise engine.maxTokens for longer replies`));
+      emit(systemLineEvent(`the reply was cut at the output limit${limit}; ${raise} for longer replies`));
     }
     const assistant = assistantMessage(step);
     if (assistant) keep(assistant);
