@@ -1,5 +1,5 @@
 import type { ModelMessage } from '@ai-sdk/provider-utils';
-import { toolOutputText } from '../session/tool-output.js';
+import { jsonText, toolOutputText } from '../session/tool-output.js';
 
 /** One message or tool result is cut past this; a long file dump says little about what was asked. */
 export const MAX_PART_CHARS = 2000;
@@ -9,15 +9,6 @@ export const MAX_TRANSCRIPT_CHARS = 24_000;
 function cut(text: string, max = MAX_PART_CHARS): string {
   const trimmed = text.trim();
   return trimmed.length > max ? `${trimmed.slice(0, max - 1)}… [cut]` : trimmed;
-}
-
-function stringify(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 /** One message as lines; reasoning is left out, the evaluator judges what was said and done. */
@@ -31,7 +22,7 @@ function renderMessage(message: ModelMessage): string[] {
         if (part.text.trim() !== '') lines.push(`[${message.role}] ${cut(part.text)}`);
         break;
       case 'tool-call':
-        lines.push(`[tool call ${part.toolName}] ${cut(stringify(part.input))}`);
+        lines.push(`[tool call ${part.toolName}] ${cut(jsonText(part.input))}`);
         break;
       case 'tool-result': {
         const { text, error } = toolOutputText(part.output);

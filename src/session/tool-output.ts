@@ -7,7 +7,8 @@ export interface ToolOutputText {
   error: boolean;
 }
 
-function stringify(value: unknown): string {
+/** A value as text: a string as it is, anything else as JSON (or as String() where JSON has no form for it). */
+export function jsonText(value: unknown): string {
   if (typeof value === 'string') return value;
   try {
     return JSON.stringify(value) ?? String(value);
@@ -27,9 +28,9 @@ export function toolOutputText(output: ToolResultPart['output']): ToolOutputText
     case 'error-text':
       return { text: output.value, error: true };
     case 'json':
-      return { text: stringify(output.value), error: false };
+      return { text: jsonText(output.value), error: false };
     case 'error-json':
-      return { text: stringify(output.value), error: true };
+      return { text: jsonText(output.value), error: true };
     case 'execution-denied':
       return { text: `denied${output.reason ? `: ${output.reason}` : ''}`, error: true };
     case 'content':

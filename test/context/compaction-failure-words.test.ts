@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CompleteFn } from '../../src/kernel/augment.js';
 import { compactTranscript } from '../../src/kernel/context/compact-transcript.js';
 import type { SessionEntry } from '../../src/session/entries.js';
 import { transcriptWithTurns } from '../../src/session/transcript.js';
@@ -12,17 +13,22 @@ function turns(count: number): SessionEntry[] {
   ]).flat();
 }
 
+/** `/compact` of four turns, the summary written by `complete`. */
+function compactFourTurns(complete: CompleteFn) {
+  return compactTranscript({
+    reason: 'command',
+    transcript: transcriptWithTurns(turns(4)),
+    system: 'You help.',
+    policy: { limit: 8000, at: 0.8, keep: 1, auto: true, reserve: 800 },
+    tokensBefore: 2000,
+    complete,
+    maxOutputTokens: 1000,
+  });
+}
+
 describe('a compaction that fails says why twice: in full, and in words a remote client may read', () => {
   it('a summary the model server refused is quoted for the person and told by its kind to a client', async () => {
-    const outcome = await compactTranscript({
-      reason: 'command',
-      transcript: transcriptWithTurns(turns(4)),
-      system: 'You help.',
-      policy: { limit: 8000, at: 0.8, keep: 1, auto: true, reserve: 800 },
-      tokensBefore: 2000,
-      complete: async () => ({ ok: false, error: 'upstream db-7.corp.internal:5432 refused the connection' }),
-      maxOutputTokens: 1000,
-    });
+    const outcome = await compactFourTurns(async () => ({ ok: false, error: 'upstream db-7.corp.internal:5432 refused the connection' }));
     expect(outcome).toMatchObject({
       ok: false,
       why: 'the model could not write the summary: upstream db-7.corp.internal:5432 refused the connection',
@@ -31,15 +37,7 @@ describe('a compaction that fails says why twice: in full, and in words a remote
   });
 
   it('a reason that quotes no server has no second form', async () => {
-    const outcome = await compactTranscript({
-      reason: 'command',
-      transcript: transcriptWithTurns(turns(4)),
-      system: 'You help.',
-      policy: { limit: 8000, at: 0.8, keep: 1, auto: true, reserve: 800 },
-      tokensBefore: 2000,
-      complete: async () => ({ ok: true, text: '   ' }),
-      maxOutputTokens: 1000,
-    });
+    const outcome = await compactFourTurns(async () => ({ ok: true, text: '   ' }));
     expect(outcome).toMatchObject({ ok: false, why: 'the model wrote an empty summary' });
     expect(outcome).not.toHaveProperty('clientWhy');
   });

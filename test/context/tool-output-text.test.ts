@@ -20,6 +20,18 @@ function twoTurns(output: Extract<ModelMessage, { role: 'tool' }>['content'][num
   ];
 }
 
+/** A compaction that pruned the first turn's tool output and summarised nothing. */
+const pruningOfC1: SessionEntry = {
+  kind: 'compaction',
+  at,
+  reason: 'auto',
+  prunedCalls: ['c1'],
+  keptFromTurn: 't2',
+  replacedMessages: 0,
+  tokensBefore: 1,
+  tokensAfter: 1,
+};
+
 const plan = (entries: SessionEntry[]) =>
   planCompaction({ transcript: transcriptWithTurns(entries), system: 'sys', keep: 0, pruneTarget: 1_000_000, summarise: false });
 
@@ -29,17 +41,7 @@ describe('a tool output is read as text one way', () => {
     const entries = twoTurns({ type: 'tool-result', toolCallId: 'c1', toolName: 'read_log', output: { type: 'text', value: log } });
     expect(plan(entries)).toMatchObject({ kind: 'prune', prunedCalls: ['c1'] });
 
-    const prunedOnce: SessionEntry = {
-      kind: 'compaction',
-      at,
-      reason: 'auto',
-      prunedCalls: ['c1'],
-      keptFromTurn: 't2',
-      replacedMessages: 0,
-      tokensBefore: 1,
-      tokensAfter: 1,
-    };
-    expect(plan([...entries, prunedOnce])).toMatchObject({ kind: 'summary' });
+    expect(plan([...entries, pruningOfC1])).toMatchObject({ kind: 'summary' });
   });
 
   it('a JSON output is measured, summarised and shown to an evaluator as its value, a refused call as refused', () => {
@@ -65,17 +67,7 @@ describe('a tool output is read as text one way', () => {
       toolName: 'read_log',
       output: { type: 'error-json' as const, value: { why: 'x'.repeat(500) } },
     };
-    const pruning: SessionEntry = {
-      kind: 'compaction',
-      at,
-      reason: 'auto',
-      prunedCalls: ['c1'],
-      keptFromTurn: 't2',
-      replacedMessages: 0,
-      tokensBefore: 1,
-      tokensAfter: 1,
-    };
-    const { messages } = transcriptWithTurns([...twoTurns(failed), pruning]);
+    const { messages } = transcriptWithTurns([...twoTurns(failed), pruningOfC1]);
     const [part] = (messages[2] as Extract<ModelMessage, { role: 'tool' }>).content;
     expect(part).toMatchObject({ output: { type: 'error-text', value: expect.stringMatching(/^\[This output \(\d+ characters\) was pruned/) } });
   });
