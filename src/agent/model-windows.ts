@@ -1,13 +1,15 @@
+import { modelName, sameModelName } from './model-name.js';
 import type { ProviderId } from './schema.js';
 
 /**
  * Context windows (input and output together, in tokens) of model families whose vendors publish
- * one, by the start of the model's name. The longest matching start wins, so a family's exception
- * can sit beside it. A model not listed gets no window written: a wrong guess would compact too
- * early or let the server refuse, and the meter and overflow recovery work without one.
+ * one, by the family's name: the model's name is the family's, or the family's and `-` and more
+ * (`gpt-4.1-mini`, not `gpt-4-1106-preview`). The longest matching family wins, so a family's
+ * exception can sit beside it. A model not listed gets no window written: a wrong guess would
+ * compact too early or let the server refuse, and the meter and overflow recovery work without one.
  */
-const KNOWN_WINDOWS: readonly (readonly [prefix: string, tokens: number])[] = [
-  ['claude-', 200_000],
+const KNOWN_WINDOWS: readonly (readonly [family: string, tokens: number])[] = [
+  ['claude', 200_000],
   ['gpt-5', 400_000],
   ['gpt-4.1', 1_047_576],
   ['gpt-4o', 128_000],
@@ -28,8 +30,12 @@ export function knownContextWindow(provider: ProviderId, model: string): number 
   if (provider === 'ollama') return OLLAMA_DEFAULT_CONTEXT;
   if (provider !== 'anthropic' && provider !== 'openai' && provider !== 'openrouter') return undefined;
   // OpenRouter names the vendor first (`openai/gpt-5.4-mini`); the model's own name follows.
-  const name = (provider === 'openrouter' ? model.slice(model.indexOf('/') + 1) : model).toLowerCase();
-  let best: readonly [string, number] | undefined;
-  for (const entry of KNOWN_WINDOWS) if (name.startsWith(entry[0]) && (best === undefined || entry[0].length > best[0].length)) best = entry;
-  return best?.[1];
+  const { name } = modelName(provider, model);
+  let best: { family: string; tokens: number } | undefined;
+  for (const [written, tokens] of KNOWN_WINDOWS) {
+    const family = sameModelName(written);
+    const inFamily = name === family || name.startsWith(`${family}-`);
+    if (inFamily && (best === undefined || family.length > best.family.length)) best = { family, tokens };
+  }
+  return best?.tokens;
 }

@@ -1,4 +1,5 @@
-import type { ModelMessage, ToolResultPart } from '@ai-sdk/provider-utils';
+import type { ModelMessage } from '@ai-sdk/provider-utils';
+import { jsonText, toolOutputText } from '../session/tool-output.js';
 
 /** One message or tool result is cut past this; a long file dump says little about what was asked. */
 export const MAX_PART_CHARS = 2000;
@@ -8,34 +9,6 @@ export const MAX_TRANSCRIPT_CHARS = 24_000;
 function cut(text: string, max = MAX_PART_CHARS): string {
   const trimmed = text.trim();
   return trimmed.length > max ? `${trimmed.slice(0, max - 1)}… [cut]` : trimmed;
-}
-
-function stringify(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function outputText(output: ToolResultPart['output']): { text: string; error: boolean } {
-  switch (output.type) {
-    case 'text':
-      return { text: output.value, error: false };
-    case 'error-text':
-      return { text: output.value, error: true };
-    case 'json':
-      return { text: stringify(output.value), error: false };
-    case 'error-json':
-      return { text: stringify(output.value), error: true };
-    case 'execution-denied':
-      return { text: `denied${output.reason ? `: ${output.reason}` : ''}`, error: true };
-    case 'content':
-      return { text: output.value.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n'), error: false };
-    default:
-      return { text: '', error: false };
-  }
 }
 
 /** One message as lines; reasoning is left out, the evaluator judges what was said and done. */
@@ -49,10 +22,10 @@ function renderMessage(message: ModelMessage): string[] {
         if (part.text.trim() !== '') lines.push(`[${message.role}] ${cut(part.text)}`);
         break;
       case 'tool-call':
-        lines.push(`[tool call ${part.toolName}] ${cut(stringify(part.input))}`);
+        lines.push(`[tool call ${part.toolName}] ${cut(jsonText(part.input))}`);
         break;
       case 'tool-result': {
-        const { text, error } = outputText(part.output);
+        const { text, error } = toolOutputText(part.output);
         lines.push(`[tool result ${part.toolName}${error ? ', error' : ''}] ${cut(text)}`);
         break;
       }

@@ -160,7 +160,8 @@ async function printTurn(
   const images = await readAttachments(options.attach);
   const store = await openAgentStore(target, storeChoice, warnOnStderr);
   try {
-    const conversation = await openConversation(target, choice, warnOnStderr, store);
+    // One turn with nobody at a prompt: there is no /compact or /clear to type.
+    const conversation = await openConversation(target, choice, warnOnStderr, store, []);
     try {
       return await printAsWriter(conversation, text, images, options, retype, Interrupted, runPrintTurn);
     } finally {

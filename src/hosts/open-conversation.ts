@@ -74,17 +74,25 @@ export async function openAgentStore(target: AgentTarget, choice: Omit<StoreChoi
   }
 }
 
-/** The TUI's conversation: each turn takes the session's writer for itself. */
+/** The chat's commands that make room in a long conversation, as the person is told them. */
+export const CHAT_CONTEXT_REMEDIES: readonly string[] = ['type /compact with less to keep', '/clear to start afresh'];
+
+/**
+ * The conversation of a host with a person at this machine (the chat, --print, ACP): each turn
+ * takes the session's writer for itself. `contextRemedies` are the host's own commands for a
+ * conversation too long for its model; the chat's unless the host says otherwise.
+ */
 export async function openConversation(
   target: AgentTarget,
   choice: SessionChoice,
   warn: (message: string) => void,
   store?: SessionStore,
+  contextRemedies: readonly string[] = CHAT_CONTEXT_REMEDIES,
 ): Promise<Conversation> {
   const sessions = store ?? folderStore({ dir: target.agent.dir, name: target.agent.yaml.name, id: target.agent.yaml.id });
   try {
     const session = await sessions.open({ sessionId: choice.sessionId, continueLatest: choice.continueLatest });
-    return await conversationOn(target, session, sessions, warn);
+    return await conversationOn(target, session, sessions, warn, { contextRemedies });
   } catch (error) {
     if (error instanceof SessionError) throw new UsageError(error.message);
     throw error;
@@ -97,8 +105,9 @@ function conversationOn(
   session: SessionHandle,
   store: SessionStore,
   warn: (message: string) => void,
-  models?: ModelBuilder,
+  extras: { models?: ModelBuilder; contextRemedies?: readonly string[] } = {},
 ): Promise<Conversation> {
+  const { models, contextRemedies } = extras;
   return Conversation.open({
     agent: target.agent,
     augmentTypes: target.augmentTypes,
@@ -107,6 +116,7 @@ function conversationOn(
     session,
     warn,
     ...(models !== undefined ? { models } : {}),
+    ...(contextRemedies !== undefined ? { contextRemedies } : {}),
     store,
     // Serve's shared scope: its MCP servers are used, not started again, and closed with serve.
     host: target.host,
@@ -129,7 +139,8 @@ export interface ThreadOpening {
 export async function openThreadConversation(target: AgentTarget, store: SessionStore, threadId: string, opening: ThreadOpening): Promise<Conversation> {
   const session = await store.open({ sessionId: threadId, createIfMissing: opening.createIfMissing, ...(opening.observer ? { observer: true } : {}) });
   try {
-    return await conversationOn(target, session, store, opening.warn, opening.models);
+    // A served thread has no commands of the chat's: its clients are told their own way (failureForClient).
+    return await conversationOn(target, session, store, opening.warn, opening.models !== undefined ? { models: opening.models } : {});
   } catch (error) {
     // An augment that could not start leaves no handle behind: nobody else would close it.
     await session.close().catch(() => undefined);

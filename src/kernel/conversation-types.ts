@@ -87,6 +87,12 @@ export interface ConversationOptions {
   /** Where `/clear` opens the next session: the session's own store (the agent folder when absent). */
   store?: SessionStore;
   /**
+   * The host's own ways to make room in a conversation too long for its model, as the person is
+   * told them: the chat's `type /compact with less to keep`. Absent, the host has none, and the
+   * person is told of the engine setting and a new session only.
+   */
+  contextRemedies?: readonly string[];
+  /**
    * What the process shares across conversations (MCP connections, --allow-tool). Absent, the
    * conversation keeps its own, and `close()` closes it.
    */

@@ -36,6 +36,7 @@ export type * from './conversation-types.js';
 import { knownMessageIds, openCallsAmong } from './transcript-queries.js';
 import { decideAfterBatch, decideAfterTurn, settingsOfRound, toolsOfRound, turnFailedBeforeModel, type FloorAfterTurn } from './augment-decisions.js';
 import { compactPolicy } from './context/compact-policy.js';
+import { overflowAdvice } from './context/context-advice.js';
 import { ContextKeeper, type CompactResult } from './context/context-keeper.js';
 import { CONTEXT_USAGE_EVENT } from './context/context-events.js';
 import type { ContextReading } from './context/context-meter.js';
@@ -84,6 +85,8 @@ export class Conversation {
   private readonly ownsHost: boolean;
   /** The context meter and compaction (engine.maxContextTokens, engine.compact). */
   private readonly context: ContextKeeper;
+  /** The host's own ways to make room in a long conversation (ConversationOptions.contextRemedies). */
+  private readonly contextRemedies: readonly string[];
 
   private constructor(options: ConversationOptions) {
     this.agent = options.agent;
@@ -97,6 +100,7 @@ export class Conversation {
     this.store = options.store;
     this.host = options.host ?? createHostScope();
     this.ownsHost = options.host === undefined;
+    this.contextRemedies = options.contextRemedies ?? [];
     this.completeOnModel = makeComplete(options.agent, options.modelSpec, this.models);
     // Evaluators spend tokens for the turn they judge; the turn's usage says so.
     this.complete = async (request) => {
@@ -126,6 +130,7 @@ export class Conversation {
       },
       emit: (event) => this.emit(event),
       loadAttachment: (ref) => loadAttachment(this.session, ref),
+      remedies: this.contextRemedies,
       // A summary is a page, not an essay: at most 2,048 tokens, and never more than a sixth of the window.
       summaryTokens: Math.max(256, Math.min(maxOutputTokens, 2048, policy.limit !== undefined ? Math.floor(policy.limit / 6) : 2048)),
     });
@@ -608,6 +613,7 @@ export class Conversation {
             ...(options.onModelUsage ? { onModelUsage: options.onModelUsage } : {}),
             onContextMeasured: (inputTokens, sentMessages) => this.context.meter.measured(inputTokens, sentMessages),
             fitContext: (cause) => this.context.fit(cause, signal),
+            overflowAdvice: overflowAdvice(this.contextRemedies),
           });
       return await this.endTurn(result, runId, signal, waited.ms);
     } finally {
@@ -703,6 +709,7 @@ export class Conversation {
       models: this.models,
       store: this.store,
       host: this.host,
+      contextRemedies: this.contextRemedies,
     });
     for (const listener of this.listeners) next.subscribe(listener);
     return next;

@@ -7,6 +7,7 @@ import { newMessageId, runModelStep, type FinishReason, type RequestedToolCall, 
 import { runToolBatch, terminationOf, type SettledCall } from './tool-batch.js';
 import type { KernelTool } from './tool.js';
 import type { Interrupt } from './interrupt.js';
+import { overflowAdvice } from './context/context-advice.js';
 import type { ContextReading } from './context/context-meter.js';
 
 export interface ToolCallSummary {
@@ -37,8 +38,8 @@ export interface TurnResult {
   context?: ContextReading;
 }
 
-/** A model failure as the kernel reports it; a bare string is a failure of unknown kind. */
-export type DescribedError = string | { code: FailureCode; message: string };
+/** A model failure as the kernel reports it; a bare string is a failure of unknown kind. `fault`: it without its advice. */
+export type DescribedError = string | { code: FailureCode; message: string; fault?: string };
 
 /** What the model is offered at one inference round; rebuilt every round so augments can change it. */
 export interface RoundSetup {
@@ -94,12 +95,25 @@ export interface TurnLoopOptions {
    * Returns the compacted transcript when it made one, or a reason when an overflow cannot be met.
    */
   fitContext?(cause: 'due' | 'overflow'): Promise<{ messages: ModelMessage[] } | { why: string } | undefined>;
+  /** What the person can do when compacting could not meet an overflow, in the host's words (`overflowAdvice`). */
+  overflowAdvice?: string;
 }
 
 /** A prompt's max_tokens lowers the engine's output limit for its rounds, never raises it past what the engine allows. */
 function roundOutputLimit(engine: number | undefined, asked: number | undefined): number | undefined {
   if (asked === undefined) return engine;
   return engine === undefined ? asked : Math.min(engine, asked);
+}
+
+/**
+ * The limit a round's reply stopped at, as the person is told it, and where to raise it: the
+ * prompt's max_tokens when it was lower than the engine's (raising engine.maxTokens would not
+ * help), else engine.maxTokens.
+ */
+function outputLimitNote(engine: number | undefined, asked: number | undefined): { limit: string; raise: string } {
+  if (asked !== undefined && (engine === undefined || asked < engine))
+    return { limit: ` (the prompt's max_tokens ${asked})`, raise: "raise the prompt's max_tokens" };
+  return { limit: engine !== undefined ? ` (engine.maxTokens ${engine})` : '', raise: 'raise engine.maxTokens' };
 }
 
 function assistantMessage(step: StepOutcome): ModelMessage | undefined {
@@ -302,19 +316,19 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
         return finish({
           status: 'failed',
           code: 'context_overflow',
-          message: `${described.message.replace(/; set engine\.maxContextTokens.*$/, '')}${why}; raise engine.maxContextTokens if the model's window is larger, type /compact with less to keep, or /clear to start afresh`,
+          message: `${described.fault ?? described.message}${why}; ${options.overflowAdvice ?? overflowAdvice([])}`,
         });
       }
       return finish(typeof described === 'string' ? { status: 'failed', message: described } : { status: 'failed', ...described });
     }
-    const limit = options.maxOutputTokens !== undefined ? ` (engine.maxTokens ${options.maxOutputTokens})` : '';
+    const { limit, raise } = outputLimitNote(options.maxOutputTokens, round.settings?.maxOutputTokens);
     if (step.text === '' && step.toolCalls.length === 0 && result.text === '' && result.toolCalls.length === 0) {
       // Nothing said and nothing done is no answer: a script must not read it as success.
       const why = step.finishReason === 'length' ? `; it stopped at the output limit${limit} before saying anything` : '';
       return finish({ status: 'failed', code: 'empty_reply', message: `the model returned an empty reply${why}` });
     }
     if (step.finishReason === 'length') {
-      emit(systemLineEvent(`the reply was cut at the output limit${limit}; raise engine.maxTokens for longer replies`));
+      emit(systemLineEvent(`the reply was cut at the output limit${limit}; ${raise} for longer replies`));
     }
     const assistant = assistantMessage(step);
     if (assistant) keep(assistant);

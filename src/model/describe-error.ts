@@ -19,6 +19,11 @@ export interface ModelFailure {
   code: ModelFailureCode;
   /** One sentence for the person running auggy: what failed and what to do. May name the server. */
   message: string;
+  /**
+   * What failed, without the advice `message` ends with, where a caller has better advice of its
+   * own: a context overflow, which the turn loop first tries to meet by compacting.
+   */
+  fault?: string;
 }
 
 export interface FailureContext {
@@ -140,10 +145,8 @@ function describeApiCallError(error: APICallError, spec: ModelSpec, attempts: nu
   const status = error.statusCode;
   if (isContextOverflow(error)) {
     const said = serverMessage(error.responseBody);
-    return {
-      code: 'context_overflow',
-      message: `the conversation is longer than ${model} takes${said ? ` ("${said}")` : ''}; set engine.maxContextTokens to the model's window, or type /compact or /clear`,
-    };
+    const fault = `the conversation is longer than ${model} takes${said ? ` ("${said}")` : ''}`;
+    return { code: 'context_overflow', message: `${fault}; set engine.maxContextTokens to the model's window`, fault };
   }
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   if (isImageRefusal(error)) {

@@ -1,3 +1,4 @@
+import { modelName, sameModelName } from '../agent/model-name.js';
 import type { ModelSpec } from './model-spec.js';
 
 /** What a model costs, in US dollars per million tokens. */
@@ -50,15 +51,9 @@ export const MODEL_PRICES: Readonly<Record<'anthropic' | 'openai', Readonly<Reco
 /** What may follow a model's name in a dated or aliased id. */
 const VERSION_SUFFIX = /^(\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
 
-/** Dots and dashes alike: OpenRouter writes `claude-sonnet-4.5` where Anthropic writes `claude-sonnet-4-5`. */
-function normalized(name: string): string {
-  return name.toLowerCase().replace(/\./g, '-');
-}
-
-function lookUp(table: Readonly<Record<string, ModelPrice>>, model: string): ModelPrice | undefined {
-  const wanted = normalized(model);
+function lookUp(table: Readonly<Record<string, ModelPrice>>, wanted: string): ModelPrice | undefined {
   for (const [name, price] of Object.entries(table)) {
-    const key = normalized(name);
+    const key = sameModelName(name);
     if (wanted === key) return price;
     if (wanted.startsWith(`${key}-`) && VERSION_SUFFIX.test(wanted.slice(key.length + 1))) return price;
   }
@@ -67,13 +62,9 @@ function lookUp(table: Readonly<Record<string, ModelPrice>>, model: string): Mod
 
 /** The table's price for a provider's model; OpenRouter's `vendor/model` at the vendor's list price. */
 export function tablePrice(provider: ModelSpec['provider'], model: string): ModelPrice | undefined {
-  if (provider === 'anthropic' || provider === 'openai') return lookUp(MODEL_PRICES[provider], model);
-  if (provider === 'openrouter') {
-    const slash = model.indexOf('/');
-    const vendor = model.slice(0, slash);
-    if (vendor === 'anthropic' || vendor === 'openai') return lookUp(MODEL_PRICES[vendor], model.slice(slash + 1));
-  }
-  return undefined;
+  if (provider !== 'anthropic' && provider !== 'openai' && provider !== 'openrouter') return undefined;
+  const { vendor, name } = modelName(provider, model);
+  return vendor === 'anthropic' || vendor === 'openai' ? lookUp(MODEL_PRICES[vendor], name) : undefined;
 }
 
 /** The model's price: engine.pricing where agent.yaml sets one for it, else the table's; undefined when neither knows. */

@@ -6,7 +6,7 @@ import { FolderSession } from './folder-session.js';
 import { isValidSessionId, newSessionId } from './ids.js';
 import { FileWriterLock } from './lock-file.js';
 import { ensureRealFolders, refuseLinksIn } from './real-paths.js';
-import { SessionError, describeWriteError } from './session-error.js';
+import { SessionError, SessionNotFoundError, describeWriteError } from './session-error.js';
 import { EVENTS_FILE, sessionsRoot } from './session-paths.js';
 import { sessionHasMessage } from './session-summary.js';
 import { StateWatchers } from './state-watchers.js';
@@ -65,7 +65,7 @@ function locateSession(options: OpenSessionOptions): { found: string; id: string
     if (existsSync(dir)) refuseLinksIn(dir, `.auggy/sessions/${id}`);
     if (hasEventLog(dir)) return { found: dir, id };
     if (!options.createIfMissing) {
-      throw new SessionError(`no session "${id}" in ${root}; run without --session to start one`);
+      throw new SessionNotFoundError(id, root);
     }
   }
   return { create: id ?? newSessionId() };

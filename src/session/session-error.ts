@@ -2,6 +2,20 @@
 export class SessionError extends Error {}
 
 /**
+ * The session named is not in the store, and was not to be made. The message is the CLI's
+ * sentence; a server that names sessions otherwise (serve's threads) says its own from `sessionId`.
+ */
+export class SessionNotFoundError extends SessionError {
+  constructor(
+    readonly sessionId: string,
+    /** Where the store looked: the sessions folder, or the database. */
+    where: string,
+  ) {
+    super(`no session "${sessionId}" in ${where}; run without --session to start one`);
+  }
+}
+
+/**
  * The store itself cannot be reached just now (the database is down or the network between):
  * nothing about the session is wrong, so trying again later may work. The message names where
  * the store is, for a person at the terminal or an operator's log; a server tells its clients

@@ -1,5 +1,5 @@
 // What the kernel, augments and hosts take from the session layer; each part lives in its own file.
-export { SessionError, StoreUnreachableError } from './session-error.js';
+export { SessionError, SessionNotFoundError, StoreUnreachableError } from './session-error.js';
 export { SessionBusyError, type WriterLease, type WriterLock } from './writer-lock.js';
 export { FileWriterLock } from './lock-file.js';
 export { EVENTS_FILE, sessionsRoot } from './session-paths.js';

@@ -1,6 +1,7 @@
 import type { ModelMessage } from '@ai-sdk/provider-utils';
 import type { SessionEntry } from './entries.js';
 import { attachmentRefsOf, type AttachmentRef } from './attachments.js';
+import { prunedOutputNote, toolOutputText } from './tool-output.js';
 
 /** The bytes of an attachment the log refers to, or undefined when the session no longer holds them. */
 export type AttachmentLoader = (ref: string) => Uint8Array | undefined;
@@ -69,22 +70,14 @@ export function summaryIn(message: ModelMessage): string | undefined {
     : undefined;
 }
 
-/** What a pruned tool output says in its place. */
-export function prunedOutputNote(chars: number): string {
-  return `[This output (${chars} characters) was pruned to save context; call the tool again if it is needed.]`;
-}
-
 function pruned(message: ModelMessage, calls: ReadonlySet<string>): ModelMessage {
   if (message.role !== 'tool' || !message.content.some((part) => part.type === 'tool-result' && calls.has(part.toolCallId))) return message;
   return {
     ...message,
     content: message.content.map((part) => {
       if (part.type !== 'tool-result' || !calls.has(part.toolCallId)) return part;
-      const value = part.output.type === 'text' || part.output.type === 'error-text' ? part.output.value : JSON.stringify(part.output);
-      return {
-        ...part,
-        output: { type: part.output.type === 'error-text' ? ('error-text' as const) : ('text' as const), value: prunedOutputNote(value.length) },
-      };
+      const { text, error } = toolOutputText(part.output);
+      return { ...part, output: { type: error ? ('error-text' as const) : ('text' as const), value: prunedOutputNote(text.length) } };
     }),
   };
 }
@@ -93,6 +86,8 @@ function pruned(message: ModelMessage, calls: ReadonlySet<string>): ModelMessage
 export interface TranscriptWithTurns {
   messages: ModelMessage[];
   turnStarts: { index: number; turnId: string }[];
+  /** The tool calls whose outputs an earlier compaction pruned: a note stands in their place. */
+  prunedCalls: ReadonlySet<string>;
 }
 
 /**
@@ -111,6 +106,7 @@ export function transcriptWithTurns(entries: readonly SessionEntry[], load?: Att
   /** The turnId of each message of `raw` that starts a turn (its first user message). */
   let starts: (string | undefined)[] = [];
   const seenTurns = new Set<string>();
+  const prunedCalls = new Set<string>();
   const shownText = new Map<string, string>();
   const push = (message: ModelMessage, startsTurn?: string) => {
     raw.push(message);
@@ -131,6 +127,7 @@ export function transcriptWithTurns(entries: readonly SessionEntry[], load?: Att
       if (cut < 0) continue;
       if (entry.prunedCalls && entry.prunedCalls.length > 0) {
         const calls = new Set(entry.prunedCalls);
+        for (const call of calls) prunedCalls.add(call);
         raw = raw.map((message) => pruned(message, calls));
       }
       if (entry.summary !== undefined) {
@@ -164,7 +161,7 @@ export function transcriptWithTurns(entries: readonly SessionEntry[], load?: Att
     if (next?.role === 'tool') next.content.push(...standIns);
     else repaired.push({ role: 'tool', content: standIns });
   });
-  return { messages: repaired, turnStarts };
+  return { messages: repaired, turnStarts, prunedCalls };
 }
 
 /** Stand-in results for calls nobody answered, so the next request is a valid history. */

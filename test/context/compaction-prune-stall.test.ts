@@ -77,7 +77,7 @@ describe('compaction prunes first and never loops', () => {
     // (four turns to summarise, too many for one request: two parts).
     expect(summariesAfter).toEqual([0, 0, 0, 1, 1, 1, 3, 3]);
     expect(lines.filter((line) => line.includes('compacted on its own again'))).toEqual([
-      'the context is still over 3.2k tokens after compacting; it is compacted on its own again after 3 more turns; /compact with less to keep, or /clear',
+      'the context is still over 3.2k tokens after compacting; it is compacted on its own again after 3 more turns; type /compact with less to keep or /clear to start afresh',
     ]);
     expect(lines.filter((line) => line.startsWith('context compacted'))).toHaveLength(2);
     expect(conversation.contextReading().used).toBeLessThan(3200);

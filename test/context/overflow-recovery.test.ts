@@ -4,6 +4,7 @@ import { isContextOverflow } from '../../src/model/describe-error.js';
 import { scriptedSummary } from '../../src/model/scripted/summary-reply.js';
 import { loadRunnableAgent, openConversation } from '../../src/hosts/open-conversation.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
+import { auggyPrint } from '../helpers/auggy-cli.js';
 import { startAnthropicServer, textFrames, type AnthropicRequest, type AnthropicServer } from '../helpers/anthropic-server.js';
 import { contextRefusal, contextRefusalStatus, OVERFLOW_SHAPES, startChatServer, type ChatServer, type OverflowShape } from '../helpers/chat-server.js';
 import { agentOnServer, isSummaryRequest, modelReply, turnMessage } from './compaction-helpers.js';
@@ -84,6 +85,16 @@ describe('a refusal for length', () => {
     const next = await conversation.runTurn('turn 2: a short question');
     expect(next.status).toBe('completed');
     expect(next.text).toBe('noted 2');
+  });
+
+  it('--print, where nobody can type /compact or /clear, is told the setting and a new session instead', async () => {
+    server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: 'openai' });
+    const { dir } = await agentOnServer(server.url, undefined);
+    const result = await auggyPrint(dir, server.url, `turn 1: ${'a pasted log line\n'.repeat(1200)}`);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).toMatch(/the conversation is longer than openai-compatible:test takes/);
+    expect(result.stderr).toMatch(/; raise engine\.maxContextTokens if the model's window is larger or start a new session$/);
+    expect(result.stderr).not.toMatch(/\/compact|\/clear/);
   });
 
   it('from the Anthropic Messages API ("prompt is too long") is met the same way', async () => {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Part, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import { type Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { dataPart, request, textPart } from '../../src/augments/a2a/remote-parts.js';
+import { dataPart, textPart } from '../../src/augments/a2a/a2a-parts.js';
+import { request } from '../../src/augments/a2a/remote-parts.js';
 import { makeAgentFolder, REPO_ROOT } from './agent-fixture.js';
 
 /** A copy of examples/demo in a temp folder, so its sessions stay out of the repository. */

@@ -8,6 +8,8 @@ export interface MockStep {
   error?: Error;
   /** Wait for the abort signal after the first text chunk (a model that never finishes). */
   hang?: boolean;
+  /** The step stopped at the output limit rather than finishing. */
+  cut?: boolean;
 }
 
 const usage = {
@@ -50,7 +52,9 @@ export function mockModel(steps: MockStep[]): MockLanguageModelV3 {
           controller.enqueue({
             type: 'finish',
             usage,
-            finishReason: { unified: step.toolCalls?.length ? 'tool-calls' : 'stop', raw: step.toolCalls?.length ? 'tool_calls' : 'stop' },
+            finishReason: step.cut
+              ? { unified: 'length', raw: 'length' }
+              : { unified: step.toolCalls?.length ? 'tool-calls' : 'stop', raw: step.toolCalls?.length ? 'tool_calls' : 'stop' },
           });
           controller.close();
         },

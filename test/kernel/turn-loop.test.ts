@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ModelMessage } from 'ai';
 import { runTurnLoop, type TurnLoopOptions } from '../../src/kernel/turn-loop.js';
 import { defineTool, type KernelTool } from '../../src/kernel/tool.js';
-import type { KernelEvent } from '../../src/kernel/events.js';
+import { systemLineOf, type KernelEvent } from '../../src/kernel/events.js';
 import { createRequestInputTool, DEFAULT_REQUEST_INPUT_DESCRIPTION } from '../../src/augments/turn-control/request-input.js';
 import { mockModel, type MockStep } from '../helpers/mock-model.js';
 
@@ -195,5 +195,40 @@ describe('the turn loop', () => {
     const starts = events.filter((e) => e.type === 'TEXT_MESSAGE_START').length;
     const ends = events.filter((e) => e.type === 'TEXT_MESSAGE_END').length;
     expect(ends).toBe(starts);
+  });
+
+  describe('a reply cut at the output limit names the limit that cut it', () => {
+    const cutReply = (engine: number, asked: number | undefined) =>
+      run([{ text: 'A long answer that', cut: true }], [], {
+        maxOutputTokens: engine,
+        prepareRound: () => ({ system: 'You are a test agent.', tools: [], ...(asked !== undefined ? { settings: { maxOutputTokens: asked } } : {}) }),
+      });
+    const lines = (events: KernelEvent[]) => events.flatMap((event) => systemLineOf(event) ?? []);
+
+    it("a prompt's max_tokens below the engine's is the one named", async () => {
+      const { result, events, model } = await cutReply(1000, 50);
+      expect(model.doStreamCalls[0].maxOutputTokens).toBe(50);
+      expect(result.status).toBe('completed');
+      expect(lines(events)).toEqual(["the reply was cut at the output limit (the prompt's max_tokens 50); raise the prompt's max_tokens for longer replies"]);
+    });
+
+    it("the engine's limit is named when it caps the prompt's, or no prompt asks", async () => {
+      for (const asked of [500, undefined]) {
+        const { events } = await cutReply(64, asked);
+        expect(lines(events)).toEqual(['the reply was cut at the output limit (engine.maxTokens 64); raise engine.maxTokens for longer replies']);
+      }
+    });
+
+    it('a prompt whose limit left no room for a word fails naming that limit', async () => {
+      const { result } = await run([{ cut: true }], [], {
+        maxOutputTokens: 1000,
+        prepareRound: () => ({ system: 'You are a test agent.', tools: [], settings: { maxOutputTokens: 1 } }),
+      });
+      expect(result).toMatchObject({
+        status: 'failed',
+        code: 'empty_reply',
+        message: "the model returned an empty reply; it stopped at the output limit (the prompt's max_tokens 1) before saying anything",
+      });
+    });
   });
 });

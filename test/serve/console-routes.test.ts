@@ -65,6 +65,24 @@ describe('the routes the Console reads', () => {
     const unknown = await fetch(`${serve.url}/agent/thread?threadId=never`, { headers: auth });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: 'no thread never yet; a thread begins with its first POST /agent/run' });
+    // Every route beside a run refuses a thread with no session the same way, and makes none.
+    const post = (route: string, body: Record<string, unknown>) =>
+      fetch(`${serve.url}${route}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ threadId: 'never', ...body }),
+      });
+    for (const refused of [
+      await post('/agent/command', { command: '/ask' }),
+      await post('/agent/command', { command: '/compact' }),
+      await post('/agent/board', { lines: { progress: 'deploying' } }),
+    ]) {
+      expect(refused.status).toBe(404);
+      expect(await refused.json()).toEqual({ error: 'no thread never yet; a thread begins with its first POST /agent/run' });
+    }
+    const attachment = await fetch(`${serve.url}/agent/attachment?threadId=never&id=${'0'.repeat(32)}`, { headers: auth });
+    expect(attachment.status).toBe(404);
+    expect(await attachment.json()).toEqual({ error: 'no thread never yet; it has no attachments' });
     expect((await fetch(`${serve.url}/agent/threads`)).status).toBe(401);
     expect((await fetch(`${serve.url}/agent/thread?threadId=never`)).status).toBe(401);
     expect((await fetch(`${serve.url}/agent/threads`, { headers: auth })).status).toBe(200);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listSessions, openSession, SessionError } from '../../src/session/session.js';
+import { listSessions, openSession, SessionError, SessionNotFoundError } from '../../src/session/session.js';
 import { folderStore } from '../../src/session/folder-store.js';
 import { transcriptFromEntries } from '../../src/session/transcript.js';
 import type { SessionEntry } from '../../src/session/entries.js';
@@ -39,6 +39,10 @@ describe('sessions', () => {
     const dir = agentDir();
     await expect(openSession({ agentDir: dir, agentName: 'demo', sessionId: '../escape' })).rejects.toThrow(SessionError);
     await expect(openSession({ agentDir: dir, agentName: 'demo', sessionId: 'unknown' })).rejects.toThrow(/no session "unknown"/);
+    // A server tells its clients its own sentence from the id, never by reading this one.
+    const missing = await openSession({ agentDir: dir, agentName: 'demo', sessionId: 'unknown' }).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(SessionNotFoundError);
+    expect(missing).toMatchObject({ sessionId: 'unknown' });
     expect(readdirSync(dir)).toEqual([]);
   });
 

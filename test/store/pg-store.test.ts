@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { openPgStore } from '../../src/session/postgres/pg-store.js';
 import { SCHEMA_VERSION } from '../../src/session/postgres/schema.js';
 import { SessionBusyError, type SessionStore } from '../../src/session/store.js';
+import { SessionNotFoundError } from '../../src/session/session.js';
 import { describeWithPostgres, usePostgres } from '../helpers/postgres.js';
 
 const pg = usePostgres();
@@ -73,6 +74,7 @@ describeWithPostgres('the PostgreSQL session store', () => {
     expect(await other.list()).toEqual([session.id]);
     expect((await other.open({ continueLatest: true })).id).toBe(session.id);
     await expect(other.open({ sessionId: 'missing' })).rejects.toThrow(/no session "missing"/);
+    await expect(other.open({ sessionId: 'missing' })).rejects.toBeInstanceOf(SessionNotFoundError);
     await store.close();
     await other.close();
   });

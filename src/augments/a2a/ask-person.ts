@@ -1,10 +1,8 @@
 import type { Part } from '@a2a-js/sdk';
 import type { ToolContext } from '../../kernel/tool.js';
 import { type NoAnswerReason, runDeferrableQuestionnaire, schemaForm } from '../questions/index.js';
-import { dataPart, formsOf, textPart, textsOf } from './remote-parts.js';
-
-/** Where a data part names the question it answers (auggy's own servers set it). */
-const INTERRUPT_ID_KEY = 'interruptId';
+import { dataPart, INTERRUPT_ID_KEY, textPart } from './a2a-parts.js';
+import { formsOf, textsOf } from './remote-parts.js';
 
 export type PersonAnswer =
   | { kind: 'answered'; parts: Part[] }

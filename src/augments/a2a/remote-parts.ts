@@ -1,14 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Message, type Part, Role, type SendMessageRequest, type Task } from '@a2a-js/sdk';
 
-export function textPart(text: string): Part {
-  return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
-}
-
-export function dataPart(value: unknown, metadata?: Record<string, unknown>): Part {
-  return { content: { $case: 'data', value }, metadata, filename: '', mediaType: 'application/json' };
-}
-
 /** A message to the remote agent, on its task and context when it continues one. */
 export function request(parts: Part[], on: { taskId?: string; contextId?: string }): SendMessageRequest {
   const message: Message = {

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { defineTool, type KernelTool, type ToolResult, toolError } from '../../kernel/tool.js';
 import { askThePerson } from './ask-person.js';
 import type { RemoteAgentConfig } from './config-schema.js';
-import { replyOf, request, textPart, textsOf } from './remote-parts.js';
+import { textPart } from './a2a-parts.js';
+import { replyOf, request, textsOf } from './remote-parts.js';
 import type { WaitingCalls } from './waiting-calls.js';
 
 /** Rounds of question and answer one call may take before it stops asking. */

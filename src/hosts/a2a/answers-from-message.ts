@@ -2,7 +2,7 @@ import type { ResumeEntry } from '@ag-ui/core';
 import type { Message } from '@a2a-js/sdk';
 import type { HeldInterrupt } from '../interrupts/held-interrupts.js';
 import { messageData, messageText } from './parts.js';
-import { INTERRUPT_ID_KEY } from './question-message.js';
+import { INTERRUPT_ID_KEY } from '../../augments/a2a/a2a-parts.js';
 
 function schemaFields(held: HeldInterrupt): string[] {
   const properties = held.interrupt.responseSchema?.properties;

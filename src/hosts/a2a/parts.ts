@@ -2,16 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { type Message, type Part, Role } from '@a2a-js/sdk';
 import { imageFromBytes, imageFromDataUrl, tooManyImages, type ImageInput } from '../../kernel/image-input.js';
 
-/** A text part, as the SDK's objects hold one. */
-export function textPart(text: string): Part {
-  return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
-}
-
-/** A data part: a JSON value, with what it answers or describes in `metadata`. */
-export function dataPart(value: unknown, metadata?: Record<string, unknown>): Part {
-  return { content: { $case: 'data', value }, metadata, filename: '', mediaType: 'application/json' };
-}
-
 /** A message from this agent on a task. */
 export function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
   return { messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, parts, metadata: undefined, extensions: [], referenceTaskIds: [] };

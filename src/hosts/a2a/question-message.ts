@@ -1,9 +1,6 @@
 import type { Part } from '@a2a-js/sdk';
 import type { Interrupt } from '../../kernel/interrupt.js';
-import { dataPart, textPart } from './parts.js';
-
-/** Where a data part says which open question it asks or answers. */
-export const INTERRUPT_ID_KEY = 'interruptId';
+import { dataPart, INTERRUPT_ID_KEY, textPart } from '../../augments/a2a/a2a-parts.js';
 
 /**
  * The status message of an input-required task: each open question's text (never the model's

@@ -1,7 +1,8 @@
 import { type Message, type Part, type Task, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
 import type { KernelEvent } from '../../kernel/events.js';
-import { agentMessage, textPart } from './parts.js';
+import { textPart } from '../../augments/a2a/a2a-parts.js';
+import { agentMessage } from './parts.js';
 
 /**
  * What one execution of a task tells the caller, on the SDK's event bus: the task first, then

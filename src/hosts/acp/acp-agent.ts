@@ -56,7 +56,14 @@ export function startAcpAgent(stream: Stream, options: AcpHostOptions): { closed
     const ownScope = withMcp ? editorServersScope(mcpServers, target.host, options.log) : undefined;
     let conversation;
     try {
-      conversation = await openConversation(ownScope ? { ...target, host: ownScope } : target, choice, (message) => options.log(`warning: ${message}`), store);
+      // The editor offers the agent's own commands only, not the chat's /compact and /clear.
+      conversation = await openConversation(
+        ownScope ? { ...target, host: ownScope } : target,
+        choice,
+        (message) => options.log(`warning: ${message}`),
+        store,
+        [],
+      );
     } catch (error) {
       await ownScope?.close();
       throw error instanceof UsageError && choice.sessionId !== undefined

@@ -1,7 +1,9 @@
 import type { Conversation } from '../../kernel/conversation.js';
 import { systemLineOf } from '../../kernel/events.js';
 import { withheldFromClient } from './event-map.js';
+import { SessionNotFoundError } from '../../session/session.js';
 import type { SessionStore } from '../../session/store.js';
+import { HttpError } from '../http/http-io.js';
 import { openThreadConversation, type AgentTarget } from '../open-conversation.js';
 import type { ThreadRegistry } from './thread-registry.js';
 
@@ -10,6 +12,19 @@ export interface BesideRunContext {
   store: SessionStore;
   threads: ThreadRegistry;
   log(line: string): void;
+}
+
+/**
+ * The 404 for a thread with no session yet, when the route is not one that makes it: a thread
+ * begins with its first run. `missing` ends the sentence where a route knows better.
+ */
+export function noThreadYet(threadId: string, missing = 'a thread begins with its first POST /agent/run'): HttpError {
+  return new HttpError(404, `no thread ${threadId} yet; ${missing}`);
+}
+
+/** `error`, or the 404 that says the thread has no session yet when that is what it is. */
+export function asNoThreadYet(error: unknown, threadId: string, missing?: string): unknown {
+  return error instanceof SessionNotFoundError ? noThreadYet(threadId, missing) : error;
 }
 
 /**
@@ -34,11 +49,12 @@ export function clientLinesOf(conversation: Conversation, context: Pick<BesideRu
  * process (its clients get the STATE_DELTA at once), otherwise through a conversation that only
  * changes state files, which the writer hears of (in-process, or by NOTIFY from another replica).
  * Resolves to what `act` returned and the system lines it caused; everything is saved by then.
+ * A thread with no session, when it is not to be made, is refused with `noThreadYet`.
  */
 export async function besideRun<T>(
   context: BesideRunContext,
   threadId: string,
-  options: { createIfMissing: boolean },
+  options: { createIfMissing: boolean; missing?: string },
   act: (conversation: Conversation) => Promise<T>,
 ): Promise<{ result: T; notes: string[] }> {
   const local = context.threads.active(threadId)?.conversation;
@@ -48,6 +64,8 @@ export async function besideRun<T>(
       createIfMissing: options.createIfMissing,
       observer: true,
       warn: (message) => context.log(`warning: thread ${threadId}: ${message}`),
+    }).catch((error: unknown) => {
+      throw asNoThreadYet(error, threadId, options.missing);
     }));
   const notes = clientLinesOf(conversation, context, threadId);
   try {

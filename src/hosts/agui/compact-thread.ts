@@ -1,6 +1,6 @@
 import type { ContextReading } from '../../kernel/context/context-meter.js';
 import { HttpError } from '../http/http-io.js';
-import { clientLinesOf, type BesideRunContext } from './beside-run.js';
+import { asNoThreadYet, clientLinesOf, type BesideRunContext } from './beside-run.js';
 
 export interface CompactAnswer {
   lines: string[];
@@ -16,7 +16,9 @@ export interface CompactAnswer {
  */
 export async function compactThread(context: BesideRunContext, threadId: string, keepHint: string): Promise<CompactAnswer> {
   // A thread that does not exist yet is refused as any command's is, not made by compacting it.
-  const probe = await context.store.open({ sessionId: threadId, createIfMissing: false, observer: true });
+  const probe = await context.store.open({ sessionId: threadId, createIfMissing: false, observer: true }).catch((error: unknown) => {
+    throw asNoThreadYet(error, threadId);
+  });
   await probe.close().catch(() => undefined);
   const claim = context.threads.claim(threadId);
   if (!claim) throw new HttpError(409, `/compact waits until the run on thread ${threadId} finishes; send it again then`);
@@ -27,7 +29,7 @@ export async function compactThread(context: BesideRunContext, threadId: string,
       const result = await conversation.compact(keepHint);
       await conversation.session.flush();
       return {
-        lines: said.lines.length > 0 ? said.lines : result.ok ? [] : [result.why],
+        lines: said.lines.length > 0 ? said.lines : result.ok ? [] : [result.clientWhy ?? result.why],
         isError: !result.ok,
         state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) },
         context: conversation.contextReading(),

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sniffImageType } from '../../kernel/image-input.js';
 import { attachmentRefsOf, loadAttachment } from '../../session/attachments.js';
 import { isValidSessionId } from '../../session/ids.js';
-import { SessionError } from '../../session/session.js';
 import { HttpError } from '../http/http-io.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
 
@@ -23,18 +22,12 @@ export async function handleAttachment(req: IncomingMessage, res: ServerResponse
   if (!isValidSessionId(threadId) || !REF.test(ref)) {
     throw new HttpError(400, 'name the thread and the attachment: GET /agent/attachment?threadId=<thread>&id=<attachment id from GET /agent/thread>');
   }
-  let data: Uint8Array | undefined;
-  try {
-    ({ result: data } = await besideRun(context, threadId, { createIfMissing: false }, async (conversation) => {
-      const named = conversation.session
-        .entries()
-        .entries.some((entry) => entry.kind === 'user' && attachmentRefsOf(entry.attachments).some((attachment) => attachment.ref === ref));
-      return named ? loadAttachment(conversation.session, ref) : undefined;
-    }));
-  } catch (error) {
-    if (error instanceof SessionError && /^no session/.test(error.message)) throw new HttpError(404, `no thread ${threadId} yet; it has no attachments`);
-    throw error;
-  }
+  const { result: data } = await besideRun(context, threadId, { createIfMissing: false, missing: 'it has no attachments' }, async (conversation) => {
+    const named = conversation.session
+      .entries()
+      .entries.some((entry) => entry.kind === 'user' && attachmentRefsOf(entry.attachments).some((attachment) => attachment.ref === ref));
+    return named ? loadAttachment(conversation.session, ref) : undefined;
+  });
   const type = data === undefined ? undefined : sniffImageType(data);
   if (data === undefined || type === undefined) throw new HttpError(404, `thread ${threadId} holds no attachment ${ref}`);
   res.writeHead(200, {

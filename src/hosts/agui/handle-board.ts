@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isValidSessionId } from '../../session/ids.js';
-import { SessionError } from '../../session/session.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
 import { HttpError, readJsonBody, sendJson } from '../http/http-io.js';
 
@@ -39,27 +38,19 @@ function parseBoardRequest(body: unknown): BoardRequest {
  */
 export async function handleBoard(req: IncomingMessage, res: ServerResponse, context: BesideRunContext & { headers: Record<string, string> }): Promise<void> {
   const request = parseBoardRequest(await readJsonBody(req));
-  let outcome;
-  try {
-    outcome = await besideRun(context, request.threadId, { createIfMissing: false }, async (conversation) => {
-      const shared = conversation.sharedState()?.board;
-      if (shared === undefined) throw new HttpError(404, 'this agent has no board; add the board augment to agent.yaml');
-      for (const flag of request.flags) {
-        const refused = conversation.checkHostInput('board', flag);
-        if (refused) throw new HttpError(400, refused.message.replace(/^--board /, 'line '));
-      }
-      for (const flag of request.flags) {
-        const applied = await conversation.hostInput('board', flag);
-        if (!applied.ok) throw new HttpError(400, applied.message.replace(/^--board /, 'line '));
-      }
-      return conversation.sharedState()?.board;
-    });
-  } catch (error) {
-    if (error instanceof SessionError && /^no session/.test(error.message)) {
-      throw new HttpError(404, `no thread ${request.threadId} yet; a thread begins with its first POST /agent/run`);
+  const outcome = await besideRun(context, request.threadId, { createIfMissing: false }, async (conversation) => {
+    const shared = conversation.sharedState()?.board;
+    if (shared === undefined) throw new HttpError(404, 'this agent has no board; add the board augment to agent.yaml');
+    for (const flag of request.flags) {
+      const refused = conversation.checkHostInput('board', flag);
+      if (refused) throw new HttpError(400, refused.message.replace(/^--board /, 'line '));
     }
-    throw error;
-  }
+    for (const flag of request.flags) {
+      const applied = await conversation.hostInput('board', flag);
+      if (!applied.ok) throw new HttpError(400, applied.message.replace(/^--board /, 'line '));
+    }
+    return conversation.sharedState()?.board;
+  });
   context.log(`thread ${request.threadId} board: ${request.flags.map((flag) => flag.slice(0, flag.indexOf('='))).join(', ')} written`);
   sendJson(res, 200, { threadId: request.threadId, board: outcome.result }, context.headers);
 }

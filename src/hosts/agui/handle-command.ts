@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isValidSessionId } from '../../session/ids.js';
-import { SessionError } from '../../session/session.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
 import { compactThread } from './compact-thread.js';
 import { HttpError, readJsonBody, sendJson } from '../http/http-io.js';
@@ -32,33 +31,26 @@ function parseCommandRequest(body: unknown): { threadId: string; name: string; a
 export async function handleCommand(req: IncomingMessage, res: ServerResponse, context: BesideRunContext & { headers: Record<string, string> }): Promise<void> {
   const request = parseCommandRequest(await readJsonBody(req));
   const running = context.threads.active(request.threadId) !== undefined;
-  try {
-    if (request.name === 'compact') {
-      sendJson(res, 200, { threadId: request.threadId, ...(await compactThread(context, request.threadId, request.args)) }, context.headers);
-      return;
-    }
-    const { result } = await besideRun(context, request.threadId, { createIfMissing: false }, async (conversation) => {
-      const commands = conversation.commands();
-      const command = commands.find((candidate) => candidate.name.toLowerCase() === request.name);
-      if (!command) {
-        const names = commands.map((candidate) => `/${candidate.name}`).join(', ');
-        throw new HttpError(404, `this agent has no command /${request.name}; ${names === '' ? 'its augments add none' : `its commands are ${names}`}`);
-      }
-      if (running && !command.duringTurn)
-        throw new HttpError(409, `/${command.name} waits until the run on thread ${request.threadId} finishes; send it again then`);
-      const output = await runCommand(command, request.args);
-      // The turn it asks for is a run's, with a stream to follow it; this route answers at once.
-      const turn =
-        output.startTurn && !output.isError
-          ? { turn: `/${command.name} took effect; the turn it starts runs only through POST /agent/run: send the command there as a message to run it` }
-          : {};
-      return { lines: output.lines, isError: output.isError === true, ...turn, state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) } };
-    });
-    sendJson(res, 200, { threadId: request.threadId, ...result }, context.headers);
-  } catch (error) {
-    if (error instanceof SessionError && /^no session/.test(error.message)) {
-      throw new HttpError(404, `no thread ${request.threadId} yet; a thread begins with its first POST /agent/run`);
-    }
-    throw error;
+  if (request.name === 'compact') {
+    sendJson(res, 200, { threadId: request.threadId, ...(await compactThread(context, request.threadId, request.args)) }, context.headers);
+    return;
   }
+  const { result } = await besideRun(context, request.threadId, { createIfMissing: false }, async (conversation) => {
+    const commands = conversation.commands();
+    const command = commands.find((candidate) => candidate.name.toLowerCase() === request.name);
+    if (!command) {
+      const names = commands.map((candidate) => `/${candidate.name}`).join(', ');
+      throw new HttpError(404, `this agent has no command /${request.name}; ${names === '' ? 'its augments add none' : `its commands are ${names}`}`);
+    }
+    if (running && !command.duringTurn)
+      throw new HttpError(409, `/${command.name} waits until the run on thread ${request.threadId} finishes; send it again then`);
+    const output = await runCommand(command, request.args);
+    // The turn it asks for is a run's, with a stream to follow it; this route answers at once.
+    const turn =
+      output.startTurn && !output.isError
+        ? { turn: `/${command.name} took effect; the turn it starts runs only through POST /agent/run: send the command there as a message to run it` }
+        : {};
+    return { lines: output.lines, isError: output.isError === true, ...turn, state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) } };
+  });
+  sendJson(res, 200, { threadId: request.threadId, ...result }, context.headers);
 }

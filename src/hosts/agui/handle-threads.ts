@@ -6,7 +6,6 @@ import type { SessionEntry } from '../../session/entries.js';
 import { attachmentRefsOf } from '../../session/attachments.js';
 import { isValidSessionId } from '../../session/ids.js';
 import { createQuestionNarrator, textMessageEvents } from '../question-text.js';
-import { SessionError } from '../../session/session.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
 import { toAguiEvent, terminalEvent } from './event-map.js';
 import { readHeld } from '../interrupts/held-interrupts.js';
@@ -96,23 +95,17 @@ export async function handleThread(req: IncomingMessage, res: ServerResponse, co
   if (!isValidSessionId(threadId)) {
     throw new HttpError(400, 'threadId must name a thread (letters, digits, - and _, at most 128 characters): GET /agent/thread?threadId=<thread>');
   }
-  try {
-    const { result } = await besideRun(context, threadId, { createIfMissing: false }, async (conversation) => {
-      const held = readHeld(conversation.session, (line) => context.log(`thread ${threadId}: ${line}`));
-      return {
-        threadId,
-        events: historyEvents(threadId, conversation.session.entries().entries),
-        state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) },
-        indicators: conversation.indicators(),
-        context: conversation.contextReading(),
-        interrupts: held.map((item) => item.interrupt),
-        running: context.threads.active(threadId) !== undefined,
-      };
-    });
-    sendJson(res, 200, result, context.headers);
-  } catch (error) {
-    if (error instanceof SessionError && /^no session/.test(error.message))
-      throw new HttpError(404, `no thread ${threadId} yet; a thread begins with its first POST /agent/run`);
-    throw error;
-  }
+  const { result } = await besideRun(context, threadId, { createIfMissing: false }, async (conversation) => {
+    const held = readHeld(conversation.session, (line) => context.log(`thread ${threadId}: ${line}`));
+    return {
+      threadId,
+      events: historyEvents(threadId, conversation.session.entries().entries),
+      state: { ...conversation.snapshot(), ...(conversation.sharedState() ?? {}) },
+      indicators: conversation.indicators(),
+      context: conversation.contextReading(),
+      interrupts: held.map((item) => item.interrupt),
+      running: context.threads.active(threadId) !== undefined,
+    };
+  });
+  sendJson(res, 200, result, context.headers);
 }

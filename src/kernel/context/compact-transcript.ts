@@ -28,8 +28,11 @@ export interface CompactRequest {
 
 export type CompactOutcome =
   | { ok: true; entry: CompactionEntry; usage: CompletionUsage }
-  /** `nothing`: there was no earlier turn to take away, so the next turn may find one. */
-  | { ok: false; why: string; usage: CompletionUsage; nothing?: true };
+  /**
+   * `nothing`: there was no earlier turn to take away, so the next turn may find one.
+   * `clientWhy`: what a remote client may read in place of `why`, when `why` quotes the model server.
+   */
+  | { ok: false; why: string; clientWhy?: string; usage: CompletionUsage; nothing?: true };
 
 /** The most of the window one summary request may fill: room stays for the instructions and the summary. */
 const REQUEST_SHARE = 0.6;
@@ -83,7 +86,7 @@ export async function compactTranscript(request: CompactRequest): Promise<Compac
     });
     usage.inputTokens += reply.usage?.inputTokens ?? 0;
     usage.outputTokens += reply.usage?.outputTokens ?? 0;
-    if (!reply.ok) return { ok: false, why: `the model could not write the summary: ${reply.error}`, usage };
+    if (!reply.ok) return { ok: false, why: `the model could not write the summary: ${reply.error}`, clientWhy: 'the summary could not be written', usage };
     if (reply.text.trim() === '') return { ok: false, why: 'the model wrote an empty summary', usage };
     summary = reply.text.trim();
   }

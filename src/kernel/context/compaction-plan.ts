@@ -1,5 +1,6 @@
 import type { ModelMessage } from '@ai-sdk/provider-utils';
-import { prunedOutputNote, summaryIn, type TranscriptWithTurns } from '../../session/transcript.js';
+import { prunedOutputNote, toolOutputText } from '../../session/tool-output.js';
+import { summaryIn, type TranscriptWithTurns } from '../../session/transcript.js';
 import { estimateRequest, messageChars, tokensForChars } from './context-meter.js';
 
 /** Tool outputs shorter than this are not worth a note in their place. */
@@ -23,18 +24,18 @@ export interface PlanRequest {
   summarise: boolean;
 }
 
-/** The tool results before `cut` that are long enough to prune, with what pruning each saves. */
-function prunable(messages: readonly ModelMessage[], cut: number): { ids: string[]; savedChars: number } {
+/** The tool results before `cut` that are long enough to prune and not pruned yet, with what pruning each saves. */
+function prunable(messages: readonly ModelMessage[], cut: number, pruned: ReadonlySet<string>): { ids: string[]; savedChars: number } {
   const ids: string[] = [];
   let savedChars = 0;
   for (const message of messages.slice(0, cut)) {
     if (message.role !== 'tool') continue;
     for (const part of message.content) {
       if (part.type !== 'tool-result') continue;
-      const value = part.output.type === 'text' || part.output.type === 'error-text' ? part.output.value : JSON.stringify(part.output);
-      if (value.length < PRUNE_MIN_CHARS || value.startsWith('[This output (')) continue;
+      const { text } = toolOutputText(part.output);
+      if (text.length < PRUNE_MIN_CHARS || pruned.has(part.toolCallId)) continue;
       ids.push(part.toolCallId);
-      savedChars += value.length - prunedOutputNote(value.length).length;
+      savedChars += text.length - prunedOutputNote(text.length).length;
     }
   }
   return { ids, savedChars };
@@ -47,7 +48,7 @@ function prunable(messages: readonly ModelMessage[], cut: number): { ids: string
  * summarised. Nothing is planned when there is no earlier turn to take away.
  */
 export function planCompaction(request: PlanRequest): CompactionPlan {
-  const { messages, turnStarts } = request.transcript;
+  const { messages, turnStarts, prunedCalls } = request.transcript;
   for (let keep = Math.min(request.keep, turnStarts.length - 1); keep >= 0; keep--) {
     const start = turnStarts[turnStarts.length - 1 - keep];
     if (start === undefined) continue;
@@ -55,7 +56,7 @@ export function planCompaction(request: PlanRequest): CompactionPlan {
     // Only an earlier summary before the cut: summarising it again takes nothing away.
     if (replaced.length === 0 || (replaced.length === 1 && summaryIn(replaced[0]) !== undefined)) continue;
     if (!request.summarise) {
-      const { ids, savedChars } = prunable(messages, start.index);
+      const { ids, savedChars } = prunable(messages, start.index, prunedCalls);
       const after = estimateRequest(request.system, messages) - tokensForChars(savedChars);
       if (ids.length > 0 && after <= request.pruneTarget) return { kind: 'prune', prunedCalls: ids, tokensAfter: after };
     }

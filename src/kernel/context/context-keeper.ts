@@ -4,6 +4,7 @@ import { transcriptWithTurns, type AttachmentLoader } from '../../session/transc
 import type { CompleteFn } from '../augment.js';
 import { systemLineEvent, type KernelEvent } from '../events.js';
 import { compactThreshold, type CompactPolicy } from './compact-policy.js';
+import { stallAdvice } from './context-advice.js';
 import { compactTranscript, type CompactionEntry, type CompactionReason } from './compact-transcript.js';
 import { CONTEXT_COMPACTED_EVENT, shortTokens, type ContextCompactedValue } from './context-events.js';
 import { ContextMeter, type ContextReading } from './context-meter.js';
@@ -27,13 +28,18 @@ export interface ContextKeeperDeps {
   summaryTokens: number;
   /** The bytes of the images the log refers to, for the transcript rebuilt after a compaction. */
   loadAttachment: AttachmentLoader;
+  /** The host's own ways to make room (the chat's /compact and /clear), said when compacting falls short. */
+  remedies: readonly string[];
 }
 
 /**
  * `nothing`: there was nothing to compact; `busy`: a turn is running, so nothing was tried and no
  * line was said (the caller says `why` itself).
  */
-export type CompactResult = { ok: true; entry: CompactionEntry; messages: ModelMessage[] } | { ok: false; why: string; nothing?: true; busy?: true };
+export type CompactResult =
+  | { ok: true; entry: CompactionEntry; messages: ModelMessage[] }
+  /** `clientWhy`: what a remote client may read in place of `why`, which may quote the model server. */
+  | { ok: false; why: string; clientWhy?: string; nothing?: true; busy?: true };
 
 /** The person's messages in a transcript: turns that began, as a stalled compaction counts them. */
 function personMessages(messages: readonly ModelMessage[]): number {
@@ -103,7 +109,7 @@ export class ContextKeeper {
       this.stall = { at: personMessages(made.messages), wait };
       this.deps.emit(
         systemLineEvent(
-          `the context is still over ${shortTokens(threshold)} tokens after compacting; it is compacted on its own again after ${wait} more turn${wait === 1 ? '' : 's'}; /compact with less to keep, or /clear`,
+          `the context is still over ${shortTokens(threshold)} tokens after compacting; it is compacted on its own again after ${wait} more turn${wait === 1 ? '' : 's'}${stallAdvice(this.deps.remedies)}`,
         ),
       );
     } else this.stall = undefined;
@@ -120,7 +126,7 @@ export class ContextKeeper {
         this.deps.emit(
           systemLineEvent(
             `the conversation was not compacted: ${result.why}`,
-            result.why.startsWith('the model could not') ? 'the conversation was not compacted: the summary could not be written' : undefined,
+            result.clientWhy !== undefined ? `the conversation was not compacted: ${result.clientWhy}` : undefined,
           ),
         );
       return result;
@@ -167,7 +173,10 @@ export class ContextKeeper {
       maxOutputTokens: this.deps.summaryTokens,
       signal,
     });
-    if (!outcome.ok) return { ok: false, why: outcome.why, ...(outcome.nothing ? { nothing: true as const } : {}) };
+    if (!outcome.ok) {
+      const { why, clientWhy, nothing } = outcome;
+      return { ok: false, why, ...(clientWhy !== undefined ? { clientWhy } : {}), ...(nothing ? { nothing } : {}) };
+    }
     const unsaved = await this.deps.save(outcome.entry);
     if (unsaved !== undefined) return { ok: false, why: `the session could not be saved: ${unsaved}` };
     // The compacted transcript is the one a resumed session rebuilds: made from the same log.

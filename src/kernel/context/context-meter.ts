@@ -1,4 +1,5 @@
 import type { ModelMessage } from '@ai-sdk/provider-utils';
+import { toolOutputText } from '../../session/tool-output.js';
 
 /**
  * The rule for what no provider has counted yet: four characters to a token, the figure OpenAI
@@ -28,8 +29,7 @@ export function messageChars(message: ModelMessage): number {
       // Providers price an image by its pixels, not its bytes: about a thousand tokens for a large one.
       else if (part.type === 'file' || part.type === 'image') chars += IMAGE_CHARS;
       else if (part.type === 'tool-call') chars += part.toolName.length + JSON.stringify(part.input ?? {}).length;
-      else if (part.type === 'tool-result')
-        chars += part.output.type === 'text' || part.output.type === 'error-text' ? part.output.value.length : JSON.stringify(part.output).length;
+      else if (part.type === 'tool-result') chars += toolOutputText(part.output).text.length;
     }
   charsOfMessage.set(message, chars);
   return chars;

@@ -1,5 +1,6 @@
 import type { ModelMessage } from '@ai-sdk/provider-utils';
 import { SUMMARY_HEADINGS, SUMMARY_LINE, SUMMARY_REQUEST_MARKER } from '../../model/summary-request.js';
+import { toolOutputText } from '../../session/tool-output.js';
 import { summaryIn } from '../../session/transcript.js';
 
 /** A tool's output in the request is cut to this: what it said matters less than that it was called. */
@@ -48,8 +49,8 @@ export function summaryLines(messages: readonly ModelMessage[]): string[] {
     } else if (message.role === 'tool') {
       for (const part of message.content) {
         if (part.type !== 'tool-result') continue;
-        const value = part.output.type === 'text' || part.output.type === 'error-text' ? part.output.value : JSON.stringify(part.output);
-        lines.push(`${SUMMARY_LINE.tool}${part.toolName}${part.output.type.startsWith('error') ? ' failed' : ''}: ${oneLine(cut(value, TOOL_OUTPUT_CHARS))}`);
+        const { text, error } = toolOutputText(part.output);
+        lines.push(`${SUMMARY_LINE.tool}${part.toolName}${error ? ' failed' : ''}: ${oneLine(cut(text, TOOL_OUTPUT_CHARS))}`);
       }
     }
   }

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import type { SessionHeader } from '../entries.js';
 import { isValidSessionId, newSessionId, randomHex } from '../ids.js';
-import { SessionError } from '../session.js';
+import { SessionError, SessionNotFoundError } from '../session.js';
 import { SessionBusyError, observerView, type SessionStore, type StoreAgent, type StoreOpenOptions } from '../store.js';
 import { describeStoreError, storeError } from './describe-error.js';
 import { DEFAULT_LEASE_MS, Leases } from './leases.js';
@@ -133,7 +133,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<SessionStore
     }
     let loaded = created ? emptySession(created) : await loadSession(pool, agentKey, id);
     if (!loaded) {
-      if (!options.createIfMissing) throw new SessionError(`no session "${id}" in ${where}; run without --session to start one`);
+      if (!options.createIfMissing) throw new SessionNotFoundError(id, where);
       created = await create(id);
       // Created by someone else a moment ago: read what is there.
       loaded = created ? emptySession(created) : await loadSession(pool, agentKey, id);
