@@ -28,7 +28,8 @@ export function registerTest(program: Command, setExitCode: SetExitCode): void {
     .option('--repeat <n>', 'run each scenario n times and report its pass rate', parseRepeat)
     .option('--min-pass-rate <rate>', 'share of runs (0 to 1) a scenario must pass', parseRate, 1)
     .option('--filter <name>', 'run only the scenarios whose name contains this')
-    .option('--judge-model <provider:model>', "the model that judges PromptKit's LLM-judged checks (faithfulness, ...); without it they are skipped");
+    .option('--judge-model <provider:model>', "the model that judges PromptKit's LLM-judged checks (faithfulness, ...); without it they are skipped")
+    .option('--persona-model <provider:model>', "the model that plays a self-play turn's persona; the agent's own model when not given");
   addModelOptions(command);
   command.addHelpText(
     'after',
