@@ -55,7 +55,10 @@ spec:
     const turns = loaded.scenario?.turns ?? [];
     expect(turns[0].skip).toBeUndefined();
     expect(turns[0].images).toEqual([{ label: 'the image in part 2', path: expect.stringMatching(/auggy-pk-[^/]+\/media\/a\.png$/) }]);
-    expect(turns.slice(1).map((turn) => turn.skip)).toEqual([expect.stringMatching(/its video part is not sent: auggy sends a model text and images/), undefined]);
+    expect(turns.slice(1).map((turn) => turn.skip)).toEqual([
+      expect.stringMatching(/its video part is not sent: auggy sends a model text and images/),
+      undefined,
+    ]);
     expect(turns[2].selfPlay).toEqual({ role: 'gemini-user', persona: 'curious-learner', turns: 2, maxTurns: 2 });
   });
 

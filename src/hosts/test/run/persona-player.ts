@@ -1,3 +1,4 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from '@ai-sdk/provider-utils';
 import { z } from 'zod';
 import type { LoadedAgent } from '../../../agent/types.js';
@@ -132,19 +133,17 @@ function mockPlayer(mock: PromptKitMock, who: string): PersonaPlayer {
   };
 }
 
-function modelPlayer(spec: ModelSpec, models: ModelBuilder, who: string): PersonaPlayer {
+function modelPlayer(spec: ModelSpec, model: LanguageModelV3, who: string): PersonaPlayer {
   return {
     who,
     async next(request) {
-      const built = await models(spec);
-      if (!built.ok) return { ok: false, why: `the persona's model cannot be used: ${built.error}` };
       const prompt = personaPrompt(request.persona);
       if (!prompt.ok) return { ok: false, why: prompt.why };
       let text = '';
       let failure: unknown;
       try {
         const parts = streamModel({
-          model: built.model,
+          model,
           system: request.mayEnd ? `${prompt.text}${COMPLETION_INSTRUCTION}` : prompt.text,
           messages: personaView(request.transcript),
           signal: request.signal,
@@ -195,7 +194,7 @@ function promptKitMockAt(path: string): { mock: PromptKitMock } | { why: string 
  * config plays offline with PromptKit's self-play rules; any other model plays the persona from
  * its prompt. Undefined player: the reason the turn cannot be played.
  */
-export function choosePlayer(role: string, choice: PlayerChoice): { player: PersonaPlayer } | { why: string } {
+export async function choosePlayer(role: string, choice: PlayerChoice): Promise<{ player: PersonaPlayer } | { why: string }> {
   const named = choice.roles.find((entry) => entry.id === role);
   if (named && 'script' in named) {
     const mock = promptKitMockAt(named.script);
@@ -217,10 +216,14 @@ export function choosePlayer(role: string, choice: PlayerChoice): { player: Pers
       return { why: `the persona's model ${ref} cannot be used: ${error instanceof Error ? error.message : String(error)}` };
     }
   }
-  const who = ref ?? `the agent's model (${spec.provider}:${spec.model})`;
+  const modelName = ref ?? `${spec.provider}:${spec.model}`;
+  const who = ref ?? `the agent's model (${modelName})`;
   if (spec.provider === 'scripted' && spec.scriptPath !== undefined) {
     const mock = promptKitMockAt(spec.scriptPath);
     if ('mock' in mock) return { player: mockPlayer(mock.mock, `the mock responses in ${spec.scriptPath}`) };
   }
-  return { player: modelPlayer(spec, choice.models, who) };
+  // A model that cannot be built (no key, no server named) cannot play: the turn is skipped, saying so.
+  const built = await choice.models(spec);
+  if (!built.ok) return { why: `the persona's model ${modelName} cannot be used: ${built.error}` };
+  return { player: modelPlayer(spec, built.model, who) };
 }

@@ -214,7 +214,7 @@ async function runSelfPlay(
   if (!found.ok) return notPlayed(found.why);
   const prompt = personaPrompt(found.persona);
   if (!prompt.ok) return notPlayed(prompt.why);
-  const chosen = choosePlayer(role, {
+  const chosen = await choosePlayer(role, {
     agent: options.target.agent,
     agentSpec: options.target.modelSpec,
     models: options.models,
