@@ -49,7 +49,10 @@ describe('PromptKit self-play turns played offline by their mock responses', () 
       [2, 1, 'Interesting! What other renewa'],
       [2, 2, 'Mock response'],
     ]);
-    expect(turns[1]).toMatchObject({ persona: 'curious-learner', notes: ['persona curious-learner was played by the mock responses for gemini-user'] });
+    expect(turns[1]).toMatchObject({
+      persona: 'curious-learner',
+      notes: ['persona curious-learner was played by the mock config for gemini-user (mock-responses-selfplay.yaml)'],
+    });
     expect(turns.slice(1).flatMap((turn) => turn.assertions.map((outcome) => [outcome.type, outcome.status]))).toEqual([
       ['content_matches', 'passed'],
       ['content_matches', 'passed'],

@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from '@ai-sdk/provider-utils';
+import { relative } from 'node:path';
 import { z } from 'zod';
 import type { LoadedAgent } from '../../../agent/types.js';
 import { streamModel } from '../../../kernel/model-stream.js';
@@ -198,7 +199,9 @@ export async function choosePlayer(role: string, choice: PlayerChoice): Promise<
   const named = choice.roles.find((entry) => entry.id === role);
   if (named && 'script' in named) {
     const mock = promptKitMockAt(named.script);
-    return 'mock' in mock ? { player: mockPlayer(mock.mock, `the mock responses for ${role}`) } : { why: `role ${role}'s script cannot play: ${mock.why}` };
+    return 'mock' in mock
+      ? { player: mockPlayer(mock.mock, `the mock config for ${role} (${relative(choice.agent.dir, named.script)})`) }
+      : { why: `role ${role}'s script cannot play: ${mock.why}` };
   }
   const ref = named && 'model' in named ? named.model : choice.personaModel;
   let spec = choice.agentSpec;
@@ -220,7 +223,7 @@ export async function choosePlayer(role: string, choice: PlayerChoice): Promise<
   const who = ref ?? `the agent's model (${modelName})`;
   if (spec.provider === 'scripted' && spec.scriptPath !== undefined) {
     const mock = promptKitMockAt(spec.scriptPath);
-    if ('mock' in mock) return { player: mockPlayer(mock.mock, `the mock responses in ${spec.scriptPath}`) };
+    if ('mock' in mock) return { player: mockPlayer(mock.mock, `the agent's mock config (${relative(choice.agent.dir, spec.scriptPath)})`) };
   }
   // A model that cannot be built (no key, no server named) cannot play: the turn is skipped, saying so.
   const built = await choice.models(spec);
