@@ -6,16 +6,17 @@
 //   node scripts/promptkit-corpus.mjs <folder> [--verbose] [--run]
 //
 // --run also runs the scenarios offline with `auggy test` on each Arena config's own mock
-// responses (scripts/promptkit-arena.mjs) and prints how many pass.
+// responses (scripts/promptkit-arena.mjs) and prints how many pass, and how many of the
+// persona's messages its self-play turns played (with --verbose: who played each persona).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const [folder, ...flags] = process.argv.slice(2);
-if (!folder) {
-  console.error('usage: node scripts/promptkit-corpus.mjs <folder> [--verbose]');
-  process.exit(2);
+if (!folder || folder === '--help') {
+  console.error('usage: node scripts/promptkit-corpus.mjs <folder> [--verbose] [--run]');
+  process.exit(folder ? 0 : 2);
 }
 const verbose = flags.includes('--verbose');
 const runThem = flags.includes('--run');

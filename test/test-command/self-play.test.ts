@@ -71,6 +71,20 @@ describe('PromptKit self-play turns played offline by their mock responses', () 
     expect(String(run.stdout)).toContain('Should mention solar in the follow-up turns.');
   });
 
+  it("without self-play.yaml the agent's own mock config plays the persona from its selfplay section, as one file serves both in PromptKit", async () => {
+    const dir = fixture();
+    rmSync(join(dir, 'self-play.yaml'));
+    writeFileSync(
+      join(dir, 'mock-responses.yaml'),
+      'defaultResponse: "Solar power is the answer."\nselfplay:\n  curious-learner:\n    defaultResponse: "And at night?"\n    turns:\n      2: "How do panels work?"\n',
+    );
+    const run = await auggy(['test', dir, '--reporter', 'json']);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const turns = turnsOf(JSON.parse(String(run.stdout)) as Report);
+    expect(turns.slice(1).map((turn) => turn.content)).toEqual(['How do panels work?', 'And at night?']);
+    expect(turns[1].notes).toEqual(["persona curious-learner was played by the agent's mock config (mock-responses.yaml)"]);
+  });
+
   it('a persona with no file is skipped with the reason, its checks skipped and never passed', async () => {
     const dir = fixture();
     rmSync(join(dir, 'personas'), { recursive: true });
@@ -194,7 +208,7 @@ describe('PromptKit self-play turns played by a model', () => {
     const report = JSON.parse(String(failed.stdout)) as Report;
     expect(report.scenarios[0].failures[0]).toMatchObject({
       where: 'turn 2 message 1',
-      actual: expect.stringMatching(/^persona frugal-buyer's message 1 of 1 was not written: the persona's model failed: /),
+      actual: expect.stringMatching(/^persona frugal-buyer's message 1 was not written: the persona's model failed: /),
     });
   });
 });

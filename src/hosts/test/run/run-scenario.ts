@@ -235,9 +235,12 @@ async function runSelfPlay(
       signal: options.signal,
     });
     if (options.signal.aborted) break;
-    if (!written.ok) {
-      const { report, scope } = problemTurn(turn, `persona ${id}'s message ${round} of ${turns} was not written: ${written.why}`, emptyScope());
+    const failed = (problem: string) => {
+      const { report, scope } = problemTurn(turn, `persona ${id}'s message ${round} ${problem}`, emptyScope());
       reports.push({ report: { ...report, round, persona: id }, scope });
+    };
+    if (!written.ok) {
+      failed(`was not written: ${written.why}`);
       break;
     }
     const ended = (after: number) => reports.at(-1)?.report.notes.push(`persona ${id} ended the conversation after ${after} of up to ${maxTurns} messages`);
@@ -245,7 +248,7 @@ async function runSelfPlay(
       // Only the marker after a message: the persona has nothing more to say. Otherwise an empty
       // message is the player's fault, and the checks never ran.
       if (written.complete && reports.length > 0) ended(round - 1);
-      else reports.push(problemTurn(turn, `persona ${id}'s message ${round} was empty`, emptyScope()));
+      else failed('was empty');
       break;
     }
     const ran = await runTurn(conversation, turn, options, { content: written.text, commands: false, round, persona: id });
