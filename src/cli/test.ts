@@ -37,6 +37,9 @@ export function registerTest(program: Command, setExitCode: SetExitCode): void {
 Each scenario runs in a fresh session in a temp folder that is removed afterwards; the agent
 folder's own sessions are never touched. Scenario files are PromptKit Scenario files
 (kind: Scenario, spec.turns[] with role, content and assertions[] of {type, params}).
+A self-play turn (role: <provider>-user, persona: <id>, turns: N) is played by the persona
+in personas/*.persona.yaml: offline by a PromptKit mock config (self-play.yaml in the agent
+folder, or the agent's own), else by --persona-model or the agent's model.
 
 Exit codes: 0 every scenario passed, 1 one failed, 2 a bad scenario file (file:line) or
 usage error (nothing was run), 130 canceled with Ctrl+C, 143 stopped by SIGTERM

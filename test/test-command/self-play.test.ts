@@ -85,6 +85,16 @@ describe('PromptKit self-play turns played offline by their mock responses', () 
     expect(turns[1].notes).toEqual(["persona curious-learner was played by the agent's mock config (mock-responses.yaml)"]);
   });
 
+  it('a self-play.yaml role whose script is missing is an error at its line, and nothing runs', async () => {
+    const dir = fixture();
+    rmSync(join(dir, 'mock-responses-selfplay.yaml'));
+    const run = await auggy(['test', dir]);
+    expect(run.exitCode).toBe(2);
+    expect(String(run.stderr)).toContain('self-play.yaml:5');
+    expect(String(run.stderr)).toContain('roles[0].script ./mock-responses-selfplay.yaml does not exist');
+    expect(String(run.stdout)).toBe('');
+  });
+
   it('a persona with no file is skipped with the reason, its checks skipped and never passed', async () => {
     const dir = fixture();
     rmSync(join(dir, 'personas'), { recursive: true });
