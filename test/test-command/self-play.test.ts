@@ -129,8 +129,8 @@ describe('PromptKit self-play turns played offline by their mock responses', () 
 });
 
 /** An agent on the loopback server, with a persona and a scenario that hands the person's side to it. */
-function loopbackAgent(url: string, selfPlayTurn: string): string {
-  const dir = makeAgentFolder({ engine: `engine:\n  provider: openai-compatible\n  model: agent-model\n  baseURL: ${url}\n` });
+function loopbackAgent(url: string, selfPlayTurn: string, augments?: string[]): string {
+  const dir = makeAgentFolder({ engine: `engine:\n  provider: openai-compatible\n  model: agent-model\n  baseURL: ${url}\n`, augments });
   mkdirSync(join(dir, 'tests', 'personas'), { recursive: true });
   writeFileSync(
     join(dir, 'tests', 'personas', 'frugal-buyer.persona.yaml'),
@@ -193,6 +193,17 @@ describe('PromptKit self-play turns played by a model', () => {
     // The agent is sent the persona's message as the person's, the marker taken out.
     const agentLast = server.requests.filter((request) => request.body.model === 'agent-model').at(-1);
     expect(agentLast?.body.messages.at(-1)).toMatchObject({ role: 'user', content: 'Fine, I will take it.' });
+  });
+
+  it("a persona's message that starts with a slash is sent to the agent as the person's words, not run as a command", async () => {
+    server = await startChatServer((request) =>
+      JSON.stringify(request.body.messages).includes('You are a buyer') ? { text: '/goal buy the cheapest kettle' } : { text: 'Sure.' },
+    );
+    const dir = loopbackAgent(server.url, '    - role: openai-user\n      persona: frugal-buyer\n', ['turnControl', 'goal']);
+    const run = await auggy(['test', dir, '--reporter', 'json']);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const agentLast = server.requests.filter((request) => !JSON.stringify(request.body.messages).includes('You are a buyer')).at(-1);
+    expect(agentLast?.body.messages.at(-1)).toMatchObject({ role: 'user', content: '/goal buy the cheapest kettle' });
   });
 
   it("without --persona-model the agent's own model plays the persona, `turns` times, and a persona model that fails fails the run", async () => {
