@@ -1,11 +1,12 @@
 // Turns each PromptKit Arena config (config*.arena.yaml) under a folder into auggy agent folders and
 // runs its scenarios with the built auggy, offline: the scripted provider plays the example's own
-// mock responses (PromptKit's mock config), its prompt configs become a pack's prompts and its
-// tools the pack's tools. Used by promptkit-corpus.mjs --run; it fetches nothing.
+// mock responses (PromptKit's mock config), its prompt configs become a pack's prompts, its
+// tools the pack's tools, and its self_play personas and self-play mock configs are carried in.
+// Used by promptkit-corpus.mjs --run; it fetches nothing.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 
 const readYaml = (path) => {
@@ -38,6 +39,45 @@ function packTool(spec) {
   return tool;
 }
 
+/** The provider file an arena lists under this id (spec.id, else metadata.name), read. */
+function providerOf(arenaDir, spec, id) {
+  for (const { file } of spec.providers ?? []) {
+    if (!file) continue;
+    const provider = readYaml(join(arenaDir, file));
+    if ((provider?.spec?.id ?? provider?.metadata?.name) === id) return { provider, dir: dirname(join(arenaDir, file)) };
+  }
+  return undefined;
+}
+
+/**
+ * The arena's self_play block carried into the folder: its persona files in personas/ (where
+ * auggy test looks for them), and for each role played by a mock provider, that provider's mock
+ * config and a self-play.yaml line naming it. A role played by a real provider gets no line: the
+ * agent's mock config plays it offline, as PromptKit's mock provider would.
+ */
+function writeSelfPlay(dir, arenaDir, spec) {
+  const selfPlay = spec.self_play;
+  if (!selfPlay) return;
+  mkdirSync(join(dir, 'personas'), { recursive: true });
+  for (const { file } of selfPlay.personas ?? []) {
+    if (!file || !existsSync(join(arenaDir, file))) continue;
+    const name = basename(file).replace(/(\.persona)?\.(ya?ml|json)$/i, '');
+    const ext = /\.json$/i.test(file) ? 'json' : 'yaml';
+    cpSync(join(arenaDir, file), join(dir, 'personas', `${name}.persona.${ext}`));
+  }
+  const roles = [];
+  for (const role of selfPlay.roles ?? []) {
+    const found = providerOf(arenaDir, spec, role.provider);
+    const named = found?.provider?.spec?.type === 'mock' ? found.provider.spec.additional_config?.mock_config : undefined;
+    const source = named && [arenaDir, found.dir].map((base) => join(base, named)).find((path) => existsSync(path));
+    if (!source) continue;
+    const script = `self-play-${role.id}.yaml`;
+    cpSync(source, join(dir, script));
+    roles.push(`  - id: ${JSON.stringify(role.id)}\n    script: ./${script}\n`);
+  }
+  if (roles.length > 0) writeFileSync(join(dir, 'self-play.yaml'), `roles:\n${roles.join('')}`);
+}
+
 /** One agent folder per arena: its prompt configs as the pack's prompts, the chosen one set per scenario by config.prompt. */
 function writeAgent(root, name, arenaDir, spec, task) {
   const dir = join(root, name);
@@ -67,6 +107,7 @@ function writeAgent(root, name, arenaDir, spec, task) {
   writeFileSync(join(dir, 'mock-responses.yaml'), mock ? readFileSync(mock) : 'defaultResponse: "Mock response for provider mock model mock"\n');
   const script = './mock-responses.yaml';
   writeFileSync(join(dir, 'arena.pack.json'), JSON.stringify({ id: name, name, prompts, tools }, null, 2));
+  writeSelfPlay(dir, arenaDir, spec);
   writeFileSync(join(dir, 'identity.md'), '');
   writeFileSync(
     join(dir, 'agent.yaml'),
@@ -128,7 +169,15 @@ export function runArena(auggy, arenaPath, index) {
       for (const scenario of report.scenarios) {
         const assertions = scenario.runs.flatMap((run) => [...run.turns.flatMap((turn) => turn.assertions), ...run.conversationAssertions]);
         const skipped = assertions.filter((a) => a.status === 'skipped').length;
+        const turns = scenario.runs.flatMap((run) => run.turns);
+        // Self-play: the persona's messages that were played, and self-play turns not played (their notes say why).
+        const personaMessages = turns.filter((turn) => turn.round !== undefined).length;
+        const notPlayed = turns.flatMap((turn) => turn.notes.filter((note) => note.startsWith('its self-play messages were not played')));
+        const players = [...new Set(turns.flatMap((turn) => turn.notes.filter((note) => / was played by /.test(note))))];
         outcomes.push({
+          personaMessages,
+          players,
+          notPlayed,
           path: resolve(scenario.file),
           status: scenario.passed ? 'passed' : 'failed',
           skipped,

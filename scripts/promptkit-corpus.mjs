@@ -6,16 +6,17 @@
 //   node scripts/promptkit-corpus.mjs <folder> [--verbose] [--run]
 //
 // --run also runs the scenarios offline with `auggy test` on each Arena config's own mock
-// responses (scripts/promptkit-arena.mjs) and prints how many pass.
+// responses (scripts/promptkit-arena.mjs) and prints how many pass, and how many of the
+// persona's messages its self-play turns played (with --verbose: who played each persona).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const [folder, ...flags] = process.argv.slice(2);
-if (!folder) {
-  console.error('usage: node scripts/promptkit-corpus.mjs <folder> [--verbose]');
-  process.exit(2);
+if (!folder || folder === '--help') {
+  console.error('usage: node scripts/promptkit-corpus.mjs <folder> [--verbose] [--run]');
+  process.exit(folder ? 0 : 2);
 }
 const verbose = flags.includes('--verbose');
 const runThem = flags.includes('--run');
@@ -87,8 +88,22 @@ if (runThem) {
       console.log(`${result.status} ${relative(folder, path)}: ${why.slice(0, 300)}`);
     }
   }
+  const selfPlay = { scenarios: 0, passed: 0, messages: 0, notPlayed: 0 };
+  for (const result of outcome.values()) {
+    if (!result.personaMessages && !result.notPlayed?.length) continue;
+    selfPlay.scenarios++;
+    if (result.status === 'passed') selfPlay.passed++;
+    selfPlay.messages += result.personaMessages;
+    selfPlay.notPlayed += result.notPlayed.length;
+    if (verbose) for (const why of result.notPlayed) console.log(`self-play not played ${relative(folder, result.path)}: ${why}`);
+    if (verbose)
+      for (const who of result.players) console.log(`self-play ${result.status} ${relative(folder, result.path)}: ${who} (${result.personaMessages} messages)`);
+  }
   const notRun = scenarios.length - counts.passed - counts.failed - counts.error;
   console.log(
     `scenarios run offline: ${counts.passed} of ${scenarios.length} pass (${withSkips} of them with checks skipped), ${counts.failed} fail, ${counts.error} could not run, ${notRun} not listed by any Arena config`,
+  );
+  console.log(
+    `self-play: ${selfPlay.scenarios} scenarios with self-play turns ran (${selfPlay.passed} pass), ${selfPlay.messages} persona messages played, ${selfPlay.notPlayed} self-play turns not played`,
   );
 }

@@ -4,6 +4,7 @@ import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import type { TestOptionValues } from './test-options.js';
 import { loadRunnableAgent } from '../hosts/open-conversation.js';
 import { createModelCache } from '../model/model-cache.js';
+import { parseModelRef } from '../model/model-spec.js';
 import { loadSuite } from '../hosts/test/load-suite.js';
 import { filterScenarios, runSuite, type SuiteListener, type SuiteReport } from '../hosts/test/run/run-suite.js';
 import { ProgressLine } from '../hosts/test/report/progress.js';
@@ -72,6 +73,13 @@ export async function testCommand(dir: string, files: string[], options: TestOpt
     throw new UsageError(`no scenario's name contains "${options.filter}"; the scenarios are: ${loaded.scenarios.map((scenario) => scenario.name).join(', ')}`);
   }
   const outputPath = prepareOutput(options.output);
+  if (options.personaModel !== undefined) {
+    try {
+      parseModelRef(options.personaModel, '--persona-model');
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  }
 
   const progress = process.stderr.isTTY
     ? new ProgressLine({ write: (text) => process.stderr.write(text), columns: () => process.stderr.columns ?? 80 })
@@ -114,6 +122,7 @@ export async function testCommand(dir: string, files: string[], options: TestOpt
       minPassRate: options.minPassRate,
       listener,
       ...(options.judgeModel !== undefined ? { judgeModel: options.judgeModel } : {}),
+      selfPlay: { roles: loaded.selfPlayRoles, ...(options.personaModel !== undefined ? { personaModel: options.personaModel } : {}) },
     });
   } finally {
     interrupts.release();

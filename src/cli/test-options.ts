@@ -10,4 +10,5 @@ export interface TestOptionValues extends ModelOptionValues {
   minPassRate: number;
   filter?: string;
   judgeModel?: string;
+  personaModel?: string;
 }

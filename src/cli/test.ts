@@ -28,7 +28,8 @@ export function registerTest(program: Command, setExitCode: SetExitCode): void {
     .option('--repeat <n>', 'run each scenario n times and report its pass rate', parseRepeat)
     .option('--min-pass-rate <rate>', 'share of runs (0 to 1) a scenario must pass', parseRate, 1)
     .option('--filter <name>', 'run only the scenarios whose name contains this')
-    .option('--judge-model <provider:model>', "the model that judges PromptKit's LLM-judged checks (faithfulness, ...); without it they are skipped");
+    .option('--judge-model <provider:model>', "the model that judges PromptKit's LLM-judged checks (faithfulness, ...); without it they are skipped")
+    .option('--persona-model <provider:model>', "the model that plays a self-play turn's persona; the agent's own model when not given");
   addModelOptions(command);
   command.addHelpText(
     'after',
@@ -36,6 +37,9 @@ export function registerTest(program: Command, setExitCode: SetExitCode): void {
 Each scenario runs in a fresh session in a temp folder that is removed afterwards; the agent
 folder's own sessions are never touched. Scenario files are PromptKit Scenario files
 (kind: Scenario, spec.turns[] with role, content and assertions[] of {type, params}).
+A self-play turn (role: <provider>-user, persona: <id>, turns: N) is played by the persona
+in personas/*.persona.yaml: offline by a PromptKit mock config (self-play.yaml in the agent
+folder, or the agent's own), else by --persona-model or the agent's model.
 
 Exit codes: 0 every scenario passed, 1 one failed, 2 a bad scenario file (file:line) or
 usage error (nothing was run), 130 canceled with Ctrl+C, 143 stopped by SIGTERM

@@ -37,7 +37,7 @@ describe('PromptKit scenarios as written', () => {
     expect(compilePattern('(?P<n>\\d+)\\z').exec('ab 12')?.groups?.n).toBe('12');
   });
 
-  it('an image part is resolved beside the scenario; a video part or a self-play turn loads, and is marked not run', () => {
+  it('an image part is resolved beside the scenario; a video part loads and is marked not run; a self-play turn loads to be played', () => {
     const loaded = load(`kind: Scenario
 spec:
   turns:
@@ -57,8 +57,9 @@ spec:
     expect(turns[0].images).toEqual([{ label: 'the image in part 2', path: expect.stringMatching(/auggy-pk-[^/]+\/media\/a\.png$/) }]);
     expect(turns.slice(1).map((turn) => turn.skip)).toEqual([
       expect.stringMatching(/its video part is not sent: auggy sends a model text and images/),
-      expect.stringMatching(/self-play/),
+      undefined,
     ]);
+    expect(turns[2].selfPlay).toEqual({ role: 'gemini-user', persona: 'curious-learner', turns: 2, maxTurns: 2 });
   });
 
   it('PromptKit aliases load: is_valid_json, valid_json, tools_not_called_with_args', () => {

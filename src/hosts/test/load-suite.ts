@@ -2,8 +2,9 @@ import { formatDiagnostic } from '../../agent/types.js';
 import { findScenarioFiles, shownPath } from './scenario/find-scenarios.js';
 import { loadScenario } from './scenario/load-scenario.js';
 import type { Scenario } from './scenario/types.js';
+import { loadSelfPlayConfig, type SelfPlayRole } from './scenario/self-play-config.js';
 
-export type LoadedSuite = { ok: true; agentDir: string; scenarios: Scenario[] } | { ok: false; errors: string[]; files: number };
+export type LoadedSuite = { ok: true; agentDir: string; scenarios: Scenario[]; selfPlayRoles: SelfPlayRole[] } | { ok: false; errors: string[]; files: number };
 
 /** Finds and checks every scenario file before anything runs; all the problems are reported at once. */
 export function loadSuite(dir: string, files: readonly string[], cwd = process.cwd()): LoadedSuite {
@@ -19,5 +20,13 @@ export function loadSuite(dir: string, files: readonly string[], cwd = process.c
       errors.push(...loaded.diagnostics.map(formatDiagnostic));
     }
   }
-  return errors.length > 0 ? { ok: false, errors, files: badFiles } : { ok: true, agentDir: found.agentDir, scenarios };
+  // Who plays the self-play roles is checked with the scenarios, before anything runs.
+  const selfPlay = loadSelfPlayConfig(found.agentDir);
+  if (!selfPlay.ok) {
+    badFiles++;
+    errors.push(...selfPlay.diagnostics.map(formatDiagnostic));
+  }
+  return errors.length > 0 || !selfPlay.ok
+    ? { ok: false, errors, files: badFiles }
+    : { ok: true, agentDir: found.agentDir, scenarios, selfPlayRoles: selfPlay.roles };
 }

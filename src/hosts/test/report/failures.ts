@@ -18,8 +18,9 @@ export interface Failure {
   runs: number;
 }
 
-export function turnLabel(turn: Pick<TurnReport, 'index' | 'content'>): string {
-  return `turn ${turn.index}${turn.content !== undefined ? ` ${shown(turn.content.length > 60 ? `${turn.content.slice(0, 59)}…` : turn.content)}` : ''}`;
+export function turnLabel(turn: Pick<TurnReport, 'index' | 'content' | 'round'>): string {
+  const round = turn.round !== undefined ? ` message ${turn.round}` : '';
+  return `turn ${turn.index}${round}${turn.content !== undefined ? ` ${shown(turn.content.length > 60 ? `${turn.content.slice(0, 59)}…` : turn.content)}` : ''}`;
 }
 
 function location(file: string, line?: number, column?: number): string {
@@ -48,8 +49,10 @@ export function failuresOf(report: ScenarioReport): Failure[] {
     });
   for (const run of report.runs) {
     for (const turn of run.turns) {
+      // A self-play turn reports each of the persona's messages: each is a place of its own.
+      const at = turn.round !== undefined ? `${turn.index}.${turn.round}` : String(turn.index);
       turn.problems.forEach((problem, index) =>
-        add(`${turn.index}:problem:${index}`, {
+        add(`${at}:problem:${index}`, {
           where: turnLabel(turn),
           type: 'setup',
           location: location(file, turn.line),
@@ -57,7 +60,7 @@ export function failuresOf(report: ScenarioReport): Failure[] {
           actual: problem,
         }),
       );
-      addAssertions(turnLabel(turn), String(turn.index), turn.assertions);
+      addAssertions(turnLabel(turn), at, turn.assertions);
     }
     addAssertions('conversation', 'conversation', run.conversation);
   }

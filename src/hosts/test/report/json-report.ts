@@ -25,6 +25,7 @@ export function jsonReport(suite: SuiteReport): string {
         durationMs: run.durationMs,
         turns: run.turns.map((turn) => ({
           index: turn.index,
+          ...(turn.round !== undefined ? { round: turn.round, persona: turn.persona } : {}),
           ...(turn.content !== undefined ? { content: turn.content } : {}),
           ...(turn.status !== undefined ? { status: turn.status } : {}),
           ...(turn.message !== undefined ? { message: turn.message } : {}),

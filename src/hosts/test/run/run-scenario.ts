@@ -11,7 +11,11 @@ import { openSession } from '../../../session/session.js';
 import type { TurnResult } from '../../../kernel/turn-loop.js';
 import type { AgentTarget } from '../../open-conversation.js';
 import type { Scope } from '../assertions/scope.js';
-import type { Scenario, ScenarioTurn } from '../scenario/types.js';
+import type { Scenario, ScenarioTurn, SelfPlay } from '../scenario/types.js';
+import type { SelfPlayRole } from '../scenario/self-play-config.js';
+import { findPersona, personaFolders, personaPrompt } from '../scenario/persona.js';
+import { shownPath } from '../scenario/find-scenarios.js';
+import { choosePlayer } from './persona-player.js';
 import { conversationScope, turnScope } from './observe-turn.js';
 import { evaluateAll, failsRun, type AssertionOutcome } from './evaluate.js';
 import { scenarioPerson } from './scenario-person.js';
@@ -22,6 +26,9 @@ export interface TurnReport {
   index: number;
   line?: number;
   content?: string;
+  /** A self-play turn's message: which of the persona's messages this is (1-based), and whose. */
+  round?: number;
+  persona?: string;
   status?: TurnStatus;
   message?: string;
   durationMs: number;
@@ -49,6 +56,8 @@ export interface RunOptions {
   onTurn?(turn: ScenarioTurn): void;
   /** `--judge-model provider:model`: runs PromptKit's LLM-judged types, skipped without it. */
   judgeModel?: string;
+  /** Who plays self-play roles: self-play.yaml's roles, and `--persona-model provider:model`. */
+  selfPlay?: { roles: readonly SelfPlayRole[]; personaModel?: string };
 }
 
 /** The person's board lines and the workflow event, applied before the message as --board and --event would be. */
@@ -96,8 +105,15 @@ function problemTurn(turn: ScenarioTurn, problem: string, scope: Scope): { repor
  * augment continues it with runs too, so the step's result is the whole run: all it said and
  * called, and how it ended. Undefined when a command started no turn.
  */
-async function runContent(conversation: Conversation, content: string, options: TurnOptions, problems: string[]): Promise<TurnResult | undefined> {
-  const ran = await runMessageCommand(conversation, content);
+async function runContent(
+  conversation: Conversation,
+  content: string,
+  options: TurnOptions,
+  problems: string[],
+  commands: boolean,
+): Promise<TurnResult | undefined> {
+  // A persona's message is the person talking: a leading slash in it is text, not a command.
+  const ran = commands ? await runMessageCommand(conversation, content) : undefined;
   if (ran?.output.isError) problems.push(`/${ran.name} refused: ${ran.output.lines.join(' ')}`);
   const first = ran
     ? ran.output.startTurn && !ran.output.isError
@@ -118,7 +134,20 @@ async function runContent(conversation: Conversation, content: string, options: 
   };
 }
 
-async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: RunOptions): Promise<{ report: TurnReport; scope: Scope }> {
+/** What a turn sends: the scenario's message, or one a persona wrote for a self-play turn. */
+interface TurnMessage {
+  content?: string;
+  commands: boolean;
+  round?: number;
+  persona?: string;
+}
+
+async function runTurn(
+  conversation: Conversation,
+  turn: ScenarioTurn,
+  options: RunOptions,
+  message: TurnMessage = { content: turn.content, commands: true },
+): Promise<{ report: TurnReport; scope: Scope }> {
   if (turn.skip !== undefined) {
     return skippedTurn(turn, turn.skip, turnScope({ events: [], result: undefined, snapshot: conversation.snapshot(), transcript: conversation.transcript() }));
   }
@@ -136,8 +165,8 @@ async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: 
   let problems: string[];
   try {
     problems = await applyHostInputs(conversation, turn);
-    if (turn.content !== undefined || read.images.length > 0)
-      result = await runContent(conversation, turn.content ?? '', { signal: options.signal, person, images: read.images }, problems);
+    if (message.content !== undefined || read.images.length > 0)
+      result = await runContent(conversation, message.content ?? '', { signal: options.signal, person, images: read.images }, problems, message.commands);
   } finally {
     unsubscribe();
   }
@@ -150,7 +179,8 @@ async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: 
     report: {
       index: turn.index,
       line: turn.line,
-      content: turn.content,
+      content: message.content,
+      ...(message.round !== undefined ? { round: message.round, persona: message.persona } : {}),
       status: result?.status,
       message: result?.message,
       durationMs: Date.now() - started,
@@ -160,6 +190,76 @@ async function runTurn(conversation: Conversation, turn: ScenarioTurn, options: 
     },
     scope,
   };
+}
+
+/**
+ * A self-play turn as PromptKit's Arena plays it: the persona writes a message, the agent answers
+ * it as a turn of its own with the turn's checks, `turns` times, or up to `max_turns` when the
+ * persona ends with PromptKit's completion marker once `turns` are done. A turn that cannot be
+ * played (no persona file, nobody to play it) is skipped with the reason; a message the player
+ * could not write fails the run.
+ */
+async function runSelfPlay(
+  conversation: Conversation,
+  scenario: Scenario,
+  turn: ScenarioTurn & { selfPlay: SelfPlay },
+  options: RunOptions,
+  counter: { selfPlayMessages: number },
+): Promise<{ report: TurnReport; scope: Scope }[]> {
+  const emptyScope = () => turnScope({ events: [], result: undefined, snapshot: conversation.snapshot(), transcript: conversation.transcript() });
+  const { role, persona: id, turns, maxTurns } = turn.selfPlay;
+  if (turn.skip !== undefined) return [skippedTurn(turn, turn.skip, emptyScope())];
+  const notPlayed = (why: string) => [skippedTurn(turn, `its self-play messages were not played: ${why}`, emptyScope())];
+  const found = findPersona(id, personaFolders(scenario.folder, options.target.agent.dir), (path) => shownPath(path));
+  if (!found.ok) return notPlayed(found.why);
+  const prompt = personaPrompt(found.persona);
+  if (!prompt.ok) return notPlayed(prompt.why);
+  const chosen = await choosePlayer(role, {
+    agent: options.target.agent,
+    agentSpec: options.target.modelSpec,
+    models: options.models,
+    roles: options.selfPlay?.roles ?? [],
+    personaModel: options.selfPlay?.personaModel,
+  });
+  if ('why' in chosen) return notPlayed(chosen.why);
+  const reports: { report: TurnReport; scope: Scope }[] = [];
+  for (let round = 1; round <= maxTurns && !options.signal.aborted; round++) {
+    counter.selfPlayMessages++;
+    const written = await chosen.player.next({
+      persona: found.persona,
+      scenarioId: scenario.id,
+      transcript: conversation.transcript(),
+      selfPlayIndex: counter.selfPlayMessages,
+      duplex: scenario.duplex,
+      mayEnd: maxTurns > turns,
+      signal: options.signal,
+    });
+    if (options.signal.aborted) break;
+    const failed = (problem: string) => {
+      const { report, scope } = problemTurn(turn, `persona ${id}'s message ${round} ${problem}`, emptyScope());
+      reports.push({ report: { ...report, round, persona: id }, scope });
+    };
+    if (!written.ok) {
+      failed(`was not written: ${written.why}`);
+      break;
+    }
+    const ended = (after: number) => reports.at(-1)?.report.notes.push(`persona ${id} ended the conversation after ${after} of up to ${maxTurns} messages`);
+    if (written.text === '') {
+      // Only the marker after a message: the persona has nothing more to say. Otherwise an empty
+      // message is the player's fault, and the checks never ran.
+      if (written.complete && reports.length > 0) ended(round - 1);
+      else failed('was empty');
+      break;
+    }
+    const ran = await runTurn(conversation, turn, options, { content: written.text, commands: false, round, persona: id });
+    if (round === 1) ran.report.notes.unshift(`persona ${id} was played by ${chosen.player.who}`);
+    reports.push(ran);
+    if (written.complete && round >= turns) {
+      if (round < maxTurns) ended(round);
+      break;
+    }
+  }
+  return reports;
 }
 
 /**
@@ -187,12 +287,17 @@ export async function runScenarioOnce(scenario: Scenario, options: RunOptions): 
       models: options.models,
       host,
     });
+    const counter = { selfPlayMessages: 0 };
     for (const turn of scenario.turns) {
       if (options.signal.aborted) break;
       options.onTurn?.(turn);
-      const { report, scope } = await runTurn(conversation, turn, options);
-      turns.push(report);
-      scopes.push(scope);
+      const ran = turn.selfPlay
+        ? await runSelfPlay(conversation, scenario, { ...turn, selfPlay: turn.selfPlay }, options, counter)
+        : [await runTurn(conversation, turn, options)];
+      for (const { report, scope } of ran) {
+        turns.push(report);
+        scopes.push(scope);
+      }
     }
     const canceled = options.signal.aborted;
     const conversationOutcomes = canceled

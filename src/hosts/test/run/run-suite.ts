@@ -47,7 +47,7 @@ function thresholdsOf(runs: readonly RunReport[]): ThresholdReport[] {
   const byKey = new Map<string, AssertionOutcome[]>();
   for (const run of runs) {
     const all = [
-      ...run.turns.flatMap((turn) => turn.assertions.map((outcome, index) => [`${turn.index}:${index}`, outcome] as const)),
+      ...run.turns.flatMap((turn) => turn.assertions.map((outcome, index) => [`${turn.index}.${turn.round ?? 0}:${index}`, outcome] as const)),
       ...run.conversation.map((outcome, index) => [`c:${index}`, outcome] as const),
     ];
     for (const [key, outcome] of all) if (outcome.passThreshold !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), outcome]);

@@ -1,11 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { Diagnostic } from '../../../agent/types.js';
 import { schemaDiagnostics } from '../../../agent/schema-issues.js';
 import { locateField, parseYamlSource, type FieldPath, type YamlSource } from '../../../agent/yaml-source.js';
 import { compileAssertion } from './compile-assertion.js';
 import { scenarioDocumentSchema, turnSchema, type TurnEntry } from './scenario-schema.js';
-import type { CompiledAssertion, PersonScript, Scenario, ScenarioTurn } from './types.js';
+import type { CompiledAssertion, PersonScript, Scenario, ScenarioTurn, SelfPlay } from './types.js';
 import { turnMedia } from './turn-media.js';
 
 /** Larger than any scenario a person writes; a bigger file is a mistake (a log, a binary). */
@@ -61,9 +61,9 @@ function loadTurn(raw: unknown, index: number, source: YamlSource, scenarioDir: 
   }
   const turn = parsed.data;
   const media = turnMedia(turn.parts, scenarioDir);
-  const persona = (turn as Record<string, unknown>).persona;
-  const skip = 'skip' in media ? media.skip : turn.role !== 'user' ? `a self-play turn (${turn.role}, persona ${String(persona)}) is not run yet` : undefined;
+  const skip = 'skip' in media ? media.skip : undefined;
   return {
+    ...(turn.role !== 'user' && turn.persona !== undefined ? { selfPlay: selfPlayOf(turn.role, turn.persona, turn) } : {}),
     ...(skip ? { skip } : {}),
     images: 'images' in media ? media.images : [],
     index: index + 1,
@@ -74,6 +74,12 @@ function loadTurn(raw: unknown, index: number, source: YamlSource, scenarioDir: 
     person: personOf(turn),
     assertions: compileAll(turn.assertions, [...path, 'assertions'], source, diagnostics),
   };
+}
+
+/** PromptKit's bounds (selfPlayTurnBounds): `turns` messages, 1 when absent; `max_turns` only when above it. */
+export function selfPlayOf(role: string, persona: string, counts: { turns?: number; max_turns?: number }): SelfPlay {
+  const turns = counts.turns || 1;
+  return { role, persona, turns, maxTurns: Math.max(turns, counts.max_turns ?? 0) };
 }
 
 /** The name reports use: metadata.name, else spec.id, else the file name. */
@@ -119,6 +125,8 @@ export function loadScenario(path: string, file: string): LoadedScenario {
   return {
     scenario: {
       file,
+      folder: resolve(dirname(path)),
+      duplex: document.data.spec.duplex !== undefined,
       name: scenarioName(document.data, file),
       id: document.data.spec.id ?? scenarioName(document.data, file),
       description: document.data.spec.description?.trim(),

@@ -56,11 +56,15 @@ export const turnSchema = z
     /** PromptKit's consent for client tools: grant is an approval, deny and timeout are not. */
     consent_overrides: z.record(z.string(), z.enum(['grant', 'deny', 'timeout'])).optional(),
     assertions: z.array(z.unknown()).nullish(),
+    /** PromptKit's self-play keys: the persona that plays the person, and how many messages it writes. */
+    persona: z.string().trim().min(1).optional(),
+    turns: z.number().int().min(0).max(100).optional(),
+    max_turns: z.number().int().min(0).max(100).optional(),
   })
   .loose()
   .superRefine((turn, ctx) => {
     // A self-play turn (role: <provider>-user with a persona) has no message of its own.
-    const selfPlay = turn.role !== 'user' && typeof (turn as Record<string, unknown>).persona === 'string';
+    const selfPlay = turn.role !== 'user' && turn.persona !== undefined;
     if (turn.role !== 'user' && !selfPlay) {
       ctx.addIssue({
         code: 'custom',

@@ -33,6 +33,21 @@ export type ScriptedAnswer = string | number | boolean | (string | number)[];
  */
 export type PersonScript = { kind: 'away' } | { kind: 'scripted'; answers: Record<string, ScriptedAnswer>; approve: string[] };
 
+/**
+ * PromptKit's self-play turn (`role: gemini-user`, `persona`, `turns`, `max_turns`): a persona
+ * plays the person for `turns` messages, each answered by the agent as a turn of its own, up to
+ * `maxTurns` when the persona may end the conversation early (PromptKit's natural termination).
+ */
+export interface SelfPlay {
+  /** The self-play role, as the Arena's `self_play.roles` (and auggy's self-play.yaml) name it. */
+  role: string;
+  persona: string;
+  /** Messages at least (PromptKit's `turns`; 1 when absent). */
+  turns: number;
+  /** Messages at most; more than `turns` lets the persona say the conversation is complete. */
+  maxTurns: number;
+}
+
 export interface ScenarioTurn {
   /** 1-based. */
   index: number;
@@ -47,6 +62,8 @@ export interface ScenarioTurn {
   board: { line: string; text: string }[];
   person: PersonScript;
   assertions: CompiledAssertion[];
+  /** A self-play turn: the persona writes the messages, each checked by `assertions`. */
+  selfPlay?: SelfPlay;
   /** Why this turn is loaded but not run (media parts, a self-play persona): its checks are reported skipped. */
   skip?: string;
 }
@@ -54,6 +71,10 @@ export interface ScenarioTurn {
 export interface Scenario {
   /** The file as reports name it (relative to the working folder). */
   file: string;
+  /** The folder the file is in, absolute: personas are looked for beside it. */
+  folder: string;
+  /** PromptKit's duplex mode: a self-play message's mock turn is counted among self-play messages only. */
+  duplex: boolean;
   name: string;
   /** spec.id, else the name: what a PromptKit mock config keys its responses by. */
   id: string;
