@@ -135,6 +135,7 @@ export const workflowAugment: AugmentFactory = {
       afterBatch: (batch, context) => runtime.afterBatch(batch, context),
       roundLimit: () => runtime.roundLimit(),
       callSettings: () => runtime.callSettings(),
+      replyReviewer: () => runtime.replyReviewer(),
       hostInput: (name, value) => (name === 'event' ? runtime.applyExternal(value) : undefined),
       commands: () => [workflowCommand(runtime)],
       indicator: () => {
