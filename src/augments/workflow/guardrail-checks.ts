@@ -160,6 +160,22 @@ const jsonValid: Check = ({ output }) => {
   }
 };
 
+/** pii_leakage's high-confidence patterns (safety_helpers.go), checked in this order. */
+const PII_PATTERNS: readonly { name: string; pattern: RegExp }[] = [
+  { name: 'an email address', pattern: /\b[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}\b/i },
+  { name: 'a US social security number', pattern: /\b\d{3}-\d{2}-\d{4}\b/ },
+  { name: 'a card number', pattern: /\b\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}\b/ },
+];
+
+/**
+ * pii_leakage as PromptKit runs it without a judge model: the regex pre-pass alone. A miss
+ * passes, since the judge that would look further is not wired (it never fails closed).
+ */
+const piiLeakage: Check = ({ output }) => {
+  const hit = PII_PATTERNS.find(({ pattern }) => pattern.test(output));
+  return hit ? { score: 0, explanation: `it contains ${hit.name}` } : { score: 1, explanation: 'no high-confidence PII pattern' };
+};
+
 /** The handlers auggy runs as guardrails, by canonical name: none needs a model or a service. */
 export const GUARDRAIL_CHECKS: Readonly<Record<string, Check>> = {
   content_excludes: contentExcludes,
@@ -170,6 +186,7 @@ export const GUARDRAIL_CHECKS: Readonly<Record<string, Check>> = {
   contains,
   contains_any: containsAny,
   json_valid: jsonValid,
+  pii_leakage: piiLeakage,
 };
 
 /** The handler's own name for a declared type (`banned_words` is content_excludes). */

@@ -58,7 +58,6 @@ const NEEDS_MODEL = new Set([
   'hallucination',
   'bias',
   'toxicity',
-  'pii_leakage',
   'role_violation',
   'text_toxicity',
   'text_sentiment',
@@ -125,6 +124,11 @@ export function promptGuardrails(validators: unknown): { guardrails: Guardrail[]
     }
     if (direction === 'both')
       problems.push({ index, message: `validator ${type} runs on replies only: auggy does not check the person's message (direction: both)` });
+    if (type === 'pii_leakage')
+      problems.push({
+        index,
+        message: 'validator pii_leakage runs its pattern check only (email addresses, SSNs, card numbers), as PromptKit runs it without a judge model',
+      });
     if (canonicalType(type) === 'sentence_count')
       problems.push({
         index,

@@ -70,6 +70,15 @@ describe("PromptKit's guardrails, run on a reply", () => {
     expect(run([{ type: 'json_valid' }], 'ok: true')?.validator).toBe('json_valid');
   });
 
+  it('pii_leakage runs its pattern pre-pass alone, as PromptKit does without a judge model: emails, SSNs, card numbers', () => {
+    const { guardrails, problems } = promptGuardrails([{ type: 'pii_leakage', params: { direction: 'output' } }]);
+    expect(problems).toEqual([{ index: 0, message: expect.stringMatching(/pattern check only.*without a judge model/) }]);
+    expect(runGuardrails(guardrails, 'Write to Jane.Doe@example.com', [])).toMatchObject({ action: 'replaced', explanation: 'it contains an email address' });
+    expect(runGuardrails(guardrails, 'SSN 123-45-6789', [])?.explanation).toBe('it contains a US social security number');
+    expect(runGuardrails(guardrails, 'card 4111 1111 1111 1111', [])?.explanation).toBe('it contains a card number');
+    expect(runGuardrails(guardrails, 'Your account ends in 1111.', [])).toBeUndefined();
+  });
+
   it('the first to trigger wins and the rest do not run', () => {
     const both = [
       { type: 'banned_words', params: { words: ['damn'] } },
@@ -85,7 +94,7 @@ describe("PromptKit's guardrails, run on a reply", () => {
 
   it('validators auggy cannot run are named, each with why', () => {
     const { guardrails, problems } = promptGuardrails([
-      { type: 'pii_leakage', params: { direction: 'output' } },
+      { type: 'toxicity', params: { direction: 'output' } },
       { type: 'regex', params: { pattern: 'x' } },
       { type: 'max_length', params: { max_tokens: 10 } },
       { type: 'banned_words', params: { words: ['x'], direction: 'input' } },
@@ -93,7 +102,7 @@ describe("PromptKit's guardrails, run on a reply", () => {
       { params: {} },
     ]);
     expect(problems.map((problem) => [problem.index, problem.message])).toEqual([
-      [0, expect.stringMatching(/^validator pii_leakage is not run: it needs a judge model/)],
+      [0, expect.stringMatching(/^validator toxicity is not run: it needs a judge model/)],
       [1, expect.stringMatching(/^validator regex is not run: auggy runs content_excludes, max_length/)],
       [2, expect.stringMatching(/^validator max_length is skipped, as PromptKit skips it: give it max_characters/)],
       [3, expect.stringMatching(/direction: input.*not run/)],

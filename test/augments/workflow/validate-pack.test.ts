@@ -270,7 +270,7 @@ describe('workflow pack validation', () => {
             system_template: 'A.',
             validators: [
               { type: 'banned_words', params: { words: ['x'] } },
-              { type: 'pii_leakage', params: { direction: 'output' } },
+              { type: 'toxicity', params: { direction: 'output' } },
             ],
           },
         },
@@ -281,7 +281,7 @@ describe('workflow pack validation', () => {
           expect.objectContaining({
             severity: 'warning',
             field: 'prompts.a.validators[1]',
-            message: expect.stringMatching(/validator pii_leakage is not run: it needs a judge model/),
+            message: expect.stringMatching(/validator toxicity is not run: it needs a judge model/),
           }),
         ]),
       );
