@@ -58,6 +58,17 @@ describe('guardrail_triggered, with PromptKit semantics', () => {
     expect(await check({ validator: 'content_excludes' }, scope(banned))).toMatchObject({ passed: false });
   });
 
+  it('a validator the pack declares and auggy does not run is skipped, never passed', async () => {
+    const on = { ...scope(undefined), workflow: { state: 'a', complete: false, transitions: [], validatorsNotRun: ['toxicity'] } };
+    for (const should_trigger of [true, false]) {
+      expect(await check({ validator: 'toxicity', should_trigger }, on)).toMatchObject({
+        passed: false,
+        skipped: true,
+        actual: expect.stringMatching(/does not run validator toxicity/),
+      });
+    }
+  });
+
   it('refuses params without a validator when the scenario loads', () => {
     expect(findAssertionType('guardrail_triggered')?.params.safeParse({ should_trigger: true }).success).toBe(false);
   });

@@ -11,6 +11,7 @@ import { validatePack } from './validate-pack.js';
 import { workflowCommand } from './workflow-command.js';
 import { WorkflowRuntime, transitionValue } from './workflow-runtime.js';
 import { WORKFLOW_STATE_FILE } from './workflow-state.js';
+import { validatorsNotRun } from './guardrails.js';
 
 const configSchema = z.object({
   /** The PromptPack file, relative to the agent folder. */
@@ -122,6 +123,8 @@ export const workflowAugment: AugmentFactory = {
       env: { ...process.env, ...setup.agent.env },
     });
     await runtime.started;
+    // Named in --output json, so guardrail_triggered reports one of them skipped rather than untriggered.
+    const notRun = validatorsNotRun(Object.values(loaded.model.states).flatMap((state) => (state.prompt ? [state.prompt] : [])));
     // A run elsewhere (another replica, a --print on the same store) moved the workflow: this one's next turn starts there.
     setup.session.watchState((name) => {
       if (name === WORKFLOW_STATE_FILE) runtime.reload();
@@ -153,6 +156,7 @@ export const workflowAugment: AugmentFactory = {
             visits,
             transitions: transitions.map(transitionValue),
             ...(runtime.model.artifactNames.length > 0 ? { artifacts } : {}),
+            ...(notRun.length > 0 ? { validatorsNotRun: notRun } : {}),
           },
         };
       },

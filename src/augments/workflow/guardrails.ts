@@ -34,6 +34,8 @@ export interface Guardrail {
 export interface GuardrailProblem {
   index: number;
   message: string;
+  /** Set when the validator does not run at all: its declared type. */
+  notRun?: string;
 }
 
 /** A guardrail that triggered: what it found, what it did, and the reply as it now stands. */
@@ -111,7 +113,7 @@ export function promptGuardrails(validators: unknown): { guardrails: Guardrail[]
     const params: Params = isRecord(raw.params) ? raw.params : {};
     const why = notRun(type, params);
     if (why) {
-      problems.push({ index, message: why });
+      problems.push({ index, message: why, notRun: type });
       return;
     }
     const direction = typeof params.direction === 'string' ? params.direction : 'output';
@@ -119,6 +121,7 @@ export function promptGuardrails(validators: unknown): { guardrails: Guardrail[]
       problems.push({
         index,
         message: `validator ${type} checks the person's message (direction: input), and auggy runs guardrails on replies only, so it is not run`,
+        notRun: type,
       });
       return;
     }
@@ -194,4 +197,10 @@ export function assistantTexts(transcript: readonly ModelMessage[]): string[] {
 export function guardrailLine(trigger: GuardrailTrigger): string {
   const instead = trigger.action === 'truncated' ? 'the rest was held back' : "the pack's message was shown instead";
   return `guardrail ${trigger.validator} held back the reply: ${trigger.explanation}; ${instead}`;
+}
+
+/** The declared types of the validators that do not run at all, across the prompts given, sorted. */
+export function validatorsNotRun(prompts: readonly Record<string, unknown>[]): string[] {
+  const types = prompts.flatMap((prompt) => promptGuardrails(prompt.validators).problems.flatMap((problem) => (problem.notRun ? [problem.notRun] : [])));
+  return [...new Set(types)].sort();
 }

@@ -115,23 +115,19 @@ describe("PromptKit's guardrails, run on a reply", () => {
   });
 });
 
-const GUARDED = packText({
-  entry: 'chat',
-  states: { chat: { prompt_task: 'chat', on_event: { Done: 'done' } }, done: { prompt_task: 'done', terminal: true } },
-  prompts: {
-    chat: {
-      id: 'chat',
-      name: 'chat',
-      version: '1.0.0',
-      system_template: 'Help.',
-      tools: ['lookup'],
-      validators: [
-        { type: 'banned_words', params: { words: ['damn'] } },
-        { type: 'length', params: { max_characters: 20 } },
-      ],
-    },
-  },
-});
+/** A pack whose one working state's prompt declares these validators. */
+function guardedPack(validators: unknown[]): string {
+  return packText({
+    entry: 'chat',
+    states: { chat: { prompt_task: 'chat', on_event: { Done: 'done' } }, done: { prompt_task: 'done', terminal: true } },
+    prompts: { chat: { id: 'chat', name: 'chat', version: '1.0.0', system_template: 'Help.', tools: ['lookup'], validators } },
+  });
+}
+
+const GUARDED = guardedPack([
+  { type: 'banned_words', params: { words: ['damn'] } },
+  { type: 'length', params: { max_characters: 20 } },
+]);
 
 describe('a state whose prompt declares validators', () => {
   it('holds back a reply with a banned word: the person sees the pack message and one line, never the word; the transcript keeps the message', async () => {
@@ -145,6 +141,14 @@ describe('a state whose prompt declares validators', () => {
     const records = h.events.flatMap((event) => (event.type === 'CUSTOM' && event.name === GUARDRAIL_EVENT ? [event.value] : []));
     expect(records).toEqual([{ state: 'chat', validator: 'banned_words', action: 'replaced', explanation: 'it contains "damn"' }]);
     expect(h.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: DEFAULT_BLOCKED_MESSAGE }] });
+  });
+
+  it('names the validators it does not run in --output json, and none when every one runs', async () => {
+    const h = await startWorkflow(workflowFolder(GUARDED));
+    expect(h.augment.snapshot?.()?.workflow).not.toHaveProperty('validatorsNotRun');
+    const judged = guardedPack([{ type: 'toxicity' }, { type: 'banned_words', params: { words: ['x'], direction: 'input' } }]);
+    const other = await startWorkflow(workflowFolder(judged));
+    expect(other.augment.snapshot?.()?.workflow).toMatchObject({ validatorsNotRun: ['banned_words', 'toxicity'] });
   });
 
   it('cuts a long reply in a tool round too, and leaves a clean reply as it streamed', async () => {

@@ -12,8 +12,8 @@ const params = z
 /**
  * guardrail_triggered, as PromptKit's handler: the validator (named as the pack declares its
  * type) held the reply back, or with `should_trigger: false` did not; a validator that did not
- * trigger counts as not triggered. The triggers are those of the turn's replies, or of the last
- * turn for `conversation_assertions`.
+ * trigger counts as not triggered, and one the pack declares but auggy does not run is skipped.
+ * The triggers are those of the turn's replies, or of the last turn for `conversation_assertions`.
  */
 export const guardrailTriggered = assertionType({
   name: 'guardrail_triggered',
@@ -21,6 +21,14 @@ export const guardrailTriggered = assertionType({
   check(given, scope) {
     const validator = given.validator_type || given.validator || '';
     const shouldTrigger = given.should_trigger ?? true;
+    if (scope.workflow?.validatorsNotRun?.includes(validator)) {
+      return {
+        passed: false,
+        skipped: true,
+        expected: `PromptKit's guardrail_triggered for ${shown(validator)}`,
+        actual: `skipped: auggy does not run validator ${validator} (auggy validate says why)`,
+      };
+    }
     const trigger = (scope.guardrails ?? []).findLast((record) => record.validator === validator);
     const expected = shouldTrigger ? `validator ${shown(validator)} to trigger` : `validator ${shown(validator)} not to trigger`;
     const others = (scope.guardrails ?? []).filter((record) => record.validator !== validator).map((record) => record.validator);

@@ -28,6 +28,8 @@ export interface ObservedWorkflow {
   complete: boolean;
   stopped?: string;
   transitions: ObservedTransition[];
+  /** The pack's validators that auggy does not run (a judge model's, `direction: input`), by declared type. */
+  validatorsNotRun?: string[];
 }
 
 /** A guardrail that held a reply back, as its `workflow.guardrail` event in the session log tells it. */

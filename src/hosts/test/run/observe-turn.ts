@@ -34,6 +34,7 @@ function workflowOf(snapshot: Record<string, unknown>): ObservedWorkflow | undef
     complete: value.complete === true,
     ...(typeof value.stopped === 'string' ? { stopped: value.stopped } : {}),
     transitions: transitions.map((move) => ({ from: String(move.from ?? ''), to: String(move.to ?? ''), event: String(move.event ?? '') })),
+    ...(Array.isArray(value.validatorsNotRun) ? { validatorsNotRun: value.validatorsNotRun.map(String) } : {}),
   };
 }
 
