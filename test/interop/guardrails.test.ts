@@ -92,6 +92,26 @@ describe("PromptKit's guardrails-test example, run by auggy", () => {
     expect(String(checked.stdout)).toMatch(/no problems found/);
   });
 
+  it('validate names, file and line, each validator that does not run as written, pack-level validators and mock_parts', async () => {
+    const dir = fixture();
+    const path = join(dir, 'content-filter.pack.json');
+    const pack = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown> & { prompts: Record<string, { validators: unknown[] }> };
+    pack.prompts['content-filter'].validators.push({ type: 'toxicity', params: {} }, { type: 'max_length', params: { max_tokens: 20 } });
+    pack.validators = [{ type: 'banned_words', params: { words: ['x'] } }];
+    pack.tools = { scan: { name: 'scan', description: 'Scans', mock_result: { text: 'ok' }, mock_parts: [{ type: 'image', media: { file_path: 'a.png' } }] } };
+    writeFileSync(path, JSON.stringify(pack, null, 2));
+    const checked = await auggy(['validate', dir]);
+    const out = String(checked.stdout);
+    expect(checked.exitCode, out).toBe(0);
+    expect(out).toMatch(
+      /content-filter\.pack\.json:\d+:\d+ warning prompts\.content-filter\.validators\[2\]: validator toxicity is not run: it needs a judge model/,
+    );
+    expect(out).toMatch(/validators\[3\]: validator max_length is skipped, as PromptKit skips it/);
+    expect(out).toMatch(/warning validators: the pack's top-level validators are not run/);
+    expect(out).toMatch(/warning tools\.scan: tool scan: its mock_parts are not sent/);
+    expect(out).not.toMatch(/validators\[[01]\]/);
+  });
+
   it('passes its scenarios on its mock responses: banned words replaced, a long reply cut to 100 characters, a clean one left alone', async () => {
     const run = await auggy(['test', fixture(), '--reporter', 'json']);
     expect(run.exitCode, String(run.stderr)).toBe(0);

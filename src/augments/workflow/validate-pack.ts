@@ -118,7 +118,7 @@ function checkState(pack: PackFile, workflow: Workflow, name: string, state: Pac
 function checkPrompts(pack: PackFile, report: Report, files?: PackFiles): void {
   for (const [task, prompt] of Object.entries(pack.prompts)) {
     for (const { index, message } of promptGuardrails(prompt.validators).problems) {
-      report('warning', ['prompts', task, 'validators', index], `prompt "${task}": ${message}`);
+      report('warning', ['prompts', task, 'validators', index], message);
     }
   }
   for (const { key, severity, message } of packToolProblems(pack, files)) report(severity, ['tools', key], message);
