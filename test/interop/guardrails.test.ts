@@ -92,6 +92,11 @@ describe("PromptKit's guardrails-test example, run by auggy", () => {
     expect(String(checked.stdout)).toMatch(/no problems found/);
   });
 
+  it('admin lists the guardrails each state runs', async () => {
+    const shown = await auggy(['admin', fixture()]);
+    expect(String(shown.stdout)).toMatch(/State content-filter +control: user, guardrails: banned_words, length/);
+  });
+
   it('validate names, file and line, each validator that does not run as written, pack-level validators and mock_parts', async () => {
     const dir = fixture();
     const path = join(dir, 'content-filter.pack.json');

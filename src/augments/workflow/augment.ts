@@ -11,7 +11,7 @@ import { validatePack } from './validate-pack.js';
 import { workflowCommand } from './workflow-command.js';
 import { WorkflowRuntime, transitionValue } from './workflow-runtime.js';
 import { WORKFLOW_STATE_FILE } from './workflow-state.js';
-import { validatorsNotRun } from './guardrails.js';
+import { promptGuardrails, validatorsNotRun } from './guardrails.js';
 
 const configSchema = z.object({
   /** The PromptPack file, relative to the agent folder. */
@@ -35,6 +35,8 @@ function stateRows(model: WorkflowModel): AdminRow[] {
     if (state.maxVisits !== undefined) traits.push(`max_visits ${state.maxVisits}${state.onMaxVisits ? ` → ${state.onMaxVisits}` : ''}`);
     const events = Object.entries(state.onEvent).map(([event, target]) => `${event} → ${target}`);
     const tools = state.prompt?.tools?.length ? `; tools: ${state.prompt.tools.join(', ')}` : '';
+    const guards = promptGuardrails(state.prompt?.validators).guardrails.map((guardrail) => guardrail.type);
+    if (guards.length > 0) traits.push(`guardrails: ${guards.join(', ')}`);
     return { label: `State ${state.name}`, value: `${traits.join(', ')}${events.length ? `; ${events.join(', ')}` : ''}${tools}` };
   });
 }
