@@ -1,3 +1,5 @@
+import { PatternTimeoutError, compilePattern, patternMatches } from '../go-pattern.js';
+
 /**
  * PromptKit's deterministic eval handlers, as its guardrail adapter runs them on a reply
  * (runtime/evals/handlers): each scores the reply from 0 to 1, and a score under 1 triggers the
@@ -28,6 +30,7 @@ export const GUARDRAIL_ALIASES: Readonly<Record<string, string>> = {
   required_fields: 'field_presence',
   content_includes: 'contains',
   content_includes_any: 'contains_any',
+  content_matches: 'regex',
   is_valid_json: 'json_valid',
   valid_json: 'json_valid',
 };
@@ -160,6 +163,37 @@ const jsonValid: Check = ({ output }) => {
   }
 };
 
+/** Why a regex validator's pattern cannot compile, or undefined when it does. */
+export function patternProblem(source: unknown): string | undefined {
+  if (typeof source !== 'string' || source === '') return 'it needs a pattern';
+  try {
+    compilePattern(source);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * regex (content_matches): the reply matches `pattern` (Go's syntax), or with `expect_match:
+ * false` does not. A pattern that does not compile is not run (validate names it); here it scores 0.
+ */
+const regex: Check = ({ output }, params) => {
+  const source = params.pattern;
+  const problem = patternProblem(source);
+  if (problem !== undefined || typeof source !== 'string') return { score: 0, explanation: `its pattern cannot be used (${problem})` };
+  const expectMatch = typeof params.expect_match === 'boolean' ? params.expect_match : true;
+  let matched: boolean;
+  try {
+    matched = patternMatches(source, output);
+  } catch (error) {
+    // Go's engine never backtracks; a pattern that does here is taken as no match rather than a stuck turn.
+    if (!(error instanceof PatternTimeoutError)) throw error;
+    matched = false;
+  }
+  return { score: matched === expectMatch ? 1 : 0, explanation: matched ? `it matches /${source}/` : `it does not match /${source}/` };
+};
+
 /** pii_leakage's high-confidence patterns (safety_helpers.go), checked in this order. */
 const PII_PATTERNS: readonly { name: string; pattern: RegExp }[] = [
   { name: 'an email address', pattern: /\b[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}\b/i },
@@ -186,6 +220,7 @@ export const GUARDRAIL_CHECKS: Readonly<Record<string, Check>> = {
   contains,
   contains_any: containsAny,
   json_valid: jsonValid,
+  regex,
   pii_leakage: piiLeakage,
 };
 

@@ -6,6 +6,7 @@ import {
   checkOf,
   intParam,
   normalizedParams,
+  patternProblem,
   MAX_LENGTH_KEYS,
   MIN_LENGTH_KEYS,
   type Params,
@@ -92,6 +93,8 @@ function notRun(type: string, params: Params): string | undefined {
     return `validator ${type} is skipped, as PromptKit skips it: give it max_characters, a positive number`;
   if (canonical === 'min_length' && !MIN_LENGTH_KEYS.some((key) => intParam(normalized, key) > 0))
     return `validator ${type} is skipped, as PromptKit skips it: give it min_characters, a positive number`;
+  if (canonical === 'regex' && patternProblem(normalized.pattern) !== undefined)
+    return `validator ${type} is not run: its pattern does not compile here (${patternProblem(normalized.pattern)}); fix the pattern`;
   if (canonical === 'json_valid' && (normalized.allow_wrapped === true || normalized.extract_json === true))
     return `validator ${type} is not run: auggy does not take JSON out of a wrapped reply (allow_wrapped, extract_json); leave those out to check the whole reply`;
   return undefined;

@@ -65,6 +65,15 @@ describe("PromptKit's guardrails, run on a reply", () => {
     expect(run([{ type: 'contains_any', params: { patterns: ['thanks', 'bye'] } }], 'Bye!')).toBeUndefined();
   });
 
+  it("regex (content_matches) reads Go's inline flags; expect_match: false holds back a reply that matches", () => {
+    const forbidden = [{ type: 'regex', params: { pattern: '(?i)routing number', expect_match: false } }];
+    expect(run(forbidden, 'Your ROUTING NUMBER is 021000021')).toMatchObject({ validator: 'regex', action: 'replaced' });
+    expect(run(forbidden, 'Your order shipped.')).toBeUndefined();
+    const required = [{ type: 'content_matches', params: { pattern: '^Order \\d+' } }];
+    expect(run(required, 'Order 12 is on its way')).toBeUndefined();
+    expect(run(required, 'It is on its way')?.explanation).toBe('it does not match /^Order \\d+/');
+  });
+
   it('json_valid replaces a reply that is not JSON', () => {
     expect(run([{ type: 'is_valid_json' }], '{"ok": true}')).toBeUndefined();
     expect(run([{ type: 'json_valid' }], 'ok: true')?.validator).toBe('json_valid');
@@ -95,7 +104,8 @@ describe("PromptKit's guardrails, run on a reply", () => {
   it('validators auggy cannot run are named, each with why', () => {
     const { guardrails, problems } = promptGuardrails([
       { type: 'toxicity', params: { direction: 'output' } },
-      { type: 'regex', params: { pattern: 'x' } },
+      { type: 'json_schema', params: { schema: {} } },
+      { type: 'regex', params: { pattern: '(unclosed' } },
       { type: 'max_length', params: { max_tokens: 10 } },
       { type: 'banned_words', params: { words: ['x'], direction: 'input' } },
       { type: 'max_sentences', params: { max_sentences: 2 } },
@@ -103,11 +113,12 @@ describe("PromptKit's guardrails, run on a reply", () => {
     ]);
     expect(problems.map((problem) => [problem.index, problem.message])).toEqual([
       [0, expect.stringMatching(/^validator toxicity is not run: it needs a judge model/)],
-      [1, expect.stringMatching(/^validator regex is not run: auggy runs content_excludes, max_length/)],
-      [2, expect.stringMatching(/^validator max_length is skipped, as PromptKit skips it: give it max_characters/)],
-      [3, expect.stringMatching(/direction: input.*not run/)],
-      [4, expect.stringMatching(/^validator max_sentences never holds a reply back/)],
-      [5, expect.stringMatching(/needs a type/)],
+      [1, expect.stringMatching(/^validator json_schema is not run: auggy runs content_excludes, max_length/)],
+      [2, expect.stringMatching(/^validator regex is not run: its pattern does not compile here/)],
+      [3, expect.stringMatching(/^validator max_length is skipped, as PromptKit skips it: give it max_characters/)],
+      [4, expect.stringMatching(/direction: input.*not run/)],
+      [5, expect.stringMatching(/^validator max_sentences never holds a reply back/)],
+      [6, expect.stringMatching(/needs a type/)],
     ]);
     // max_sentences still runs, as in PromptKit, and never triggers.
     expect(guardrails.map((guardrail) => guardrail.type)).toEqual(['max_sentences']);
