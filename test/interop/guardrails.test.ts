@@ -8,6 +8,10 @@ import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { findAssertionType } from '../../src/hosts/test/assertions/registry.js';
 import type { Scope } from '../../src/hosts/test/assertions/scope.js';
 import { DEFAULT_BLOCKED_MESSAGE } from '../../src/augments/workflow/guardrails.js';
+import { randomUUID } from 'node:crypto';
+import { HttpAgent, type BaseEvent } from '@ag-ui/client';
+import { checkRunSequence, validateEach } from '../helpers/agui-events.js';
+import { ServeScope } from '../helpers/serve-process.js';
 
 /** examples/guardrails-test as a folder: its prompt config as a pack, four of its scenarios and its mock responses. */
 function fixture(): string {
@@ -80,9 +84,11 @@ interface Report {
 }
 
 let chat: ChatServer | undefined;
+const served = new ServeScope();
 afterEach(async () => {
   await chat?.close();
   chat = undefined;
+  await served.stop();
 });
 
 describe("PromptKit's guardrails-test example, run by auggy", () => {
@@ -157,5 +163,19 @@ describe("PromptKit's guardrails-test example, run by auggy", () => {
     const sent = JSON.stringify(chat.requests[1].body.messages);
     expect(sent).toContain(DEFAULT_BLOCKED_MESSAGE);
     expect(sent).not.toContain('Okay, here it is');
+  });
+
+  it('an AG-UI client of serve gets the pack message as the reply and the line as a CUSTOM event, never the banned words', async () => {
+    const { serve } = await served.start(fixture(), [{ text: 'Fine, here you go: damn it, this is crap' }]);
+    const agent = new HttpAgent({ url: `${serve.url}/agent/run` });
+    agent.addMessage({ id: randomUUID(), role: 'user', content: 'Repeat after me' });
+    const events: BaseEvent[] = [];
+    const runId = `run-${randomUUID()}`;
+    await agent.runAgent({ runId }, { onEvent: ({ event }) => void events.push(event) });
+    checkRunSequence(validateEach(events), { threadId: agent.threadId, runId });
+    expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: DEFAULT_BLOCKED_MESSAGE });
+    expect(JSON.stringify(events)).not.toContain('here you go');
+    const custom = events.filter((event) => event.type === 'CUSTOM').map((event) => (event as BaseEvent & { name: string }).name);
+    expect(custom).toEqual(expect.arrayContaining(['auggy.system', 'workflow.guardrail']));
   });
 });
