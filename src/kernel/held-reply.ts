@@ -15,16 +15,18 @@ export function holdRound(emit: EmitEvent): { emit: EmitEvent; release(verdict?:
         for (const event of held) emit(event);
         return;
       }
-      let said = false;
+      // The round's first text message carries the reply as it now stands; the others go, and a
+      // tool call that followed one of them follows the first instead.
+      const first = held.find((event) => event.type === 'TEXT_MESSAGE_START');
       for (const event of held) {
-        const isText = event.type === 'TEXT_MESSAGE_START' || event.type === 'TEXT_MESSAGE_CONTENT' || event.type === 'TEXT_MESSAGE_END';
-        if (!isText) emit(event);
-        else if (event.type === 'TEXT_MESSAGE_START' && !said) {
-          // The round's first text message carries the reply as it now stands; a tool call's parentMessageId still finds it.
-          said = true;
+        if (event.type === 'TEXT_MESSAGE_START' && event === first) {
           emit(event);
           emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: event.messageId, delta: verdict.text });
           emit({ type: 'TEXT_MESSAGE_END', messageId: event.messageId });
+        } else if (event.type === 'TOOL_CALL_START' && first?.type === 'TEXT_MESSAGE_START' && event.parentMessageId !== undefined) {
+          emit({ ...event, parentMessageId: first.messageId });
+        } else if (event.type !== 'TEXT_MESSAGE_START' && event.type !== 'TEXT_MESSAGE_CONTENT' && event.type !== 'TEXT_MESSAGE_END') {
+          emit(event);
         }
       }
       emit(systemLineEvent(verdict.line));
