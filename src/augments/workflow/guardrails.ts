@@ -135,6 +135,8 @@ export function promptGuardrails(validators: unknown): { guardrails: Guardrail[]
         index,
         message: 'validator pii_leakage runs its pattern check only (email addresses, SSNs, card numbers), as PromptKit runs it without a judge model',
       });
+    if (params.case_sensitive === true)
+      problems.push({ index, message: `validator ${type} ignores case_sensitive: true: PromptKit's checks always ignore case, and auggy's do the same` });
     if (canonicalType(type) === 'sentence_count')
       problems.push({
         index,

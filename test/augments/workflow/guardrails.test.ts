@@ -109,6 +109,7 @@ describe("PromptKit's guardrails, run on a reply", () => {
       { type: 'max_length', params: { max_tokens: 10 } },
       { type: 'banned_words', params: { words: ['x'], direction: 'input' } },
       { type: 'max_sentences', params: { max_sentences: 2 } },
+      { type: 'banned_words', params: { words: ['Damn'], case_sensitive: true } },
       { params: {} },
     ]);
     expect(problems.map((problem) => [problem.index, problem.message])).toEqual([
@@ -118,11 +119,13 @@ describe("PromptKit's guardrails, run on a reply", () => {
       [3, expect.stringMatching(/^validator max_length is skipped, as PromptKit skips it: give it max_characters/)],
       [4, expect.stringMatching(/direction: input.*not run/)],
       [5, expect.stringMatching(/^validator max_sentences never holds a reply back/)],
-      [6, expect.stringMatching(/needs a type/)],
+      [6, expect.stringMatching(/^validator banned_words ignores case_sensitive: true/)],
+      [7, expect.stringMatching(/needs a type/)],
     ]);
     // max_sentences still runs, as in PromptKit, and never triggers.
-    expect(guardrails.map((guardrail) => guardrail.type)).toEqual(['max_sentences']);
-    expect(runGuardrails(guardrails, 'One. Two. Three. Four.', [])).toBeUndefined();
+    expect(guardrails.map((guardrail) => guardrail.type)).toEqual(['max_sentences', 'banned_words']);
+    expect(runGuardrails(guardrails.slice(0, 1), 'One. Two. Three. Four.', [])).toBeUndefined();
+    expect(runGuardrails(guardrails.slice(1), 'damn', [])?.validator).toBe('banned_words');
   });
 });
 
