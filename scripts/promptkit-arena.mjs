@@ -93,6 +93,8 @@ function writeAgent(root, name, arenaDir, spec, task) {
       ...(config.variables ? { variables: config.variables } : {}),
       ...(config.allowed_tools ? { tools: config.allowed_tools } : {}),
       ...(config.parameters ? { parameters: config.parameters } : {}),
+      // packc carries a prompt config's validators into the pack: they run as guardrails.
+      ...(config.validators ? { validators: config.validators } : {}),
     };
     if (id !== key) prompts[id] = prompts[key];
   }

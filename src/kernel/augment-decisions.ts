@@ -1,4 +1,4 @@
-import type { Augment, BatchDecision, CallSettings, FinishedTurn, SettledToolCall, TurnHookContext } from './augment.js';
+import type { Augment, BatchDecision, CallSettings, FinishedTurn, ReplyReviewer, SettledToolCall, TurnHookContext } from './augment.js';
 import type { KernelTool } from './tool.js';
 import type { FailureCode, TurnStatus } from './events.js';
 import type { TurnResult } from './turn-loop.js';
@@ -23,6 +23,11 @@ export function toolsOfRound(augments: readonly Augment[], clientTools: readonly
 /** The first augment that sets call settings (a workflow state's prompt) has them. */
 export function settingsOfRound(augments: readonly Augment[]): CallSettings | undefined {
   return augments.map((augment) => augment.callSettings?.()).find((asked) => asked !== undefined);
+}
+
+/** The first augment that checks replies (a workflow state's guardrails) checks this round's. */
+export function reviewerOfRound(augments: readonly Augment[]): ReplyReviewer | undefined {
+  return augments.map((augment) => augment.replyReviewer?.()).find((reviewer) => reviewer !== undefined);
 }
 
 /** Every augment sees the batch; for each field the first augment that decides it wins. */

@@ -121,6 +121,19 @@ export interface CallSettings {
   maxOutputTokens?: number;
 }
 
+/** A reply an augment holds back before the person sees it (a PromptPack guardrail), and what stands instead. */
+export interface ReplyVerdict {
+  /** The reply as it now stands: what the person is shown, the transcript keeps and the model reads next. */
+  text: string;
+  /** One line for the person: what was held back and why. */
+  line: string;
+  /** Kept in the session log beside the line, for hosts and `auggy test` to read. */
+  event?: { name: string; value: unknown };
+}
+
+/** Checks a model round's text, given the transcript before it; undefined lets it stand. */
+export type ReplyReviewer = (reply: string, transcript: readonly ModelMessage[]) => ReplyVerdict | undefined;
+
 /** Tokens a completion spent; the host counts them in the turn's usage. */
 export interface CompletionUsage {
   inputTokens: number;
@@ -184,6 +197,12 @@ export interface Augment {
   roundLimit?(): RoundLimit | undefined;
   /** Settings for the next model call; asked every round, so a workflow state's prompt brings its own. The first augment that sets one wins. */
   callSettings?(): CallSettings | undefined;
+  /**
+   * Checks the next round's reply before anyone sees it (a workflow state's guardrails); asked
+   * every round. While one is set the kernel shows a round's text once it is whole, not as it
+   * streams, so a reply held back is never shown. The first augment that sets one wins.
+   */
+  replyReviewer?(): ReplyReviewer | undefined;
   /** Fields this augment adds to `--output json` (e.g. `{ ask: {...} }`), merged at the top level. */
   snapshot?(): Record<string, unknown> | undefined;
 }

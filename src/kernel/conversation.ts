@@ -34,7 +34,15 @@ import type {
 // The types are part of the conversation's surface: its callers import them from here.
 export type * from './conversation-types.js';
 import { knownMessageIds, openCallsAmong } from './transcript-queries.js';
-import { decideAfterBatch, decideAfterTurn, settingsOfRound, toolsOfRound, turnFailedBeforeModel, type FloorAfterTurn } from './augment-decisions.js';
+import {
+  decideAfterBatch,
+  decideAfterTurn,
+  reviewerOfRound,
+  settingsOfRound,
+  toolsOfRound,
+  turnFailedBeforeModel,
+  type FloorAfterTurn,
+} from './augment-decisions.js';
 import { compactPolicy } from './context/compact-policy.js';
 import { overflowAdvice } from './context/context-advice.js';
 import { ContextKeeper, type CompactResult } from './context/context-keeper.js';
@@ -603,7 +611,13 @@ export class Conversation {
             },
             prepareRound: () => {
               const settings = settingsOfRound(this.augmentList);
-              return { system: this.systemPrompt(), tools: toolsOfRound(this.augmentList, clientTools), ...(settings ? { settings } : {}) };
+              const review = reviewerOfRound(this.augmentList);
+              return {
+                system: this.systemPrompt(),
+                tools: toolsOfRound(this.augmentList, clientTools),
+                ...(settings ? { settings } : {}),
+                ...(review ? { review } : {}),
+              };
             },
             afterBatch: (batch, context) => decideAfterBatch(this.augmentList, batch, context),
             onMessage: (message) => this.record(message, runId),

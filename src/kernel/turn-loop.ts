@@ -1,14 +1,23 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelMessage } from '@ai-sdk/provider-utils';
-import type { BatchDecision, CallSettings, ClosingRound, SettledToolCall, TurnHookContext } from './augment.js';
+import type { BatchDecision, CallSettings, ClosingRound, ReplyReviewer, SettledToolCall, TurnHookContext } from './augment.js';
 import { NOBODY, type PersonChannel } from './person.js';
 import { systemLineEvent, type EmitEvent, type FailureCode, type TurnOutcome, type TurnStatus } from './events.js';
-import { newMessageId, runModelStep, type FinishReason, type RequestedToolCall, type StepOutcome, type StepUsage } from './model-step.js';
+import {
+  newMessageId,
+  runModelStep,
+  type FinishReason,
+  type ModelStepRequest,
+  type RequestedToolCall,
+  type StepOutcome,
+  type StepUsage,
+} from './model-step.js';
 import { runToolBatch, terminationOf, type SettledCall } from './tool-batch.js';
 import type { KernelTool } from './tool.js';
 import type { Interrupt } from './interrupt.js';
 import { overflowAdvice } from './context/context-advice.js';
 import type { ContextReading } from './context/context-meter.js';
+import { holdRound } from './held-reply.js';
 
 export interface ToolCallSummary {
   id: string;
@@ -47,6 +56,8 @@ export interface RoundSetup {
   tools: KernelTool[];
   /** An augment's sampling settings for this round (a PromptPack prompt's temperature and max_tokens). */
   settings?: CallSettings;
+  /** An augment's check of this round's reply (a PromptPack prompt's guardrails), run before anyone sees it. */
+  review?: ReplyReviewer;
 }
 
 export interface TurnLoopOptions {
@@ -186,6 +197,18 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     speak(text);
     keep({ role: 'assistant', content: [{ type: 'text', text }] });
   };
+  /**
+   * One model call. With a reviewer its events are held until the reply is whole and checked,
+   * and the reply comes back as it now stands (a guardrail cut it or put the pack's message there).
+   */
+  const modelRound = async (request: Omit<ModelStepRequest, 'emit'>, review: ReplyReviewer | undefined): Promise<StepOutcome> => {
+    if (!review) return runModelStep({ ...request, emit });
+    const held = holdRound(emit);
+    const step = await runModelStep({ ...request, emit: held.emit });
+    const verdict = step.text !== '' && !step.aborted && step.error === undefined ? review(step.text, messages) : undefined;
+    held.release(verdict);
+    return verdict ? { ...step, text: verdict.text } : step;
+  };
   const maxRounds = options.maxInferenceLoops;
   const source = options.roundLimitSource ?? 'settings.maxInferenceLoops';
   let rounds = 0;
@@ -194,15 +217,11 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
   const close = async (closing: ClosingRound): Promise<TurnResult> => {
     if (result.text === '' && rounds < maxRounds && !signal.aborted) {
       rounds++;
-      const step = await runModelStep({
-        model: options.model,
-        system: options.prepareRound().system,
-        messages,
-        tools: [],
-        signal,
-        emit,
-        maxRetries: options.maxRetries ?? 2,
-      });
+      const round = options.prepareRound();
+      const step = await modelRound(
+        { model: options.model, system: round.system, messages, tools: [], signal, maxRetries: options.maxRetries ?? 2 },
+        round.review,
+      );
       result.usage.inputTokens += step.usage.inputTokens;
       result.usage.outputTokens += step.usage.outputTokens;
       options.onModelUsage?.(step.usage, step.finishReason);
@@ -279,17 +298,19 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnResult>
     }
     rounds++;
     const round = options.prepareRound();
-    const step = await runModelStep({
-      model: options.model,
-      system: round.system,
-      messages,
-      tools: round.tools,
-      signal,
-      emit,
-      maxRetries: options.maxRetries ?? 2,
-      maxOutputTokens: roundOutputLimit(options.maxOutputTokens, round.settings?.maxOutputTokens),
-      temperature: round.settings?.temperature,
-    });
+    const step = await modelRound(
+      {
+        model: options.model,
+        system: round.system,
+        messages,
+        tools: round.tools,
+        signal,
+        maxRetries: options.maxRetries ?? 2,
+        maxOutputTokens: roundOutputLimit(options.maxOutputTokens, round.settings?.maxOutputTokens),
+        temperature: round.settings?.temperature,
+      },
+      round.review,
+    );
     options.onContextMeasured?.(step.usage.inputTokens, messages.length);
     result.finishReason = step.finishReason;
     result.usage.inputTokens += step.usage.inputTokens;

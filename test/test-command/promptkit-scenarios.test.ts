@@ -67,7 +67,7 @@ spec:
   });
 
   it('an LLM-judged or unobserved type is reported skipped, never passed', async () => {
-    for (const type of ['faithfulness', 'guardrail_triggered', 'cost_budget', 'image_format']) {
+    for (const type of ['faithfulness', 'cost_budget', 'image_format']) {
       const result = await check(type, {}, scope('anything'));
       expect(result, type).toMatchObject({ passed: false, skipped: true });
     }

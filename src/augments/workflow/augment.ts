@@ -11,6 +11,7 @@ import { validatePack } from './validate-pack.js';
 import { workflowCommand } from './workflow-command.js';
 import { WorkflowRuntime, transitionValue } from './workflow-runtime.js';
 import { WORKFLOW_STATE_FILE } from './workflow-state.js';
+import { promptGuardrails, validatorsNotRun } from './guardrails.js';
 
 const configSchema = z.object({
   /** The PromptPack file, relative to the agent folder. */
@@ -34,6 +35,8 @@ function stateRows(model: WorkflowModel): AdminRow[] {
     if (state.maxVisits !== undefined) traits.push(`max_visits ${state.maxVisits}${state.onMaxVisits ? ` → ${state.onMaxVisits}` : ''}`);
     const events = Object.entries(state.onEvent).map(([event, target]) => `${event} → ${target}`);
     const tools = state.prompt?.tools?.length ? `; tools: ${state.prompt.tools.join(', ')}` : '';
+    const guards = promptGuardrails(state.prompt?.validators).guardrails.map((guardrail) => guardrail.type);
+    if (guards.length > 0) traits.push(`guardrails: ${guards.join(', ')}`);
     return { label: `State ${state.name}`, value: `${traits.join(', ')}${events.length ? `; ${events.join(', ')}` : ''}${tools}` };
   });
 }
@@ -122,6 +125,8 @@ export const workflowAugment: AugmentFactory = {
       env: { ...process.env, ...setup.agent.env },
     });
     await runtime.started;
+    // Named in --output json, so guardrail_triggered reports one of them skipped rather than untriggered.
+    const notRun = validatorsNotRun(Object.values(loaded.model.states).flatMap((state) => (state.prompt ? [state.prompt] : [])));
     // A run elsewhere (another replica, a --print on the same store) moved the workflow: this one's next turn starts there.
     setup.session.watchState((name) => {
       if (name === WORKFLOW_STATE_FILE) runtime.reload();
@@ -135,6 +140,7 @@ export const workflowAugment: AugmentFactory = {
       afterBatch: (batch, context) => runtime.afterBatch(batch, context),
       roundLimit: () => runtime.roundLimit(),
       callSettings: () => runtime.callSettings(),
+      replyReviewer: () => runtime.replyReviewer(),
       hostInput: (name, value) => (name === 'event' ? runtime.applyExternal(value) : undefined),
       commands: () => [workflowCommand(runtime)],
       indicator: () => {
@@ -152,6 +158,7 @@ export const workflowAugment: AugmentFactory = {
             visits,
             transitions: transitions.map(transitionValue),
             ...(runtime.model.artifactNames.length > 0 ? { artifacts } : {}),
+            ...(notRun.length > 0 ? { validatorsNotRun: notRun } : {}),
           },
         };
       },

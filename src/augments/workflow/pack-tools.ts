@@ -17,6 +17,8 @@ export interface PackHttp {
   queryParams?: string[];
   staticQuery: Record<string, string>;
   staticHeaders: Record<string, string>;
+  /** `request.header_params`: header name → Go template of the arguments (`Bearer {{.token}}`). */
+  headerParams: Record<string, string>;
   staticBody: Record<string, unknown>;
   exclude: string[];
   /** JMESPath that reshapes the arguments into the request body (`request.body_mapping`). */
@@ -67,6 +69,7 @@ const httpSchema = z.looseObject({
       query_params: z.array(z.string()).optional(),
       static_query: stringRecord.optional(),
       static_headers: stringRecord.optional(),
+      header_params: stringRecord.optional(),
       static_body: z.record(z.string(), z.unknown()).optional(),
       exclude: z.array(z.string()).optional(),
       body_mapping: z.string().optional(),
@@ -89,6 +92,7 @@ function httpOf(raw: Record<string, unknown>): PackHttp | undefined {
     ...(request?.query_params ? { queryParams: request.query_params } : {}),
     staticQuery: request?.static_query ?? {},
     staticHeaders: request?.static_headers ?? {},
+    headerParams: request?.header_params ?? {},
     staticBody: request?.static_body ?? {},
     exclude: request?.exclude ?? [],
     ...(request?.body_mapping ? { requestMapping: request.body_mapping } : {}),
@@ -152,29 +156,48 @@ export function packToolProblems(pack: PackFile, files: PackFiles = DEFAULT_FILE
   return Object.entries(pack.tools ?? {}).flatMap(([key, tool]): ToolProblem[] => {
     const raw = tool as Record<string, unknown>;
     const name = tool.name ?? key;
-    const answer = answerOf(raw, files);
-    if (answer?.kind === 'template') {
-      const problem = goTemplateProblem(answer.template);
-      return problem ? [{ key, severity: 'warning', message: `tool ${name}: its mock_template cannot be rendered here: ${problem}` }] : [];
-    }
-    if (answer?.kind === 'template-file' || answer?.kind === 'static-file') {
-      return mockFileProblem(key, name, answer.kind === 'template-file' ? 'mock_template_file' : 'mock_result_file', answer.file);
-    }
-    if (raw.http !== undefined && answer === undefined) {
-      return [{ key, severity: 'warning', message: `tool ${name}: http needs a url (http: { url: "https://...", method: GET })` }];
-    }
-    if (answer?.kind === 'http') {
-      const mappings = [
-        ['request', answer.http.requestMapping],
-        ['response', answer.http.responseMapping],
-      ] as const;
-      for (const [side, expression] of mappings) {
-        const problem = expression === undefined ? undefined : jmespathProblem(expression);
-        if (problem) return [{ key, severity: 'error', message: `tool ${name}: its http ${side} body_mapping is not valid JMESPath (${problem})` }];
-      }
-    }
-    return [];
+    const parts = mockPartsProblem(key, name, raw);
+    return [...(parts ? [parts] : []), ...answerProblems(key, name, raw, answerOf(raw, files))];
   });
+}
+
+/** PromptKit's mock_parts (images beside a mock result) cannot reach a model through a text result: said, not dropped silently. */
+function mockPartsProblem(key: string, name: string, raw: Record<string, unknown>): ToolProblem | undefined {
+  if (!Array.isArray(raw.mock_parts) || raw.mock_parts.length === 0) return undefined;
+  return {
+    key,
+    severity: 'warning',
+    message: `tool ${name}: its mock_parts are not sent, since auggy's tool results are text; the model gets ${'mock_result' in raw || typeof raw.mock_template === 'string' ? 'the mock result alone' : 'none of them'}`,
+  };
+}
+
+/** What keeps a tool's own answer from working as the pack means it: one sentence, or none. */
+function answerProblems(key: string, name: string, raw: Record<string, unknown>, answer: PackToolAnswer | undefined): ToolProblem[] {
+  if (answer?.kind === 'template') {
+    const problem = goTemplateProblem(answer.template);
+    return problem ? [{ key, severity: 'warning', message: `tool ${name}: its mock_template cannot be rendered here: ${problem}` }] : [];
+  }
+  if (answer?.kind === 'template-file' || answer?.kind === 'static-file') {
+    return mockFileProblem(key, name, answer.kind === 'template-file' ? 'mock_template_file' : 'mock_result_file', answer.file);
+  }
+  if (raw.http !== undefined && answer === undefined) {
+    return [{ key, severity: 'warning', message: `tool ${name}: http needs a url (http: { url: "https://...", method: GET })` }];
+  }
+  if (answer?.kind === 'http') {
+    const mappings = [
+      ['request', answer.http.requestMapping],
+      ['response', answer.http.responseMapping],
+    ] as const;
+    for (const [side, expression] of mappings) {
+      const problem = expression === undefined ? undefined : jmespathProblem(expression);
+      if (problem) return [{ key, severity: 'error', message: `tool ${name}: its http ${side} body_mapping is not valid JMESPath (${problem})` }];
+    }
+    for (const [header, template] of Object.entries(answer.http.headerParams)) {
+      const problem = goTemplateProblem(template);
+      if (problem) return [{ key, severity: 'warning', message: `tool ${name}: its header_params ${header} cannot be rendered here: ${problem}` }];
+    }
+  }
+  return [];
 }
 
 function schemaOf(parameters: unknown): z.ZodType {
@@ -216,9 +239,32 @@ function mappedResponse(name: string, text: string, mapping: string | undefined)
 }
 
 /** One HTTP call to the URL the pack names, as PromptKit's HTTP executor makes it: GET args in the query, a body method's as JSON. */
+/** The arguments a Go template reads (`{{.id}}`): PromptKit keeps them out of the body and the query. */
+function templateArgs(template: string): string[] {
+  return [...template.matchAll(/\{\{\s*\.(\w+)/g)].map((match) => match[1]);
+}
+
+/**
+ * The request's headers in PromptKit's order, a later one winning: the JSON content type, the
+ * pack's header_params rendered from the arguments, static_headers, headers, then headers_from_env.
+ */
+function requestHeaders(http: PackHttp, args: Record<string, unknown>, env: NodeJS.ProcessEnv, sendsBody: boolean): Headers {
+  const headers = new Headers();
+  if (sendsBody) headers.set('content-type', 'application/json');
+  for (const [header, template] of Object.entries(http.headerParams))
+    headers.set(header, template.includes('{{') ? renderGoTemplate(template, args) : template);
+  for (const [header, value] of Object.entries({ ...http.staticHeaders, ...http.headers })) headers.set(header, value);
+  for (const pair of http.headersFromEnv) {
+    const [header, variable] = pair.split('=', 2);
+    const value = variable === undefined ? undefined : env[variable];
+    if (header && value) headers.set(header, value);
+  }
+  return headers;
+}
+
 async function callHttp(name: string, http: PackHttp, args: Record<string, unknown>, signal: AbortSignal, env: NodeJS.ProcessEnv): Promise<ToolResult> {
   const url = new URL(renderGoTemplate(http.url, args));
-  const consumed = new Set([...http.exclude, ...[...http.url.matchAll(/\{\{\s*\.(\w+)/g)].map((match) => match[1])]);
+  const consumed = new Set([...http.exclude, ...templateArgs(http.url), ...Object.values(http.headerParams).flatMap(templateArgs)]);
   const bodyMethod = ['POST', 'PUT', 'PATCH'].includes(http.method);
   const body: Record<string, unknown> = { ...http.staticBody };
   for (const [key, value] of Object.entries(args)) {
@@ -228,14 +274,13 @@ async function callHttp(name: string, http: PackHttp, args: Record<string, unkno
     else body[key] = value;
   }
   for (const [key, value] of Object.entries(http.staticQuery)) url.searchParams.set(key, value);
-  const headers: Record<string, string> = { ...http.headers, ...http.staticHeaders };
-  for (const pair of http.headersFromEnv) {
-    const [header, variable] = pair.split('=', 2);
-    const value = variable === undefined ? undefined : env[variable];
-    if (header && value) headers[header] = value;
-  }
   const sendsBody = bodyMethod && Object.keys(body).length > 0;
-  if (sendsBody) headers['content-type'] = 'application/json';
+  let headers: Headers;
+  try {
+    headers = requestHeaders(http, args, env, sendsBody);
+  } catch (error) {
+    return { isError: true, content: `${name}: the pack's header_params cannot be rendered: ${error instanceof Error ? error.message : String(error)}` };
+  }
   let sent: string | undefined;
   if (sendsBody) {
     try {

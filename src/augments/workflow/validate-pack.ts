@@ -8,6 +8,7 @@ import { checkAskState } from './validate-ask.js';
 import type { Report } from './pack-report.js';
 import { promptSetTask } from './prompt-set.js';
 import { packToolProblems, type PackFiles } from './pack-tools.js';
+import { promptGuardrails } from './guardrails.js';
 
 type Workflow = NonNullable<PackFile['workflow']>;
 
@@ -110,22 +111,24 @@ function checkState(pack: PackFile, workflow: Workflow, name: string, state: Pac
   }
 }
 
-/** Prompts' validators are PromptKit guardrails auggy does not run: say so rather than let them seem on. */
+/**
+ * Prompts' validators run as PromptKit's guardrails; each that auggy cannot run as written is
+ * named. PromptKit reads validators per prompt only, so a pack-level list is said to do nothing.
+ */
 function checkPrompts(pack: PackFile, report: Report, files?: PackFiles): void {
   for (const [task, prompt] of Object.entries(pack.prompts)) {
-    const validators = (prompt as Record<string, unknown>).validators;
-    if (Array.isArray(validators) && validators.length > 0) {
-      report(
-        'warning',
-        ['prompts', task, 'validators'],
-        `prompt "${task}" declares ${validators.length === 1 ? 'a validator' : `${validators.length} validators`}; auggy does not run validators, so replies in that state are not checked`,
-      );
+    for (const { index, message } of promptGuardrails(prompt.validators).problems) {
+      report('warning', ['prompts', task, 'validators', index], message);
     }
   }
   for (const { key, severity, message } of packToolProblems(pack, files)) report(severity, ['tools', key], message);
   const packValidators = (pack as Record<string, unknown>).validators;
   if (Array.isArray(packValidators) && packValidators.length > 0) {
-    report('warning', ['validators'], 'the pack declares validators; auggy does not run validators, so replies are not checked');
+    report(
+      'warning',
+      ['validators'],
+      "the pack's top-level validators are not run: PromptKit runs the validators of each prompt, so move them under the prompts they guard",
+    );
   }
 }
 

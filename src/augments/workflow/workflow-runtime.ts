@@ -4,7 +4,9 @@ import { systemLineEvent } from '../../kernel/events.js';
 import { NOBODY } from '../../kernel/person.js';
 import type { KernelTool } from '../../kernel/tool.js';
 import type { SessionHandle } from '../../session/session.js';
-import type { BatchDecision, CallSettings, HostInputResult, SettledToolCall, TurnHookContext } from '../../kernel/augment.js';
+import type { BatchDecision, CallSettings, HostInputResult, ReplyReviewer, SettledToolCall, TurnHookContext } from '../../kernel/augment.js';
+import { assistantTexts, guardrailLine, promptGuardrails, runGuardrails, type Guardrail } from './guardrails.js';
+import { GUARDRAIL_EVENT, type GuardrailEventValue } from './guardrail-event.js';
 import { answersForTemplates, askPerson, mergeAnswers, renderedAsk } from './ask-state.js';
 import { agentMoves, providesTool, type StateDef, type WorkflowModel } from './pack-model.js';
 import { workflowPromptBlock } from './prompt-block.js';
@@ -77,6 +79,8 @@ export class WorkflowRuntime {
   private readonly mockTools: KernelTool[];
   private readonly missingToolsWarned = new Set<string>();
   private artifactTool: KernelTool | undefined;
+  /** Each state's runnable guardrails, read from its prompt's validators once. */
+  private readonly guardrails = new Map<string, Guardrail[]>();
   private readonly now: () => Date;
   /** Settles once a fresh workflow's entry position is saved, or said not to be (a warning). */
   readonly started: Promise<void>;
@@ -165,6 +169,27 @@ export class WorkflowRuntime {
       ...(parameters.max_tokens !== undefined ? { maxOutputTokens: parameters.max_tokens } : {}),
     };
     return Object.keys(settings).length > 0 ? settings : undefined;
+  }
+
+  /**
+   * The current state's guardrails (its prompt's validators), as the check of the next reply:
+   * the first that triggers cuts or replaces it, says so in one line, and records it.
+   */
+  replyReviewer(): ReplyReviewer | undefined {
+    const state = this.state;
+    let guardrails = this.guardrails.get(state.name);
+    if (!guardrails) {
+      guardrails = promptGuardrails(state.prompt?.validators).guardrails;
+      this.guardrails.set(state.name, guardrails);
+    }
+    if (guardrails.length === 0) return undefined;
+    const running = guardrails;
+    return (reply, transcript) => {
+      const trigger = runGuardrails(running, reply, assistantTexts(transcript));
+      if (!trigger) return undefined;
+      const value: GuardrailEventValue = { state: state.name, validator: trigger.validator, explanation: trigger.explanation, action: trigger.action };
+      return { text: trigger.text, line: guardrailLine(trigger), event: { name: GUARDRAIL_EVENT, value } };
+    };
   }
 
   promptBlock(): string {

@@ -137,7 +137,12 @@ export async function runTurn(
     emit: (event) => h.events.push(event),
     prepareRound: () => {
       const offered = [...(options.tools ?? []), ...(h.augment.tools?.() ?? [])];
-      return { system: buildSystemPrompt('You are a test agent.', [], [h.augment]), tools: h.augment.filterTools?.(offered) ?? offered };
+      const review = h.augment.replyReviewer?.();
+      return {
+        system: buildSystemPrompt('You are a test agent.', [], [h.augment]),
+        tools: h.augment.filterTools?.(offered) ?? offered,
+        ...(review ? { review } : {}),
+      };
     },
     afterBatch: async (batch, context) => (await h.augment.afterBatch?.(batch, context)) ?? undefined,
     onMessage: (message) => h.messages.push(message),

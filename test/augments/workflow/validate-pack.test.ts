@@ -257,7 +257,7 @@ describe('workflow pack validation', () => {
       ]);
     });
 
-    it('fields auggy does not execute are warned (validators, an on_max_visits redirect chain), RFC 0009 artifacts are not: they are kept', () => {
+    it('fields auggy does not execute are warned (a validator that needs a model, an on_max_visits redirect chain), RFC 0009 artifacts are not: they are kept', () => {
       const found = check({
         entry: 'a',
         states: {
@@ -265,16 +265,30 @@ describe('workflow pack validation', () => {
           b: { prompt_task: 'a', max_visits: 1, on_max_visits: 'c', on_event: { Go: 'c' } },
           c: { prompt_task: 'a', terminal: true },
         },
-        prompts: { a: { system_template: 'A.', validators: [{ type: 'banned_words', params: { words: ['x'] } }] } },
+        prompts: {
+          a: {
+            system_template: 'A.',
+            validators: [
+              { type: 'banned_words', params: { words: ['x'] } },
+              { type: 'toxicity', params: { direction: 'output' } },
+            ],
+          },
+        },
       });
       expect(found).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ severity: 'warning', field: 'workflow.states.a.on_max_visits', message: expect.stringMatching(/redirect is not chained/) }),
-          expect.objectContaining({ severity: 'warning', field: 'prompts.a.validators', message: expect.stringMatching(/does not run validators/) }),
+          expect.objectContaining({
+            severity: 'warning',
+            field: 'prompts.a.validators[1]',
+            message: expect.stringMatching(/validator toxicity is not run: it needs a judge model/),
+          }),
         ]),
       );
       expect(found.every((d) => d.severity === 'warning' && d.line !== undefined)).toBe(true);
       expect(found.some((d) => d.field?.includes('artifacts'))).toBe(false);
+      // banned_words runs as PromptKit runs it: nothing to say about it.
+      expect(found.some((d) => d.field === 'prompts.a.validators[0]')).toBe(false);
     });
 
     it('a composition state, which auggy does not run', () => {

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { didYouMean } from '../../../agent/suggest.js';
+import { compilePattern } from '../../../augments/go-pattern.js';
+
+export { compilePattern };
 
 const MAX_SHOWN = 240;
 
@@ -54,28 +57,6 @@ export function strictShape<S extends z.ZodRawShape>(shape: S) {
       return `unknown key ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}${hint}`;
     },
   });
-}
-
-/**
- * PromptKit writes Go regular expressions: their inline flags (`(?i)`, `(?s)`, `(?m)`, also
- * mid-pattern and as `(?i:...)` groups) become the pattern's JavaScript flags, `(?P<name>` is
- * `(?<name>`, and `\A` / `\z` are `^` / `$`. A flag group applies to the whole pattern here.
- */
-export function compilePattern(source: string, extraFlags = ''): RegExp {
-  const flags = new Set([...extraFlags]);
-  let body = source.replace(/\(\?([imsU]+)\)/g, (_all, found: string) => {
-    for (const flag of found) if (flag !== 'U') flags.add(flag);
-    return '';
-  });
-  body = body.replace(/\(\?([imsU]+):/g, (_all, found: string) => {
-    for (const flag of found) if (flag !== 'U') flags.add(flag);
-    return '(?:';
-  });
-  body = body
-    .replace(/\(\?P</g, '(?<')
-    .replace(/\\A/g, '^')
-    .replace(/\\z/g, '$');
-  return new RegExp(body, [...flags].join(''));
 }
 
 /** A regular expression written in a scenario (Go's syntax, as PromptKit writes it); checked when the file loads. */

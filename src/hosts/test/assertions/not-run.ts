@@ -48,7 +48,6 @@ function judgedType(name: string, criteria: string): AssertionType {
 
 /** PromptKit types whose inputs auggy does not observe (media, guardrails, costs, skills, sub-agents). */
 const UNOBSERVED: Record<string, string> = {
-  guardrail_triggered: 'auggy runs no PromptKit guardrails',
   cost_budget: 'auggy does not count the cost of a turn',
   latency_budget: 'auggy does not time a turn for assertions',
   tool_exec: 'auggy does not run PromptKit tool executors',

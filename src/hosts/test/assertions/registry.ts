@@ -7,6 +7,7 @@ import { llmJudge, llmJudgeSession } from './judge.js';
 import { jsonPath, jsonSchema, jsonValid } from './structured.js';
 import { toolArgsExcluded, toolCallChain, toolCallSequence, toolCallsWithArgs, toolNoRepeat, toolResultMatches } from './tool-patterns.js';
 import { NOT_RUN_TYPES } from './not-run.js';
+import { guardrailTriggered } from './guardrail.js';
 
 /** The types the demo and support examples exercise: PromptKit's names and params where it has them, then auggy's own. */
 export const CORE_ASSERTION_TYPES: readonly AssertionType[] = [
@@ -49,6 +50,7 @@ export const ASSERTION_TYPES: readonly AssertionType[] = [
   toolResultMatches,
   toolArgsExcluded,
   toolCallChain,
+  guardrailTriggered,
   ...NOT_RUN_TYPES,
 ];
 

@@ -28,6 +28,16 @@ export interface ObservedWorkflow {
   complete: boolean;
   stopped?: string;
   transitions: ObservedTransition[];
+  /** The pack's validators that auggy does not run (a judge model's, `direction: input`), by declared type. */
+  validatorsNotRun?: string[];
+}
+
+/** A guardrail that held a reply back, as its `workflow.guardrail` event in the session log tells it. */
+export interface ObservedGuardrail {
+  /** The validator's type as the pack declares it (`banned_words`). */
+  validator: string;
+  action: 'truncated' | 'replaced';
+  explanation: string;
 }
 
 /** The userAsk verdict after the turn; `judged` is false when no evaluation ran for this turn. */
@@ -77,6 +87,8 @@ export interface Scope {
   conversation: string;
   /** The compactions of the context during the turn (in a conversation scope, during any turn). */
   compactions: ObservedCompaction[];
+  /** The guardrails that triggered on the turn's replies (in a conversation scope, the last turn's); none when absent. */
+  guardrails?: ObservedGuardrail[];
 }
 
 /** A compaction as its `context.compacted` event told it. */

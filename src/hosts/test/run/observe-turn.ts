@@ -6,7 +6,17 @@ import { EVALUATION_EVENT, type EvaluationEventValue } from '../../../augments/u
 import { renderTranscript } from '../../../augments/render-transcript.js';
 import { approvalFor } from './scenario-person.js';
 import { CONTEXT_COMPACTED_EVENT } from '../../../kernel/context/context-events.js';
-import type { ObservedAsk, ObservedBoardLine, ObservedCompaction, ObservedGoal, ObservedQuestion, ObservedWorkflow, Scope } from '../assertions/scope.js';
+import { GUARDRAIL_EVENT } from '../../../augments/workflow/guardrail-event.js';
+import type {
+  ObservedAsk,
+  ObservedBoardLine,
+  ObservedCompaction,
+  ObservedGoal,
+  ObservedGuardrail,
+  ObservedQuestion,
+  ObservedWorkflow,
+  Scope,
+} from '../assertions/scope.js';
 
 const REQUEST_INPUT = 'request_input';
 
@@ -24,6 +34,7 @@ function workflowOf(snapshot: Record<string, unknown>): ObservedWorkflow | undef
     complete: value.complete === true,
     ...(typeof value.stopped === 'string' ? { stopped: value.stopped } : {}),
     transitions: transitions.map((move) => ({ from: String(move.from ?? ''), to: String(move.to ?? ''), event: String(move.event ?? '') })),
+    ...(Array.isArray(value.validatorsNotRun) ? { validatorsNotRun: value.validatorsNotRun.map(String) } : {}),
   };
 }
 
@@ -90,6 +101,17 @@ function compactionsOf(events: readonly KernelEvent[]): ObservedCompaction[] {
   });
 }
 
+/** The guardrails that held back a reply during the turn, from their events (the session log keeps the same). */
+function guardrailsOf(events: readonly KernelEvent[]): ObservedGuardrail[] {
+  return events.flatMap((event) => {
+    if (event.type !== 'CUSTOM' || event.name !== GUARDRAIL_EVENT || !isRecord(event.value)) return [];
+    const { validator, action, explanation } = event.value;
+    return [
+      { validator: String(validator), action: action === 'truncated' ? ('truncated' as const) : ('replaced' as const), explanation: String(explanation ?? '') },
+    ];
+  });
+}
+
 export interface TurnObservation {
   events: readonly KernelEvent[];
   /** Undefined for a step that ran no model turn (only an event or board lines). */
@@ -117,6 +139,7 @@ export function turnScope(observation: TurnObservation): Scope {
     board: boardOf(snapshot),
     conversation: renderTranscript(observation.transcript),
     compactions: compactionsOf(events),
+    guardrails: guardrailsOf(events),
   };
 }
 
@@ -139,5 +162,6 @@ export function conversationScope(turns: readonly Scope[]): Scope {
     board: last?.board,
     conversation: last?.conversation ?? '',
     compactions: turns.flatMap((turn) => turn.compactions),
+    guardrails: ran.at(-1)?.guardrails ?? [],
   };
 }
