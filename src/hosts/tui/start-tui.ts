@@ -1,6 +1,6 @@
 import type { StoreChoice } from '../../session/open-store.js';
 import type { SessionSummary } from '../../session/session-summary.js';
-import { openAgentStore, openConversation, type AgentTarget, type SessionChoice } from '../open-conversation.js';
+import { CHAT_CONTEXT_REMEDIES, openAgentStore, openConversation, type AgentTarget, type SessionChoice } from '../open-conversation.js';
 import type { RetypeContext } from '../retype-command.js';
 import { createWarningFeed } from './warning-feed.js';
 
@@ -65,7 +65,7 @@ export async function startTui(target: AgentTarget, choice: SessionChoice, optio
   const warnings = createWarningFeed();
   const store = await openAgentStore(target, options.store ?? {}, warnings.warn);
   try {
-    const conversation = await openConversation(target, sessionChoice, warnings.warn, store);
+    const conversation = await openConversation(target, sessionChoice, warnings.warn, store, CHAT_CONTEXT_REMEDIES);
     const { runChat } = await chatModule;
     return await runChat({ conversation, warnings, retype: options.retype, ...streams });
   } finally {
