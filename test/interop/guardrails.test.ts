@@ -8,6 +8,9 @@ import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { findAssertionType } from '../../src/hosts/test/assertions/registry.js';
 import type { Scope } from '../../src/hosts/test/assertions/scope.js';
 import { DEFAULT_BLOCKED_MESSAGE } from '../../src/augments/workflow/guardrails.js';
+import { GUARDRAIL_EVENT } from '../../src/augments/workflow/guardrail-event.js';
+import { turnScope } from '../../src/hosts/test/run/observe-turn.js';
+import type { KernelEvent } from '../../src/kernel/events.js';
 import { randomUUID } from 'node:crypto';
 import { HttpAgent, type BaseEvent } from '@ag-ui/client';
 import { checkRunSequence, validateEach } from '../helpers/agui-events.js';
@@ -38,6 +41,24 @@ const check = (params: unknown, on: Scope) => {
 };
 
 describe('guardrail_triggered, with PromptKit semantics', () => {
+  it("reads the turn's last reply only: a round held back before a tool call does not count once a later reply stands", async () => {
+    const reply = (id: string, text: string): KernelEvent[] => [
+      { type: 'TEXT_MESSAGE_START', messageId: id, role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: id, delta: text },
+      { type: 'TEXT_MESSAGE_END', messageId: id },
+    ];
+    const held: KernelEvent = {
+      type: 'CUSTOM',
+      name: GUARDRAIL_EVENT,
+      value: { validator: 'banned_words', action: 'replaced', explanation: 'it contains "damn"' },
+    };
+    const observed = (events: KernelEvent[]) => turnScope({ events, snapshot: {}, transcript: [] });
+    const heldThenStood = observed([...reply('m1', DEFAULT_BLOCKED_MESSAGE), held, ...reply('m2', 'All done.')]);
+    expect((await check({ validator_type: 'banned_words', should_trigger: false }, heldThenStood)).passed).toBe(true);
+    const heldLast = observed([...reply('m1', 'Looking it up.'), ...reply('m2', DEFAULT_BLOCKED_MESSAGE), held]);
+    expect((await check({ validator_type: 'banned_words' }, heldLast)).passed).toBe(true);
+  });
+
   const banned = [{ validator: 'banned_words', action: 'replaced' as const, explanation: 'it contains "damn"' }];
 
   it('passes when the named validator triggered and should (should_trigger defaults to true)', async () => {

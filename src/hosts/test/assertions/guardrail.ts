@@ -13,7 +13,7 @@ const params = z
  * guardrail_triggered, as PromptKit's handler: the validator (named as the pack declares its
  * type) held the reply back, or with `should_trigger: false` did not; a validator that did not
  * trigger counts as not triggered, and one the pack declares but auggy does not run is skipped.
- * The triggers are those of the turn's replies, or of the last turn for `conversation_assertions`.
+ * The triggers are those of the turn's last reply, or of the last turn's for `conversation_assertions`.
  */
 export const guardrailTriggered = assertionType({
   name: 'guardrail_triggered',

@@ -101,9 +101,14 @@ function compactionsOf(events: readonly KernelEvent[]): ObservedCompaction[] {
   });
 }
 
-/** The guardrails that held back a reply during the turn, from their events (the session log keeps the same). */
+/**
+ * The guardrails that held back the turn's last reply, from their events (the session log keeps
+ * the same): PromptKit's guardrail_triggered reads the last assistant message's validations, and
+ * a verdict's event follows the text of the reply it judged.
+ */
 function guardrailsOf(events: readonly KernelEvent[]): ObservedGuardrail[] {
-  return events.flatMap((event) => {
+  const lastReply = events.findLastIndex((event) => event.type === 'TEXT_MESSAGE_START');
+  return events.slice(Math.max(0, lastReply)).flatMap((event) => {
     if (event.type !== 'CUSTOM' || event.name !== GUARDRAIL_EVENT || !isRecord(event.value)) return [];
     const { validator, action, explanation } = event.value;
     return [
