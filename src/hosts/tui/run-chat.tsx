@@ -54,8 +54,8 @@ export function openingItems(conversation: Conversation, shown = RESUME_SHOWN_IT
  * How Ink draws the chat's frame: at most 20 frames a second. Every frame is laid out and turned
  * into text whole, so while a reply streams the frame rate is most of the chat's CPU; 20 a second
  * still reads as smooth, and a key typed on a still screen is drawn at once (Ink's throttle lets
- * the first change through). Not Ink's incrementalRendering: beside text printed above the frame
- * it left rows of an earlier frame on screen (a resumed chat showed its "starting…" input line twice).
+ * the first change through). Not Ink's incrementalRendering: beside <Static> prints it left rows
+ * of an earlier frame on screen (a resumed chat showed its "starting…" input line twice).
  */
 const CHAT_FRAMES = { maxFps: 20 } as const;
 

@@ -34,9 +34,9 @@ export interface TranscriptState {
   /** Print a long streaming message line by line, so the live area stays small. */
   splitStreaming: boolean;
   /**
-   * How long a streaming message's live text grows before its finished blocks are printed. A
-   * print is a write of text already laid out, while every frame lays out and draws the whole
-   * live part again, so the live part is kept to about the block being written.
+   * How long a streaming message's live text grows before its finished blocks are printed. Each
+   * print redraws the frame twice (Ink's <Static>), so printing block by block cost more than the
+   * rest of a long reply's frames; the live part is clipped to the screen meanwhile.
    */
   splitAfterChars: number;
   /** Questionnaires that ask for a tool call's yes: their decision gets a line, not their answers. */

@@ -43,8 +43,8 @@ export type ViewAction =
   | { type: 'reset'; header: HeaderInfo; context?: ContextUse }
   | { type: 'reprint' };
 
-/** A streaming reply's finished blocks are printed once it has a line or so of them (transcript-state.ts says why). */
-const SPLIT_AFTER_CHARS = 100;
+/** A streaming reply's finished blocks are printed a screenful or so at a time (transcript-state.ts says why). */
+const SPLIT_AFTER_CHARS = 800;
 
 export function initialView(items: DisplayItem[], nextId: number, lastTurn?: TurnSummary, usage: TokenUsage = NO_USAGE, context?: ContextUse): ViewState {
   return {
