@@ -27,13 +27,14 @@ export function checkEngine(input: EngineCheckInput): Diagnostic[] {
   // AUGGY_API_KEY overrides every provider's key at run time, so it satisfies the check too.
   if (keyVariable && !isSet(keyVariable) && !isSet('AUGGY_API_KEY')) {
     const field = engine.apiKeyEnv ? 'engine.apiKeyEnv' : 'engine.provider';
-    diagnostics.push(
-      at(
+    diagnostics.push({
+      ...at(
         'warning',
         field,
         `${keyVariable} is not set in the environment or in .env; put ${keyVariable}=<your key> in .env (see .env.example) before auggy run`,
       ),
-    );
+      code: 'key-not-set',
+    });
   }
 
   if (engine.provider === 'scripted') {

@@ -11,6 +11,8 @@ export interface Diagnostic {
   /** Dotted path of the field the finding is about, when there is one (`engine.provider`). */
   field?: string;
   message: string;
+  /** `key-not-set`: the provider's key is missing, which a turn reports itself when it runs. */
+  code?: 'key-not-set';
 }
 
 export interface LoadedSkill {

@@ -26,4 +26,12 @@ export function exitCodeForStatus(status: TurnStatus): number {
 }
 
 /** A mistake in how auggy was called or configured: one line on stderr, exit code 2. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** `missing-key`: the provider's key is not set, the one thing an editor can fix by asking for it. */
+  constructor(
+    message: string,
+    readonly reason?: 'missing-key',
+  ) {
+    super(message);
+  }
+}

@@ -47,13 +47,13 @@ export async function loadRunnableAgent(dir: string, overrides: ModelOverrides, 
   // Warnings about unset keys are the turn's business (it fails with the reason); the rest are
   // shown, without the word "warning" the host already puts before them.
   loaded.diagnostics
-    .filter((d) => d.severity === 'warning' && !/not set/.test(d.message))
+    .filter((d) => d.severity === 'warning' && d.code !== 'key-not-set')
     .forEach((d) => warn(formatDiagnostic(d).replace(/ warning(?= |$)/, '')));
   try {
     const augmentTypes = await loadBuiltinAugments(loaded.agent.augments.map((augment) => augment.type));
     return { agent: loaded.agent, modelSpec: resolveModelSpec(loaded.agent, overrides), modelOverrides: overrides, augmentTypes };
   } catch (error) {
-    if (error instanceof ModelSpecError) throw new UsageError(error.message);
+    if (error instanceof ModelSpecError) throw new UsageError(error.message, error.setting === 'key' ? 'missing-key' : undefined);
     throw error;
   }
 }

@@ -90,7 +90,7 @@ export function startAcpAgent(stream: Stream, options: AcpHostOptions): { closed
         const folder = await options.folders.load(dir);
         if (!folder.ok) {
           // A missing key is the one thing an editor can fix by itself: its own error says so.
-          throw /is not set/.test(folder.problem)
+          throw folder.missingKey
             ? RequestError.authRequired({ auggy: { message: folder.problem } }, folder.problem)
             : new RequestError(-32603, folder.problem);
         }

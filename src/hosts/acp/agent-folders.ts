@@ -7,7 +7,9 @@ import type { SessionStore } from '../../session/store.js';
 import { loadRunnableAgent, openAgentStore, type AgentTarget } from '../open-conversation.js';
 
 /** An agent folder ready for sessions, or the one sentence that says why it is not. */
-export type LoadedFolder = { ok: true; target: AgentTarget; store: SessionStore } | { ok: false; problem: string };
+export type LoadedFolder =
+  | { ok: true; target: AgentTarget; store: SessionStore }
+  | { ok: false; problem: string /** The provider's key is not set. */; missingKey: boolean };
 
 export interface AgentFoldersOptions {
   overrides: ModelOverrides;
@@ -40,7 +42,7 @@ export class AgentFolders {
       const store = await openAgentStore(target, this.options.store, this.options.log);
       return { ok: true, target, store };
     } catch (error) {
-      if (error instanceof UsageError) return { ok: false, problem: error.message };
+      if (error instanceof UsageError) return { ok: false, problem: error.message, missingKey: error.reason === 'missing-key' };
       throw error;
     }
   }
