@@ -104,6 +104,8 @@ export function useConsole() {
 
   /** How many history events the thread had when last read, so a poll redraws only what grew elsewhere. */
   const historyLength = useRef(0);
+  /** Counts the starts and ends of this page's runs, so a thread read that straddles one is dropped. */
+  const runChanges = useRef(0);
 
   /**
    * The thread's state, indicators and open questions as the server has them now; the
@@ -111,8 +113,12 @@ export function useConsole() {
    */
   const refreshThread = useCallback(
     async (threadId: string, transcript: 'always' | 'if-changed' | 'never') => {
+      const asked = runChanges.current;
       try {
         const detail = await api.thread(threadId);
+        // Read before a run started or ended here: it may lack the questions that run left open
+        // (its RUN_FINISHED brought them), and the read made at the run's end follows anyway.
+        if (runChanges.current !== asked) return;
         const grew = detail.events.length !== historyLength.current;
         historyLength.current = detail.events.length;
         const redraw = transcript === 'always' || (transcript === 'if-changed' && grew);
@@ -187,6 +193,7 @@ export function useConsole() {
       // from an earlier snapshot would write stale lines over newer ones.
       agent.state = {};
       setNotice(undefined);
+      runChanges.current++;
       setView((current) => ({ ...current, runningSince: Date.now(), interrupts: [] }));
       const subscriber: AgentSubscriber = {
         onEvent: ({ event }) => {
@@ -212,6 +219,7 @@ export function useConsole() {
         if (/HTTP 401/.test(message)) setAccess('needs-token');
         else setNotice(message.replace(/^HTTP \d+: /, ''));
       } finally {
+        runChanges.current++;
         setView((current) => (current.threadId === threadId ? { ...current, runningSince: undefined } : current));
         void refreshThreads();
         void refreshThread(threadId, 'never');
