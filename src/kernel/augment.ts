@@ -32,7 +32,15 @@ export interface SlashCommand {
 
 export interface HostInputResult {
   ok: boolean;
+  /** The sentence for the command line, naming the flag (`--board progress: ...`). */
   message: string;
+  /**
+   * A refusal's reason without the flag's name, for hosts that take the same input another way
+   * (serve's board writes, a scenario's turns) and word its subject themselves.
+   */
+  reason?: string;
+  /** No enabled augment takes this input at all. */
+  unclaimed?: true;
 }
 
 /** A settled tool batch, as augments see it after every tool of one response finished. */

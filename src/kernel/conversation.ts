@@ -320,7 +320,7 @@ export class Conversation {
       const handled = await augment.hostInput?.(name, value);
       if (handled) return handled;
     }
-    return { ok: false, message: `no enabled augment takes --${name}; check the augments in agent.yaml` };
+    return { ok: false, unclaimed: true, message: `no enabled augment takes --${name}; check the augments in agent.yaml` };
   }
 
   /** Every augment's shared state merged, or undefined when no augment shares any. */

@@ -65,6 +65,19 @@ describe('POST /agent/board with sessions in the agent folder', () => {
     expect(((await wrongBody.json()) as { error: string }).error).toMatch(/threadId must name a thread/);
   });
 
+  it('refuses a line the person may not write, in words that name the line, and writes none of the lines sent', async () => {
+    const dir = boardFolder();
+    const { serve } = await scope.start(dir, [{ text: 'hi' }]);
+    const threadId = `thread-${randomUUID()}`;
+    expect((await postRun(serve.url, runInput(threadId, 'hello'))).status).toBe(200);
+    const response = await postBoard(serve.url, { threadId, lines: { queue: 'review the docs', progress: 'not mine' } });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: string };
+    expect(error).toMatch(/^line "progress" belongs to /);
+    expect(error).not.toContain('--board');
+    expect(existsSync(join(dir, '.auggy', 'sessions', threadId, 'board.json'))).toBe(false);
+  });
+
   it('answers 404 for an agent without a board', async () => {
     const { serve } = await scope.start(makeAgentFolder(), [{ text: 'hi' }]);
     const threadId = `thread-${randomUUID()}`;

@@ -10,7 +10,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function parseBoardFlag(value: string): { name: string; text: string } | HostInputResult {
   const split = value.indexOf('=');
-  if (split <= 0) return { ok: false, message: `--board takes line=text, like --board queue="review the docs"; got "${value}"` };
+  if (split <= 0) {
+    return { ok: false, message: `--board takes line=text, like --board queue="review the docs"; got "${value}"`, reason: `"${value}" names no line` };
+  }
   return { name: value.slice(0, split).trim(), text: value.slice(split + 1) };
 }
 
@@ -19,7 +21,7 @@ export function checkBoardFlag(specs: readonly LineSpec[], value: string): HostI
   const parsed = parseBoardFlag(value);
   if ('message' in parsed) return parsed;
   const refusal = writeRefusal(specs, parsed.name, parsed.text, 'person');
-  return refusal === undefined ? { ok: true, message: '' } : { ok: false, message: `--board ${parsed.name}: ${refusal}` };
+  return refusal === undefined ? { ok: true, message: '' } : { ok: false, message: `--board ${parsed.name}: ${refusal}`, reason: refusal };
 }
 
 /**
@@ -32,7 +34,7 @@ export async function applyBoardFlag(store: BoardStore, value: string): Promise<
   const { name, text } = parsed;
   const outcome = await store.write(name, text, 'person');
   // Quiet on success, so scripts reading stderr see only what went wrong.
-  return outcome.ok ? { ok: true, message: '' } : { ok: false, message: `--board ${name}: ${outcome.reason}` };
+  return outcome.ok ? { ok: true, message: '' } : { ok: false, message: `--board ${name}: ${outcome.reason}`, reason: outcome.reason };
 }
 
 /** A client line as sent: the `{ text }` shape the snapshot carries, or just the text. */

@@ -349,7 +349,7 @@ export class WorkflowRuntime {
   async applyExternal(event: string): Promise<HostInputResult> {
     const outcome = applyEvent(this.model, this.run, { event, initiator: 'external', now: this.now() });
     await this.record(outcome);
-    if (outcome.kind !== 'moved') return { ok: false, message: `workflow: ${outcome.message}` };
+    if (outcome.kind !== 'moved') return { ok: false, message: `workflow: ${outcome.message}`, reason: outcome.message };
     const settled = await this.settleAsks(nobodyHook(this.options.emit));
     const lines = [outcome.record, ...settled.moves].map(describeMove);
     if (settled.kind === 'stopped') lines.push(`workflow stopped: ${settled.message}`);

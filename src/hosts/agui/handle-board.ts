@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HostInputResult } from '../../kernel/augment.js';
 import { isValidSessionId } from '../../session/ids.js';
 import { besideRun, type BesideRunContext } from './beside-run.js';
 import { HttpError, readJsonBody, sendJson } from '../http/http-io.js';
@@ -30,6 +31,11 @@ function parseBoardRequest(body: unknown): BoardRequest {
   return { threadId, flags };
 }
 
+/** A refused line in the client's words: the reason, which names the line, without the command line's flag. */
+function lineRefused(refused: HostInputResult): HttpError {
+  return new HttpError(400, refused.reason ?? refused.message);
+}
+
 /**
  * POST /agent/board: the person writes their own lines without waiting for a run, with the
  * checks `--board` has (every line checked before any is written). Accepted while a run is in
@@ -43,11 +49,11 @@ export async function handleBoard(req: IncomingMessage, res: ServerResponse, con
     if (shared === undefined) throw new HttpError(404, 'this agent has no board; add the board augment to agent.yaml');
     for (const flag of request.flags) {
       const refused = conversation.checkHostInput('board', flag);
-      if (refused) throw new HttpError(400, refused.message.replace(/^--board /, 'line '));
+      if (refused) throw lineRefused(refused);
     }
     for (const flag of request.flags) {
       const applied = await conversation.hostInput('board', flag);
-      if (!applied.ok) throw new HttpError(400, applied.message.replace(/^--board /, 'line '));
+      if (!applied.ok) throw lineRefused(applied);
     }
     return conversation.sharedState()?.board;
   });

@@ -1,4 +1,4 @@
-import { SYSTEM_LINE_EVENT, type KernelEvent, type TurnOutcome } from '../../kernel/events.js';
+import { systemLineOf, type KernelEvent, type TurnOutcome } from '../../kernel/events.js';
 import type { DisplayItem, SystemTone } from './display-items.js';
 import { isShownAsReply } from '../person-facing.js';
 import { continuedLine } from '../continued-turn.js';
@@ -206,14 +206,8 @@ function applyCustom(state: TranscriptState, event: Extract<KernelEvent, { type:
     const byPerson = approval.by === 'person';
     return appendItems(state, [byPerson ? { kind: 'answer', text: approvalLine(approval) } : { kind: 'system', text: approvalLine(approval), tone: 'info' }]);
   }
-  const text = event.name === SYSTEM_LINE_EVENT ? systemText(event.value) : undefined;
+  const text = systemLineOf(event);
   return text === undefined ? state : appendItems(state, [{ kind: 'system', text, tone: 'info' }]);
-}
-
-function systemText(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || !('text' in value)) return undefined;
-  const text = (value as { text: unknown }).text;
-  return typeof text === 'string' ? text : undefined;
 }
 
 /**

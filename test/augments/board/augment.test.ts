@@ -130,6 +130,7 @@ describe('the board augment', () => {
       expect(await h.board.hostInput?.('board', 'progress=done')).toEqual({
         ok: false,
         message: '--board progress: line "progress" belongs to the agent (owner: agent): you can read it but not write it; lines you can write: queue, notes',
+        reason: 'line "progress" belongs to the agent (owner: agent): you can read it but not write it; lines you can write: queue, notes',
       });
       expect(await h.board.hostInput?.('board', 'nope=x')).toMatchObject({ ok: false, message: expect.stringContaining('the board has no line "nope"') });
       expect(await h.board.hostInput?.('board', 'queue')).toMatchObject({ ok: false, message: expect.stringContaining('--board takes line=text') });

@@ -80,6 +80,7 @@ describe('the workflow augment at runtime', () => {
     expect(await h.augment.hostInput?.('event', 'Approved')).toEqual({
       ok: false,
       message: 'workflow: "Approved" is not an event of state intake; valid events: Identified, Escalate',
+      reason: '"Approved" is not an event of state intake; valid events: Identified, Escalate',
     });
     // review is control: agent, but an external event runs nothing: it just moves.
     expect(await h.augment.hostInput?.('event', 'Identified')).toEqual({ ok: true, message: 'workflow: intake → review (Identified, external)' });
@@ -88,6 +89,7 @@ describe('the workflow augment at runtime', () => {
     expect(await h.augment.hostInput?.('event', 'Approved')).toEqual({
       ok: false,
       message: 'workflow: the workflow is complete (state done); it takes no more events',
+      reason: 'the workflow is complete (state done); it takes no more events',
     });
     expect(savedState(h)).toMatchObject({ state: 'done', complete: true });
     expect(h.augment.indicator?.()).toBe('workflow: done (complete)');

@@ -68,14 +68,12 @@ async function applyHostInputs(conversation: Conversation, turn: ScenarioTurn): 
     const refused = conversation.checkHostInput('board', value);
     const applied = refused ?? (await conversation.hostInput('board', value));
     if (!applied.ok)
-      problems.push(`board line ${line} was not written: ${applied.message.replace(/^no enabled augment takes --board.*$/, 'the agent has no board augment')}`);
+      problems.push(`board line ${line} was not written: ${applied.unclaimed ? 'the agent has no board augment' : (applied.reason ?? applied.message)}`);
   }
   if (turn.event !== undefined) {
     const applied = await conversation.hostInput('event', turn.event);
     if (!applied.ok)
-      problems.push(
-        `event ${turn.event} was not applied: ${applied.message.replace(/^no enabled augment takes --event.*$/, 'the agent has no workflow augment')}`,
-      );
+      problems.push(`event ${turn.event} was not applied: ${applied.unclaimed ? 'the agent has no workflow augment' : (applied.reason ?? applied.message)}`);
   }
   return problems;
 }
