@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyExample } from '../helpers/agent-fixture.js';
 import { failuresOf } from '../../src/hosts/test/report/failures.js';
-import { reportNamed, runScenarios, scenario } from './harness.js';
+import { exampleWithRules, reportNamed, runScenarios, scenario } from './harness.js';
 
 describe('scenario steps beyond the message', () => {
   it('skips an assertion whose when: does not hold, and runs it when it does', async () => {
@@ -41,6 +41,23 @@ describe('scenario steps beyond the message', () => {
     ]);
     expect(failures[0].actual).toMatch(/^board line progress was not written: line "progress" belongs to /);
     expect(failures[1].actual).toBe('event Escalate was not applied: the agent has no workflow augment');
+  });
+
+  it('sends a step that starts with two slashes as a message with one, as the chat does', async () => {
+    const rules = `rules:
+  - match: "^/etc/hosts$"
+    steps:
+      - text: "The person sent one slash."
+`;
+    const suite = await runScenarios(exampleWithRules('demo', rules), {
+      slashes: scenario(
+        'slashes',
+        `    - content: "//etc/hosts"
+      assertions:
+        - { type: content_includes, params: { patterns: ["one slash"] } }`,
+      ),
+    });
+    expect(failuresOf(reportNamed(suite, 'slashes'))).toEqual([]);
   });
 
   it('applies an event from outside between turns, as --event does', async () => {

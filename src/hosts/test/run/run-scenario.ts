@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TurnStatus, KernelEvent } from '../../../kernel/events.js';
 import { Conversation, type TurnOptions } from '../../../kernel/conversation.js';
 import { holdFloor } from '../../../kernel/hold-floor.js';
-import { commandTurn, runMessageCommand } from '../../slash-command.js';
+import { type MessageStart, startFromMessage } from '../../slash-command.js';
 import { createHostScope } from '../../../kernel/host-scope.js';
 import type { ModelBuilder } from '../../../model/model-cache.js';
 import { openSession } from '../../../session/session.js';
@@ -99,9 +99,10 @@ function problemTurn(turn: ScenarioTurn, problem: string, scope: Scope): { repor
 }
 
 /**
- * A step's content as the chat runs it: a command it names (`/goal …`) runs, and every turn an
- * augment continues it with runs too, so the step's result is the whole run: all it said and
- * called, and how it ended. Undefined when a command started no turn.
+ * A step's content as the chat runs it, on the road every host takes (startFromMessage, then
+ * holdFloor): a command it names (`/goal …`) runs, and every turn an augment continues it with runs
+ * too, so the step's result is the whole run: all it said and called, and how it ended. Undefined
+ * when a command started no turn.
  */
 async function runContent(
   conversation: Conversation,
@@ -111,25 +112,12 @@ async function runContent(
   commands: boolean,
 ): Promise<TurnResult | undefined> {
   // A persona's message is the person talking: a leading slash in it is text, not a command.
-  const ran = commands ? await runMessageCommand(conversation, content) : undefined;
+  const started: MessageStart = commands ? await startFromMessage(conversation, content) : { first: (turnOptions) => conversation.runTurn(content, turnOptions) };
+  const ran = started.command;
   if (ran?.output.isError) problems.push(`/${ran.name} refused: ${ran.output.lines.join(' ')}`);
-  const first = ran
-    ? ran.output.startTurn && !ran.output.isError
-      ? commandTurn(conversation, ran.output.startTurn, options)
-      : undefined
-    : () => conversation.runTurn(content, options);
+  const first = started.first;
   if (!first) return undefined;
-  const floor = await holdFloor(conversation, first, options);
-  return {
-    ...floor.last,
-    status: floor.status,
-    message: floor.message,
-    text: floor.turns
-      .map((one) => one.text)
-      .filter((said) => said !== '')
-      .join('\n\n'),
-    toolCalls: floor.turns.flatMap((one) => one.toolCalls),
-  };
+  return (await holdFloor(conversation, () => first(options), options)).whole;
 }
 
 /** What a turn sends: the scenario's message, or one a persona wrote for a self-play turn. */
