@@ -10,7 +10,6 @@ import { tmuxAvailable } from '../helpers/tmux.js';
 const terminals = auggyTerminals();
 let server: ChatServer | undefined;
 afterEach(async () => {
-  await terminals.closeAll();
   await server?.close();
   server = undefined;
 });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
 import { a2aClient, callerFolder, demoCopy, stateOf, toolResultsIn } from '../helpers/a2a-client.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
@@ -13,9 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   demo.signal('SIGKILL');
   await demo.exited;
-});
-afterEach(async () => {
-  await terminals.closeAll();
 });
 
 describe.skipIf(!tmuxAvailable())('auggy calling auggy over A2A, in a real terminal', { timeout: 120_000 }, () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
@@ -6,7 +6,6 @@ import { auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
 
 const terminals = auggyTerminals();
-afterEach(() => terminals.closeAll());
 
 const SCRIPT = `rules:
   - match: "plan"

@@ -1,8 +1,9 @@
 import { vi } from 'vitest';
 import { render } from 'ink-testing-library';
-import { App } from '../../src/hosts/tui/app.js';
+import type { ReactElement } from 'react';
+import { App, type AppProps } from '../../src/hosts/tui/app.js';
 import { openingItems } from '../../src/hosts/tui/run-chat.js';
-import { createWarningFeed } from '../../src/hosts/tui/warning-feed.js';
+import { createWarningFeed, type WarningFeed } from '../../src/hosts/tui/warning-feed.js';
 import { loadRunnableAgent, openConversation, type SessionChoice } from '../../src/hosts/open-conversation.js';
 import type { Conversation } from '../../src/kernel/conversation.js';
 import type { ModelOverrides } from '../../src/model/model-spec.js';
@@ -58,6 +59,24 @@ export interface ChatOptions {
   prepare?(conversation: Conversation): void;
 }
 
+/**
+ * The chat's screen over `conversation` as run-chat sets it up, with what a test leaves out filled
+ * in (no history, nothing saved, a fixed resume hint); `props` override any of it.
+ */
+export function chatApp(conversation: Conversation, warnings: WarningFeed, props: Partial<AppProps> = {}): ReactElement {
+  return (
+    <App
+      {...openingItems(conversation)}
+      conversation={conversation}
+      warnings={warnings}
+      history={[]}
+      saveHistory={() => undefined}
+      resumeHint={(id) => `auggy run agent --session ${id}`}
+      {...props}
+    />
+  );
+}
+
 /** The whole chat screen over a real conversation, in memory: keys in through stdin, frames out. */
 export async function openChat(dir: string, options: ChatOptions = {}): Promise<ChatHarness> {
   const warnings = createWarningFeed();
@@ -69,16 +88,12 @@ export async function openChat(dir: string, options: ChatOptions = {}): Promise<
   // What the chat printed above its live frame, which a debug-mode frame of Ink leaves out.
   let printed = '';
   const app = render(
-    <App
-      {...openingItems(conversation)}
-      conversation={conversation}
-      warnings={warnings}
-      history={options.history ?? []}
-      saveHistory={(entry) => saved.push(entry)}
-      resumeHint={(id) => `auggy run agent --session ${id}`}
-      onQuit={(session) => quitWith.push(session.id)}
-      print={(text) => (printed += text)}
-    />,
+    chatApp(conversation, warnings, {
+      history: options.history ?? [],
+      saveHistory: (entry) => saved.push(entry),
+      onQuit: (session) => quitWith.push(session.id),
+      print: (text) => (printed += text),
+    }),
   );
   const lastFrame = () => printed + (app.lastFrame() ?? '');
   await frameWith(lastFrame, (frame) => /Type a message|Type your reply/.test(frame));

@@ -1,10 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { AUGGY_BIN, copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
-import { CLEAN_MODEL_ENV, TUI_READY, auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
-import { openTerminal, tmuxAvailable, type Terminal } from '../helpers/tmux.js';
+import { describe, expect, it } from 'vitest';
+import { copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
+import { auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
+import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 
 const terminals = auggyTerminals();
-afterEach(() => terminals.closeAll());
 
 const REPLY = [
   '# Release notes',
@@ -82,18 +81,13 @@ describe.skipIf(!tmuxAvailable())('the chat in a real terminal', { timeout: 180_
   });
 
   it('honours NO_COLOR: no colour escapes anywhere on the screen', async () => {
-    const plain = await openTerminal({ command: ['node', AUGGY_BIN, 'run', markdownAgent()], env: { ...CLEAN_MODEL_ENV, NO_COLOR: '1' } });
-    try {
-      await plain.waitForText(TUI_READY);
-      await sendLine(plain, 'hi');
-      await plain.waitForText('alpha');
-      const screen = await plain.screen({ escapes: true });
-      expect(colourCodes(screen)).toEqual([]);
-      // Emphasis is not colour: bold still marks the heading.
-      expect(sgrCodes(screen)).toContain(1);
-    } finally {
-      await plain.close();
-    }
+    const plain = await terminals.run(markdownAgent(), [], { env: { NO_COLOR: '1' } });
+    await sendLine(plain, 'hi');
+    await plain.waitForText('alpha');
+    const screen = await plain.screen({ escapes: true });
+    expect(colourCodes(screen)).toEqual([]);
+    // Emphasis is not colour: bold still marks the heading.
+    expect(sgrCodes(screen)).toContain(1);
   });
 
   it('↑ walks the history past a /command, and an unknown command leaves the input empty', async () => {

@@ -8,7 +8,6 @@ import { isSummaryRequest, modelReply } from '../context/compaction-helpers.js';
 const terminals = auggyTerminals();
 let server: ChatServer | undefined;
 afterEach(async () => {
-  await terminals.closeAll();
   await server?.close();
   server = undefined;
 });

@@ -2,31 +2,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { dirname } from 'node:path';
 import { AUGGY_BIN, copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
-import { CLEAN_MODEL_ENV, TUI_READY, sendLine } from '../helpers/auggy-terminal.js';
+import { CLEAN_MODEL_ENV, TUI_READY, auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { openTerminal, tmuxAvailable, type Terminal, type TerminalOptions } from '../helpers/tmux.js';
+import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 
-let terminals: Terminal[] = [];
+const terminals = auggyTerminals();
 let server: ChatServer | undefined;
 afterEach(async () => {
-  await Promise.all(terminals.map((t) => t.close()));
-  terminals = [];
   await server?.close();
   server = undefined;
 });
 
-async function terminal(options: TerminalOptions): Promise<Terminal> {
-  const opened = await openTerminal({ env: CLEAN_MODEL_ENV, width: 100, height: 30, ...options });
-  terminals.push(opened);
-  return opened;
-}
-
-function _inputArea(screen: string): string {
-  const lines = screen.split('\n');
-  const rules = lines.flatMap((line, index) => (line.startsWith('──') ? [index] : []));
-  return rules.length < 2 ? '' : lines.slice(rules.at(-2)! + 1, rules.at(-1)).join('\n');
-}
+const terminal = terminals.open;
 
 /** Seen by Ctrl+D on an empty line: the chat quits and prints how to resume it. */
 async function quit(t: Terminal): Promise<string> {

@@ -1,28 +1,23 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
-import { CLEAN_MODEL_ENV, TUI_READY, sendLine } from '../helpers/auggy-terminal.js';
+import { makeAgentFolder } from '../helpers/agent-fixture.js';
+import { auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { PNG_BYTES, imageUrlsOfLastUserMessage, textOfLastUserMessage } from '../helpers/images.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { openTerminal, tmuxAvailable, type Terminal } from '../helpers/tmux.js';
+import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 
-let terminals: Terminal[] = [];
+const terminals = auggyTerminals();
 let server: ChatServer | undefined;
 afterEach(async () => {
-  await Promise.all(terminals.map((t) => t.close()));
-  terminals = [];
   await server?.close();
   server = undefined;
 });
 
 /** `auggy run` started in `cwd`, where the chat reads the paths a message mentions from. */
-async function chatIn(cwd: string, dir: string, args: string[]): Promise<Terminal> {
-  const terminal = await openTerminal({ command: [process.execPath, AUGGY_BIN, 'run', dir, ...args], cwd, env: CLEAN_MODEL_ENV, width: 100, height: 30 });
-  terminals.push(terminal);
-  await terminal.waitForText(TUI_READY);
-  return terminal;
+function chatIn(cwd: string, dir: string, args: string[]): Promise<Terminal> {
+  return terminals.run(dir, args, { cwd });
 }
 
 /** A PNG of 12 KB: the real 1×1 image with bytes after its end, as a photo's metadata would be. */

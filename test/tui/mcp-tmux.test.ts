@@ -10,7 +10,6 @@ import { tmuxAvailable } from '../helpers/tmux.js';
 const terminals = auggyTerminals();
 let chat: ChatServer | undefined;
 afterEach(async () => {
-  await terminals.closeAll();
   await chat?.close();
   chat = undefined;
 });

@@ -1,20 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
-import { CLEAN_MODEL_ENV } from '../helpers/auggy-terminal.js';
-import { openTerminal, tmuxAvailable, type Terminal } from '../helpers/tmux.js';
+import { auggyTerminals } from '../helpers/auggy-terminal.js';
+import { tmuxAvailable } from '../helpers/tmux.js';
 
-let terminal: Terminal | undefined;
-afterEach(async () => {
-  await terminal?.close();
-  terminal = undefined;
-});
+const terminals = auggyTerminals();
 
 describe.skipIf(!tmuxAvailable())('the chat with a model it cannot call', () => {
   it('a missing key is the first thing on the screen, exit 2, and no session is written', async () => {
     const dir = makeAgentFolder({ engine: 'engine:\n  provider: anthropic\n  model: claude-sonnet-4-5\n' });
-    terminal = await openTerminal({ command: ['node', AUGGY_BIN, 'run', dir], env: CLEAN_MODEL_ENV, width: 120, height: 20 });
+    const terminal = await terminals.open({ command: ['node', AUGGY_BIN, 'run', dir], width: 120, height: 20 });
     expect(await terminal.waitForExit()).toBe(2);
     const screen = await terminal.screen({ joined: true });
     expect(screen).toContain('auggy: ANTHROPIC_API_KEY is not set, so the anthropic provider cannot be called');

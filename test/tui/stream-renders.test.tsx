@@ -9,12 +9,11 @@ vi.hoisted(() => {
 });
 
 import { render } from 'ink';
-import { App } from '../../src/hosts/tui/app.js';
-import { openingItems } from '../../src/hosts/tui/run-chat.js';
 import { createWarningFeed } from '../../src/hosts/tui/warning-feed.js';
 import { loadRunnableAgent, openConversation } from '../../src/hosts/open-conversation.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatApp } from './chat-harness.js';
 
 /** A terminal as Ink sees one: 100×30, every write kept. */
 class FakeTerminal extends EventEmitter {
@@ -67,27 +66,15 @@ describe('a streamed reply in the chat', () => {
     const keyboard = new FakeKeyboard();
     let renders = 0;
     let printed = '';
-    const app = render(
-      <App
-        {...openingItems(conversation)}
-        conversation={conversation}
-        warnings={warnings}
-        history={[]}
-        saveHistory={() => undefined}
-        resumeHint={(id) => `auggy run agent --session ${id}`}
-        onQuit={() => undefined}
-        print={(text) => (printed += text)}
-      />,
-      {
-        stdout: terminal as unknown as NodeJS.WriteStream,
-        stdin: keyboard as unknown as NodeJS.ReadStream,
-        stderr: new FakeTerminal() as unknown as NodeJS.WriteStream,
-        exitOnCtrlC: false,
-        patchConsole: false,
-        maxFps: 20,
-        onRender: () => renders++,
-      },
-    );
+    const app = render(chatApp(conversation, warnings, { print: (text) => (printed += text) }), {
+      stdout: terminal as unknown as NodeJS.WriteStream,
+      stdin: keyboard as unknown as NodeJS.ReadStream,
+      stderr: new FakeTerminal() as unknown as NodeJS.WriteStream,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 20,
+      onRender: () => renders++,
+    });
     const screen = () => terminal.writes.join('');
     await vi.waitFor(() => expect(screen()).toContain('Type a message'), { timeout: 15_000 });
     // Ink's frames, each with the rule above the input: not the synchronized-output and cursor

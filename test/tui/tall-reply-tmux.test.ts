@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { TUI_READY, auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
 import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
@@ -9,7 +9,6 @@ const terminals = auggyTerminals();
 async function turnEnded(t: Terminal): Promise<void> {
   await t.waitForScreen((screen) => TUI_READY.test(screen) && !screen.includes('working'), 'the turn to end');
 }
-afterEach(() => terminals.closeAll());
 
 const LIST = Array.from({ length: 60 }, (_, i) => `- item ${i + 1}`).join('\n');
 const CODE = ['```go', 'func main() {', ...Array.from({ length: 40 }, (_, i) => `\tfmt.Println("line_${i + 1}")`), '}', '```'].join('\n');

@@ -1,36 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AUGGY_BIN, copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
+import { copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
-import { openTerminal, tmuxAvailable, type Terminal } from '../helpers/tmux.js';
+import { TUI_READY, auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
+import { tmuxAvailable } from '../helpers/tmux.js';
 
 // The real binary in a real terminal. Keys go in with send-keys; assertions read capture-pane.
-// The placeholder appears once keys are read: a fresh prompt, or a reply to an open question.
-const READY = /Type a message|Type your reply/;
-const cleanEnv = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '' };
-
-let terminals: Terminal[] = [];
+const terminals = auggyTerminals();
 let server: ChatServer | undefined;
 afterEach(async () => {
-  await Promise.all(terminals.map((t) => t.close()));
-  terminals = [];
   await server?.close();
   server = undefined;
 });
-
-async function auggyRun(dir: string, args: string[] = [], size = { width: 100, height: 30 }): Promise<Terminal> {
-  const terminal = await openTerminal({ command: ['node', AUGGY_BIN, 'run', dir, ...args], env: cleanEnv, ...size });
-  terminals.push(terminal);
-  await terminal.waitForText(READY);
-  return terminal;
-}
-
-async function send(terminal: Terminal, text: string): Promise<void> {
-  await terminal.type(text);
-  await terminal.waitForText(text.split('\n')[0]);
-  await terminal.press('Enter');
-}
 
 /** The lines between the rules around the input. */
 function inputArea(screen: string): string[] {
@@ -57,21 +39,21 @@ function sessionLog(dir: string): { ids: string[]; lines: Record<string, unknown
 describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 }, () => {
   it('shows the header and answers a message from the scripted example', async () => {
     const dir = copyExample('demo');
-    const terminal = await auggyRun(dir);
+    const terminal = await terminals.run(dir);
     expect(await terminal.screen()).toMatch(/Demo · scripted:demo · session \S+/);
-    await send(terminal, 'hello');
+    await sendLine(terminal, 'hello');
     await terminal.waitForText("Hello! I'm the demo agent.", { joined: true });
     await terminal.waitForText('✓ completed');
   });
 
   it('a question ends the turn input-required; the answer continues the same session', async () => {
     const dir = copyExample('demo');
-    const terminal = await auggyRun(dir);
-    await send(terminal, 'deploy the api');
+    const terminal = await terminals.run(dir);
+    await sendLine(terminal, 'deploy the api');
     const asked = await terminal.waitForText('waiting for your reply');
     expect(asked).toContain('? Which production service should I deploy: api-west or api-east?');
     expect(asked).toContain('? input-required');
-    await send(terminal, 'api-west');
+    await sendLine(terminal, 'api-west');
     await terminal.waitForText('Deploying that service now', { joined: true });
     const done = await terminal.waitForText('✓ completed');
     expect(done).not.toContain('waiting for your reply');
@@ -82,23 +64,23 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
 
   it('/help lists the commands; an unknown command names the nearest and sends nothing', async () => {
     const dir = copyExample('demo');
-    const terminal = await auggyRun(dir);
+    const terminal = await terminals.run(dir);
     await terminal.type('/');
     // The menu opens on its first eight commands (the rest a scroll away): /exit is among them.
     await terminal.waitForText('/exit');
-    await send(terminal, 'help');
+    await sendLine(terminal, 'help');
     // A line only /help prints: the slash menu lists the commands too.
     const help = await terminal.waitForText('keys: Enter sends');
     for (const name of ['/help', '/clear', '/session', '/exit']) expect(help).toContain(name);
-    await send(terminal, '/hlep');
+    await sendLine(terminal, '/hlep');
     await terminal.waitForText('unknown command /hlep: did you mean /help?');
     expect(sessionLog(dir).lines.some((line) => line.kind === 'user')).toBe(false);
   });
 
   it('streams a plain answer from a Chat Completions server as it arrives', async () => {
     server = await startChatServer([{ text: 'Streaming from the loopback model, word by word.', hold: true }]);
-    const terminal = await auggyRun(makeAgentFolder(), loopbackArgs(server.url));
-    await send(terminal, 'hi there');
+    const terminal = await terminals.run(makeAgentFolder(), loopbackArgs(server.url));
+    await sendLine(terminal, 'hi there');
     await server.held();
     // The first word is on screen while the server still holds the rest back.
     const partial = await terminal.waitForText('Streaming');
@@ -114,8 +96,8 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
   it('Esc cancels a turn the server holds open, keeping the partial text on screen and in the session', async () => {
     server = await startChatServer([{ text: 'Thinking about a long answer', hold: true }, { text: 'Fresh start.' }]);
     const dir = makeAgentFolder();
-    const terminal = await auggyRun(dir, loopbackArgs(server.url));
-    await send(terminal, 'hello');
+    const terminal = await terminals.run(dir, loopbackArgs(server.url));
+    await sendLine(terminal, 'hello');
     await server.held();
     await terminal.waitForText('Thinking');
     await terminal.press('Escape');
@@ -125,13 +107,13 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
     expect(log).toContain('"status":"canceled"');
     expect(log).toContain('Thinking');
     // The chat carries on after a cancel.
-    await send(terminal, 'again');
+    await sendLine(terminal, 'again');
     await terminal.waitForText('Fresh start.');
   });
 
   it('pastes several lines into the input without sending them, then sends them as one message', async () => {
     server = await startChatServer([{ text: 'Got both lines.' }]);
-    const terminal = await auggyRun(makeAgentFolder(), loopbackArgs(server.url));
+    const terminal = await terminals.run(makeAgentFolder(), loopbackArgs(server.url));
     await terminal.paste('first line\nsecond line');
     await terminal.waitForText('second line');
     expect(server.requests).toHaveLength(0);
@@ -142,15 +124,15 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
 
   it('resuming shows the earlier transcript, and up recalls what was typed before', async () => {
     const dir = copyExample('demo');
-    const first = await auggyRun(dir);
-    await send(first, 'deploy the api');
+    const first = await terminals.run(dir);
+    await sendLine(first, 'deploy the api');
     await first.waitForText('waiting for your reply');
     await first.press('C-d');
     expect(await first.waitForExit()).toBe(0);
     const sessionId = sessionLog(dir).ids[0];
     expect(await first.screen({ joined: true })).toMatch(/Resume this chat with: node \S*auggy\.js run \S+ --session /);
 
-    const second = await auggyRun(dir, ['--continue']);
+    const second = await terminals.run(dir, ['--continue']);
     const resumed = await second.waitForText('waiting for your reply');
     expect(resumed).toContain(`session ${sessionId} (resumed)`);
     expect(resumed).toContain('› deploy the api');
@@ -158,14 +140,14 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
     await second.press('Up');
     await second.waitForScreen((screen) => inputArea(screen)[0] === '› deploy the api', 'the recalled input');
     await second.press('C-u');
-    await send(second, 'api-east');
+    await sendLine(second, 'api-east');
     await second.waitForText('Deploying that service now', { joined: true });
     expect(sessionLog(dir).ids).toEqual([sessionId]);
   });
 
   it('Ctrl+C twice on an idle prompt quits with status 0 and says how to resume', async () => {
-    const terminal = await auggyRun(copyExample('demo'));
-    await send(terminal, 'hello');
+    const terminal = await terminals.run(copyExample('demo'));
+    await sendLine(terminal, 'hello');
     await terminal.waitForText("Hello! I'm the demo agent.");
     // Idle once the turn has ended (its session saved), not when its reply shows.
     await terminal.waitForText('✓ completed');
@@ -176,14 +158,14 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
     const screen = await terminal.screen({ joined: true });
     // As typed to start it here (node bin/auggy.js from a clone), so it works pasted back.
     expect(screen).toMatch(/Resume this chat with: node \S*auggy\.js run \S+ --session \S+/);
-    expect(screen).not.toMatch(READY);
+    expect(screen).not.toMatch(TUI_READY);
   });
 
   it('re-wraps the transcript when the terminal gets narrower', async () => {
     const long = 'Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango.';
     server = await startChatServer([{ text: long }]);
-    const terminal = await auggyRun(makeAgentFolder(), loopbackArgs(server.url));
-    await send(terminal, 'spell it');
+    const terminal = await terminals.run(makeAgentFolder(), loopbackArgs(server.url));
+    await sendLine(terminal, 'spell it');
     await terminal.waitForText('✓ completed');
     await terminal.resize(50, 30);
     // Printed again at the new width: every line of the message indented under its marker,

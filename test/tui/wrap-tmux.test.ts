@@ -7,7 +7,6 @@ import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 const terminals = auggyTerminals();
 let server: ChatServer | undefined;
 afterEach(async () => {
-  await terminals.closeAll();
   await server?.close();
   server = undefined;
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
@@ -7,7 +7,6 @@ import { auggyTerminals, sendLine } from '../../helpers/auggy-terminal.js';
 import { tmuxAvailable } from '../../helpers/tmux.js';
 
 const terminals = auggyTerminals();
-afterEach(() => terminals.closeAll());
 
 const SLOW_REPLY = Array.from({ length: 60 }, (_, index) => `word${index}`).join(' ');
 

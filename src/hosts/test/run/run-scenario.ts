@@ -112,7 +112,9 @@ async function runContent(
   commands: boolean,
 ): Promise<TurnResult | undefined> {
   // A persona's message is the person talking: a leading slash in it is text, not a command.
-  const started: MessageStart = commands ? await startFromMessage(conversation, content) : { first: (turnOptions) => conversation.runTurn(content, turnOptions) };
+  const started: MessageStart = commands
+    ? await startFromMessage(conversation, content)
+    : { first: (turnOptions) => conversation.runTurn(content, turnOptions) };
   const ran = started.command;
   if (ran?.output.isError) problems.push(`/${ran.name} refused: ${ran.output.lines.join(' ')}`);
   const first = started.first;
