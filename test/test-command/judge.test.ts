@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { failuresByType, reportNamed, runScenarios, scenario } from './harness.js';
@@ -33,6 +33,28 @@ describe('llm_judge', () => {
     expect(prompt).toContain('Content to evaluate:\\nHello, how can I help?');
     expect(prompt).toContain('Criteria: Greets the person.');
     expect(prompt).toContain('Rubric: 1 for a greeting');
+  });
+
+  it("reads a judge of another provider's settings from the environment, as the agent's own model reads them, but not the AUGGY_* ones meant for the agent", async () => {
+    server = await startChatServer((request) =>
+      request.body.model === 'judge-model' ? { text: '{"passed": true, "score": 0.9, "reasoning": "It greets."}' } : { text: 'Hello there.' },
+    );
+    // Exported, not in the folder's .env: where a person keeps OLLAMA_HOST or a provider's key.
+    vi.stubEnv('OLLAMA_HOST', server.url.replace(/\/v1$/, ''));
+    // Meant for the agent's model: a judge of another provider must not be sent there with it.
+    vi.stubEnv('AUGGY_BASE_URL', 'http://127.0.0.1:9/v1');
+    try {
+      const suite = await runScenarios(loopbackAgent(server.url), {
+        judged: scenario(
+          'judged',
+          `    - content: hi\n      assertions:\n        - { type: llm_judge, params: { criteria: "Greets the person.", model: "ollama:judge-model" } }`,
+        ),
+      });
+      expect(failuresByType(reportNamed(suite, 'judged'))).toEqual(new Map());
+      expect(server.requests.some((request) => request.body.model === 'judge-model')).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("uses the agent's own model when params.model is absent, and a reply that is no verdict fails with what it said", async () => {
