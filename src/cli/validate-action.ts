@@ -5,6 +5,7 @@ import { formatDiagnostic, type Diagnostic, type LoadedAgent } from '../agent/ty
 import { EXIT, UsageError } from '../hosts/exit-codes.js';
 import { requireExistingFolder } from '../hosts/open-conversation.js';
 import { BUILTIN_AUGMENTS } from '../augments/registry.js';
+import { loadSelfPlayConfig } from '../hosts/test/scenario/self-play-config.js';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -32,12 +33,15 @@ export function requireAgentFolder(dir: string, command: string): string {
 }
 
 /**
- * What validate finds in a folder: the loader's findings, then (with `connect`, on a folder that
+ * What validate finds in a folder: the loader's findings and self-play.yaml's, then (with `connect`, on a folder that
  * loads) what the augments' probes find outside it, such as an MCP server's tool list.
  */
 export async function folderFindings(agentDir: string, connect: boolean): Promise<{ agent?: LoadedAgent; diagnostics: Diagnostic[] }> {
   const loaded = await loadAgent(agentDir, BUILTIN_AUGMENTS);
-  const diagnostics = [...loaded.diagnostics];
+  // self-play.yaml is only read by `auggy test`, but it is the folder's file: a wrong role should
+  // show here, before a suite stops on it.
+  const selfPlay = loadSelfPlayConfig(agentDir);
+  const diagnostics = [...loaded.diagnostics, ...(selfPlay.ok ? [] : selfPlay.diagnostics)];
   if (loaded.agent && connect) {
     const { probeAugments, unprovidedTools } = await import('../augments/probe-augments.js');
     const probes = await probeAugments(loaded.agent);

@@ -82,6 +82,18 @@ describe('auggy validate', () => {
     expect(out).not.toMatch(/stack/i);
   });
 
+  it("checks self-play.yaml as auggy test reads it: each wrong role is an error with its line, and the file's own YAML too", async () => {
+    const roles = folder({ 'self-play.yaml': 'roles:\n  - id: gemini-user\n    model: nope\n  - id: claude-user\n    script: ../outside.yaml\n' });
+    const found = await validate(roles);
+    expect(found.code).toBe(1);
+    expect(found.out).toMatch(/^self-play\.yaml:3(:\d+)? error .*nope/m);
+    expect(found.out).toMatch(/^self-play\.yaml:5(:\d+)? error roles\[1\]\.script \.\.\/outside\.yaml /m);
+    const broken = await validate(folder({ 'self-play.yaml': 'roles: [\n' }));
+    expect(broken.code).toBe(1);
+    expect(broken.out).toMatch(/^self-play\.yaml:\d+(:\d+)? error /m);
+    expect((await validate(folder({ 'self-play.yaml': 'roles:\n  - id: gemini-user\n    model: ollama:llama3.2\n' }))).code).toBe(0);
+  });
+
   it('prints the findings as a JSON array with --json', async () => {
     const dir = folder({ 'augments/turnControl/augment.yaml': 'type: turnControl\nconfig:\n  requestInputDescription: ""\n' });
     const { code, out } = await validate(dir, true);
