@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KernelEvent } from '../../src/kernel/events.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { agentOnServer } from './compaction-helpers.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 describe('/compact while a turn runs', () => {
   it('is refused as busy, tries nothing and says nothing on the stream, so the host says why itself', async () => {
-    server = await startChatServer([{ text: 'Working on it, slowly.', hold: true }]);
+    const server = await startServer([{ text: 'Working on it, slowly.', hold: true }]);
     const agent = await agentOnServer(server.url, 8000);
     const conversation = await agent.open();
     const events: KernelEvent[] = [];

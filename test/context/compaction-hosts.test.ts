@@ -3,17 +3,16 @@ import { execa } from 'execa';
 import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggy } from '../helpers/auggy-cli.js';
 import { checkRunSequence, postRun, readEvents, runInput, textOf } from '../helpers/agui-events.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { SERVE_ENV, startServe, type ServeProcess } from '../helpers/serve-process.js';
 import { FACT, isSummaryRequest, modelReply, requestText, turnMessage } from './compaction-helpers.js';
 
-let server: ChatServer | undefined;
+// Registered before the serve's afterEach, so it runs after it: the serve is gone before its model server closes.
+const startServer = chatServersPerTest();
 let serve: ServeProcess | undefined;
 afterEach(async () => {
   serve?.signal('SIGKILL');
   await serve?.exited;
-  await server?.close();
-  server = undefined;
   serve = undefined;
 });
 
@@ -26,7 +25,7 @@ const print = (dir: string, ...args: string[]) => auggy(['run', dir, '--print', 
 
 describe('a compaction as each host shows it', () => {
   it('--print: context {used, limit} in json, one line on stderr, context.compacted in stream-json', async () => {
-    server = await startChatServer(modelReply, { contextTokens: 3000, overflowShape: 'vllm' });
+    const server = await startServer(modelReply, { contextTokens: 3000, overflowShape: 'vllm' });
     const dir = folderOn(server.url);
     const first = await print(dir, '--output', 'json', turnMessage(1));
     expect(first.exitCode).toBe(0);
@@ -65,7 +64,7 @@ describe('a compaction as each host shows it', () => {
   });
 
   it('serve: a thread compacts inside its runs (context.compacted as a CUSTOM event) and remembers turn 1', async () => {
-    server = await startChatServer(modelReply, { contextTokens: 3000, overflowShape: 'openai' });
+    const server = await startServer(modelReply, { contextTokens: 3000, overflowShape: 'openai' });
     serve = await startServe(folderOn(server.url));
     const compacted: unknown[] = [];
     for (let n = 1; n <= 12; n++) {
@@ -83,7 +82,7 @@ describe('a compaction as each host shows it', () => {
 
   it('kill -9 while the summary is being written leaves a session that resumes and compacts on its next turn', async () => {
     let holdSummary = true;
-    server = await startChatServer((request) => (isSummaryRequest(request) && holdSummary ? { ...modelReply(request), hold: true } : modelReply(request)), {
+    const server = await startServer((request) => (isSummaryRequest(request) && holdSummary ? { ...modelReply(request), hold: true } : modelReply(request)), {
       contextTokens: 3000,
       overflowShape: 'llama.cpp',
     });

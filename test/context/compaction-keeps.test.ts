@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTEXT_COMPACTED_EVENT } from '../../src/kernel/context/context-events.js';
 import type { KernelEvent } from '../../src/kernel/events.js';
 import { clientTool } from '../../src/hosts/agui/client-tools.js';
 import { THREE_LINES } from '../helpers/board-fixture.js';
-import { startChatServer, type ChatReply, type ChatServer, type ReceivedRequest } from '../helpers/chat-server.js';
+import { chatServersPerTest, type ChatReply, type ReceivedRequest } from '../helpers/chat-server.js';
 import { packText, PACK_FILE } from '../augments/workflow/harness.js';
 import { agentOnServer, isSummaryRequest, modelReply, turnMessage } from './compaction-helpers.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 const PACK = packText({
   entry: 'intake',
@@ -47,7 +43,7 @@ function keepingModel(request: ReceivedRequest): ChatReply {
 
 describe('what a compaction never summarises away', () => {
   it('the board, the tracked ask and the workflow state with its carried context are in every request after a compaction, and the evaluator reads the compacted transcript', async () => {
-    server = await startChatServer(keepingModel, { contextTokens: 40_000 });
+    const server = await startServer(keepingModel, { contextTokens: 40_000 });
     const agent = await agentOnServer(server.url, 4000, '', {
       augments: ['turnControl', 'board', 'userAsk', 'workflow'],
       files: {
@@ -105,7 +101,7 @@ describe('what a compaction never summarises away', () => {
 
   it('a call left open on the client (an interrupt) stays whole through /compact, and its result resumes the turn', async () => {
     const picker = clientTool({ name: 'pick_region', description: 'The page asks the person for a region.', parameters: { type: 'object', properties: {} } });
-    server = await startChatServer(
+    const server = await startServer(
       (request) => {
         const last = request.body.messages.at(-1);
         if (last?.role === 'tool') return { text: `picked ${String(last.content)}` };

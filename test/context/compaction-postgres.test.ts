@@ -2,28 +2,27 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggy } from '../helpers/auggy-cli.js';
 import { postRun, readEvents, runInput, textOf } from '../helpers/agui-events.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { usePostgres } from '../helpers/postgres.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 import { FACT, isSummaryRequest, modelReply, requestText, turnMessage } from './compaction-helpers.js';
 
 const pg = usePostgres();
 
-let server: ChatServer | undefined;
+// Registered before the serves' afterEach, so it runs after it: the serves are gone before their model server closes.
+const startServer = chatServersPerTest();
 const serves: ServeProcess[] = [];
 afterEach(async () => {
   for (const serve of serves.splice(0)) {
     serve.signal('SIGKILL');
     await serve.exited;
   }
-  await server?.close();
-  server = undefined;
 });
 
 describe('compaction on the PostgreSQL store', () => {
   it('a thread compacted by one serve is rebuilt compacted by the next, and auggy sessions counts its compactions', async () => {
     const { url } = await pg.freshDatabase();
-    server = await startChatServer(modelReply, { contextTokens: 3000, overflowShape: 'openai' });
+    const server = await startServer(modelReply, { contextTokens: 3000, overflowShape: 'openai' });
     const dir = makeAgentFolder({
       engine: `engine:\n  provider: openai-compatible\n  model: test\n  baseURL: ${server.url}\n  maxTokens: 200\n  maxContextTokens: 3000\n`,
     });

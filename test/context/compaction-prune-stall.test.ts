@@ -1,14 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KernelEvent } from '../../src/kernel/events.js';
 import { clientTool } from '../../src/hosts/agui/client-tools.js';
-import { startChatServer, type ChatReply, type ChatServer, type ReceivedRequest } from '../helpers/chat-server.js';
+import { chatServersPerTest, type ChatReply, type ReceivedRequest } from '../helpers/chat-server.js';
 import { agentOnServer, isSummaryRequest, modelReply } from './compaction-helpers.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 /** The system lines a conversation said, in order. */
 function systemLines(conversation: { subscribe(listener: (event: KernelEvent) => void): unknown }): string[] {
@@ -32,7 +28,7 @@ function longTurn(n: number, chars: number): string {
 describe('compaction prunes first and never loops', () => {
   it('old tool outputs are pruned, with no summary, when that alone brings the context down', async () => {
     const fetchLog = clientTool({ name: 'fetch_log', description: 'The page fetches the build log.', parameters: { type: 'object', properties: {} } });
-    server = await startChatServer(
+    const server = await startServer(
       (request): ChatReply => {
         if (request.body.messages.at(-1)?.role === 'tool') return { text: 'noted 1' };
         if (lastText(request) === 'fetch the build log') return { toolCalls: [{ name: 'fetch_log', args: {} }] };
@@ -64,7 +60,7 @@ describe('compaction prunes first and never loops', () => {
   });
 
   it('a compaction that leaves the context over the threshold says so, and is tried again only once the kept turns have moved on', async () => {
-    server = await startChatServer(modelReply, { contextTokens: 40_000 });
+    const server = await startServer(modelReply, { contextTokens: 40_000 });
     // A 4,000-token window compacts over 3,200; turns 1 to 3 are 500 tokens each, turn 4 alone is 3,500.
     const conversation = await (await agentOnServer(server.url, 4000)).open();
     const lines = systemLines(conversation);
@@ -84,7 +80,7 @@ describe('compaction prunes first and never loops', () => {
   });
 
   it('the wait holds across processes: each turn on a freshly opened session (as --print --session) does not try again at once', async () => {
-    server = await startChatServer(modelReply, { contextTokens: 40_000 });
+    const server = await startServer(modelReply, { contextTokens: 40_000 });
     const agent = await agentOnServer(server.url, 4000);
     let sessionId: string | undefined;
     const summariesAfter: number[] = [];
@@ -98,7 +94,7 @@ describe('compaction prunes first and never loops', () => {
   });
 
   it('a summary no shorter than what it replaces is refused and said, and not asked for again at every turn', async () => {
-    server = await startChatServer(
+    const server = await startServer(
       // A model that writes more than it was given to summarise.
       (request) => (isSummaryRequest(request) ? { text: `## What the person wants\n${lastText(request).repeat(2)}` } : modelReply(request)),
       { contextTokens: 40_000 },

@@ -1,13 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { describe, expect, it } from 'vitest';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { failuresByType, reportNamed, runScenarios, scenario } from '../test-command/harness.js';
 import { agentOnServer, modelReply, turnMessage } from './compaction-helpers.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 function turn(content: string, assertions: string[]): string {
   return [`    - role: user`, `      content: ${JSON.stringify(content)}`, '      assertions:', ...assertions.map((a) => `        - ${a}`)].join('\n');
@@ -15,7 +11,7 @@ function turn(content: string, assertions: string[]): string {
 
 describe('auggy test across compactions', () => {
   it('context_compacted passes on a long scenario, and a fact from turn 1 is still used in the last turn', async () => {
-    server = await startChatServer(modelReply, { contextTokens: 3000, overflowShape: 'llama.cpp' });
+    const server = await startServer(modelReply, { contextTokens: 3000, overflowShape: 'llama.cpp' });
     const { dir } = await agentOnServer(server.url, 3000);
     const turns = Array.from({ length: 14 }, (_, index) =>
       turn(turnMessage(index + 1), [`{ type: content_includes, params: { patterns: ["noted ${index + 1}"] } }`]),

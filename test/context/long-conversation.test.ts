@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTEXT_COMPACTED_EVENT } from '../../src/kernel/context/context-events.js';
 import type { KernelEvent } from '../../src/kernel/events.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { agentOnServer, FACT, isSummaryRequest, modelReply, requestText, turnMessage } from './compaction-helpers.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 describe('a conversation longer than its model window', () => {
   it('300 turns against a 6,000-token server all complete, compacted several times, the fact of turn 1 kept to the end', async () => {
-    server = await startChatServer(modelReply, { contextTokens: 6000, overflowShape: 'llama.cpp' });
+    const server = await startServer(modelReply, { contextTokens: 6000, overflowShape: 'llama.cpp' });
     const agent = await agentOnServer(server.url, 6000);
     const conversation = await agent.open();
     const compactions: unknown[] = [];

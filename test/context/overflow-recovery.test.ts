@@ -6,15 +6,13 @@ import { loadRunnableAgent, openConversation } from '../../src/hosts/open-conver
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggyPrint } from '../helpers/auggy-cli.js';
 import { startAnthropicServer, textFrames, type AnthropicRequest, type AnthropicServer } from '../helpers/anthropic-server.js';
-import { contextRefusal, contextRefusalStatus, OVERFLOW_SHAPES, startChatServer, type ChatServer, type OverflowShape } from '../helpers/chat-server.js';
+import { chatServersPerTest, contextRefusal, contextRefusalStatus, OVERFLOW_SHAPES, type OverflowShape } from '../helpers/chat-server.js';
 import { agentOnServer, isSummaryRequest, modelReply, turnMessage } from './compaction-helpers.js';
 
-let server: ChatServer | undefined;
+const startServer = chatServersPerTest();
 let anthropic: AnthropicServer | undefined;
 afterEach(async () => {
-  await server?.close();
   await anthropic?.close();
-  server = undefined;
   anthropic = undefined;
 });
 
@@ -54,7 +52,7 @@ describe('a refusal for length', () => {
   });
 
   it.each(OVERFLOW_SHAPES)('from a %s server with no stated window is met by one compaction and the same call once more', async (shape: OverflowShape) => {
-    server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: shape });
+    const server = await startServer(modelReply, { contextTokens: 2500, overflowShape: shape });
     // No maxContextTokens: nothing compacts before the server refuses.
     const agent = await (await agentOnServer(server.url, undefined)).open();
     const lines: string[] = [];
@@ -71,7 +69,7 @@ describe('a refusal for length', () => {
   });
 
   it('that compaction cannot meet fails the turn with what to do, and the next message is answered', async () => {
-    server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: 'openai' });
+    const server = await startServer(modelReply, { contextTokens: 2500, overflowShape: 'openai' });
     const conversation = await (await agentOnServer(server.url, undefined)).open();
     const huge = `turn 1: ${'a pasted log line\n'.repeat(1200)}`;
     const failed = await conversation.runTurn(huge);
@@ -88,7 +86,7 @@ describe('a refusal for length', () => {
   });
 
   it('--print, where nobody can type /compact or /clear, is told the setting and a new session instead', async () => {
-    server = await startChatServer(modelReply, { contextTokens: 2500, overflowShape: 'openai' });
+    const server = await startServer(modelReply, { contextTokens: 2500, overflowShape: 'openai' });
     const { dir } = await agentOnServer(server.url, undefined);
     const result = await auggyPrint(dir, server.url, `turn 1: ${'a pasted log line\n'.repeat(1200)}`);
     expect(result.exitCode).not.toBe(0);

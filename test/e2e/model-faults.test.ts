@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChatServer, type ChatReply, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggy, auggyPrint } from '../helpers/auggy-cli.js';
 import type { SessionEntry } from '../../src/session/entries.js';
 import { transcriptFromEntries } from '../../src/session/transcript.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serverWith(replies: ChatReply[]): Promise<ChatServer> {
-  server = await startChatServer(replies);
-  return server;
-}
+const startServer = chatServersPerTest();
 
 /** An agent whose engine points at the loopback server, with a one-second idle timeout. */
 function agentFor(url: string, engineExtra = '  timeoutSeconds: 1\n', augments?: string[]): string {
@@ -57,7 +48,7 @@ function printed(stdout: string): {
 
 describe('a model server that fails, told in one true sentence', () => {
   it('never answering fails after engine.timeoutSeconds, once, naming the setting', async () => {
-    const chat = await serverWith([{ silent: true }]);
+    const chat = await startServer([{ silent: true }]);
     const dir = agentFor(chat.url);
     const result = await auggy(['run', dir, '--print', 'hello']);
     expect(result.exitCode).toBe(1);
@@ -70,7 +61,7 @@ describe('a model server that fails, told in one true sentence', () => {
   });
 
   it('--timeout overrides engine.timeoutSeconds', async () => {
-    const chat = await serverWith([{ silent: true }]);
+    const chat = await startServer([{ silent: true }]);
     const dir = agentFor(chat.url, '  timeoutSeconds: 3600\n');
     const result = await auggy(['run', dir, '--print', 'hello', '--timeout', '1', '--output', 'json']);
     expect(result.exitCode).toBe(1);
@@ -84,14 +75,14 @@ describe('a model server that fails, told in one true sentence', () => {
 
   it("a timeout beyond fetch's own 300 s bound still reaches the server and answers", async () => {
     // At 290 s and above the calls go through a dispatcher without Node's own 300 s limits.
-    const chat = await serverWith([{ text: 'Patient answer.' }]);
+    const chat = await startServer([{ text: 'Patient answer.' }]);
     const result = await auggy(['run', agentFor(chat.url), '--print', 'hello', '--timeout', '900']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout.trim()).toBe('Patient answer.');
   });
 
   it('a stream that stalls after some text fails the same way and keeps the partial text', async () => {
-    const chat = await serverWith([{ text: 'Partial answer so far', stallAfterChunks: 3 }]);
+    const chat = await startServer([{ text: 'Partial answer so far', stallAfterChunks: 3 }]);
     const dir = agentFor(chat.url);
     const result = await auggy(['run', dir, '--print', 'hello']);
     expect(result.exitCode).toBe(1);
@@ -105,7 +96,7 @@ describe('a model server that fails, told in one true sentence', () => {
   });
 
   it('a stream cut off mid-reply says after how many characters, and keeps them', async () => {
-    const chat = await serverWith([{ text: 'Half of a reply that never ends', dropAfterChunks: 4 }]);
+    const chat = await startServer([{ text: 'Half of a reply that never ends', dropAfterChunks: 4 }]);
     const dir = agentFor(chat.url);
     const result = await auggy(['run', dir, '--print', 'hello', '--output', 'json']);
     expect(result.exitCode).toBe(1);
@@ -116,7 +107,7 @@ describe('a model server that fails, told in one true sentence', () => {
   });
 
   it('finish_reason length completes, says the reply was cut at the output limit, and --output json tells it', async () => {
-    const chat = await serverWith([
+    const chat = await startServer([
       { text: 'A long answer that', finishReason: 'length' },
       { text: 'Again cut', finishReason: 'length' },
     ]);
@@ -132,7 +123,7 @@ describe('a model server that fails, told in one true sentence', () => {
   });
 
   it('an empty reply fails with exit 1, whether the stream held a finish chunk or nothing at all', async () => {
-    const chat = await serverWith([{}, { bare: true }]);
+    const chat = await startServer([{}, { bare: true }]);
     const dir = agentFor(chat.url);
     const first = await auggy(['run', dir, '--print', 'hello', '--output', 'json']);
     expect(first.exitCode).toBe(1);
@@ -144,7 +135,7 @@ describe('a model server that fails, told in one true sentence', () => {
 
   it("a 500 quotes the server's own message (llama-server's shape)", async () => {
     const jinja = { status: 500, errorMessage: 'tools param requires --jinja flag' } as const;
-    const chat = await serverWith([jinja, jinja, jinja]);
+    const chat = await startServer([jinja, jinja, jinja]);
     const dir = agentFor(chat.url);
     const result = await auggy(['run', dir, '--print', 'hello']);
     expect(result.exitCode).toBe(1);
@@ -157,7 +148,7 @@ describe('a model server that fails, told in one true sentence', () => {
   it('a 400 in the shape of vLLM or Ollama quotes the message, at most 200 characters of it', async () => {
     // Not a refusal for length (that one says what to do about the context): any other 400.
     const long = `'tools.0.function.parameters' is not a valid JSON Schema. ${'x'.repeat(300)}`;
-    const chat = await serverWith([
+    const chat = await startServer([
       { status: 400, errorShape: 'vllm', errorMessage: long },
       { status: 404, errorShape: 'ollama', errorMessage: 'model "nope" not found, try pulling it first' },
     ]);
@@ -174,7 +165,7 @@ describe('a model server that fails, told in one true sentence', () => {
 
 describe('what every call sends and where it goes', () => {
   it('max_tokens is on every request: engine.maxTokens, or 4096 when absent', async () => {
-    const chat = await serverWith([{ toolCalls: [{ name: 'nothing_here', args: {} }] }, { text: 'Done.' }, { text: 'Again.' }]);
+    const chat = await startServer([{ toolCalls: [{ name: 'nothing_here', args: {} }] }, { text: 'Done.' }, { text: 'Again.' }]);
     const withLimit = agentFor(chat.url, '  maxTokens: 300\n');
     expect((await auggy(['run', withLimit, '--print', 'hello'])).exitCode).toBe(0);
     const plain = agentFor(chat.url, '');
@@ -183,7 +174,7 @@ describe('what every call sends and where it goes', () => {
   });
 
   it('a tool call whose arguments are not JSON is answered to the model as an error it can mend, and the turn goes on', async () => {
-    const chat = await serverWith([{ toolCalls: [{ name: 'request_input', args: '{"prompt": "Which', id: 'call_cut' }] }, { text: 'Let me ask again.' }]);
+    const chat = await startServer([{ toolCalls: [{ name: 'request_input', args: '{"prompt": "Which', id: 'call_cut' }] }, { text: 'Let me ask again.' }]);
     const result = await auggy(['run', agentFor(chat.url), '--print', 'deploy']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout.trim()).toBe('Let me ask again.');
@@ -195,7 +186,7 @@ describe('what every call sends and where it goes', () => {
   });
 
   it('--output json always carries finishReason: stop for an answer, tool-calls for a question', async () => {
-    const chat = await serverWith([{ text: 'Hi.' }, { toolCalls: [{ name: 'request_input', args: { prompt: 'Which one?' } }] }]);
+    const chat = await startServer([{ text: 'Hi.' }, { toolCalls: [{ name: 'request_input', args: { prompt: 'Which one?' } }] }]);
     const dir = agentFor(chat.url);
     expect(printed((await auggy(['run', dir, '--print', 'hello', '--output', 'json'])).stdout)).toMatchObject({ status: 'completed', finishReason: 'stop' });
     const asked = await auggy(['run', dir, '--print', 'deploy', '--output', 'json']);
@@ -205,7 +196,7 @@ describe('what every call sends and where it goes', () => {
 
   it("the userAsk evaluator gets a small output limit, the timeout, and its tokens count in the turn's usage", async () => {
     const evaluation = JSON.stringify({ outcome: 'achieved', reason: 'It answered.' });
-    const chat = await serverWith([{ text: 'Hi.' }, { text: evaluation }, { text: 'Hi again.' }, { silent: true }]);
+    const chat = await startServer([{ text: 'Hi.' }, { text: evaluation }, { text: 'Hi again.' }, { silent: true }]);
     const dir = agentFor(chat.url, '  timeoutSeconds: 1\n', ['turnControl', 'userAsk']);
     const judged = await auggy(['run', dir, '--print', 'hello', '--output', 'json']);
     expect(judged.exitCode).toBe(0);
@@ -218,7 +209,7 @@ describe('what every call sends and where it goes', () => {
   });
 
   it('OLLAMA_HOST in Ollama’s own form (no scheme) is where the ollama provider goes', async () => {
-    const chat = await serverWith([{ text: 'From ollama.' }]);
+    const chat = await startServer([{ text: 'From ollama.' }]);
     const dir = makeAgentFolder({ engine: 'engine:\n  provider: ollama\n  model: llama3.2\n' });
     const host = new URL(chat.url).host;
     const result = await auggy(['run', dir, '--print', 'hello'], { OLLAMA_HOST: host });

@@ -1,13 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { describe, expect, it } from 'vitest';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggy } from '../helpers/auggy-cli.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 /** A folder on the loopback server's model `test`, priced in agent.yaml. */
 function pricedAgent(url: string, pricing = '  pricing:\n    input: 3\n    output: 15\n'): string {
@@ -19,7 +15,7 @@ const COST = (11 * 3 + 7 * 15) / 1_000_000;
 
 describe('the cost of a run', () => {
   it('--output json carries the cost at engine.pricing, and auggy sessions --json the session total', async () => {
-    server = await startChatServer([{ text: 'One.' }, { text: 'Two.' }]);
+    const server = await startServer([{ text: 'One.' }, { text: 'Two.' }]);
     const dir = pricedAgent(server.url);
     const first = await auggy(['run', dir, '--print', 'hi', '--output', 'json']);
     expect(first.exitCode).toBe(0);
@@ -37,7 +33,7 @@ describe('the cost of a run', () => {
   });
 
   it('a model with no known price has tokens and no cost: engine.pricing is for the model agent.yaml names', async () => {
-    server = await startChatServer([{ text: 'Hello.' }]);
+    const server = await startServer([{ text: 'Hello.' }]);
     const dir = pricedAgent(server.url);
     const result = await auggy(['run', dir, '--print', 'hi', '--output', 'json', '--model', 'openai-compatible:another']);
     expect(result.exitCode).toBe(0);

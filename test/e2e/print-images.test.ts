@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { PNG_BASE64, PNG_DATA_URL, imageUrlsOfLastUserMessage, textOfLastUserMessage, writePng } from '../helpers/images.js';
 import { auggy } from '../helpers/auggy-cli.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 function printArgs(dir: string, url: string, ...rest: string[]): string[] {
   return ['run', dir, '--print', '--model', 'openai-compatible:test', '--base-url', url, ...rest];
@@ -24,7 +20,7 @@ function sessionDir(dir: string): string {
 
 describe('auggy run --print --attach', () => {
   it('sends the image as an image_url part beside the text, and the log keeps a reference, not the bytes', async () => {
-    server = await startChatServer([{ text: 'A single dot.' }, { text: 'Still a dot.' }]);
+    const server = await startServer([{ text: 'A single dot.' }, { text: 'Still a dot.' }]);
     const dir = makeAgentFolder();
     const png = writePng(dir);
     const result = await auggy(printArgs(dir, server.url, '--attach', png, 'what is in this image?', '--output', 'json'));
@@ -56,7 +52,7 @@ describe('auggy run --print --attach', () => {
   });
 
   it('a missing, a too-large and a non-image file are each refused in one sentence before anything is sent', async () => {
-    server = await startChatServer([]);
+    const server = await startServer([]);
     const dir = makeAgentFolder();
     const missing = await auggy(printArgs(dir, server.url, '--attach', join(dir, 'nope.png'), 'look'));
     expect(missing.exitCode).toBe(2);
@@ -78,7 +74,7 @@ describe('auggy run --print --attach', () => {
   });
 
   it('engine.vision: false refuses the image in one sentence and calls no model', async () => {
-    server = await startChatServer([]);
+    const server = await startServer([]);
     const dir = makeAgentFolder({ engine: 'engine:\n  provider: openai-compatible\n  model: test\n  baseURL: http://127.0.0.1:9/v1\n  vision: false\n' });
     const result = await auggy(printArgs(dir, server.url, '--attach', writePng(dir), 'look'));
     expect(result.exitCode).toBe(1);
@@ -89,7 +85,7 @@ describe('auggy run --print --attach', () => {
   });
 
   it("a text-only model's refusal of the image is said as such", async () => {
-    server = await startChatServer([], { textOnly: true });
+    const server = await startServer([], { textOnly: true });
     const dir = makeAgentFolder();
     const result = await auggy(printArgs(dir, server.url, '--attach', writePng(dir), 'look'));
     expect(result.exitCode).toBe(1);

@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { loggedMessages } from '../helpers/transcript-check.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 const env = { OPENAI_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '', NO_COLOR: '1' };
 
@@ -21,7 +17,7 @@ function onlySession(dir: string): string {
 
 /** Starts a --print turn whose model stream stalls after its first word, and waits until that word is on stdout. */
 async function stalledTurn(firstWordSeen: RegExp, ...rest: string[]) {
-  server = await startChatServer([{ text: 'Thinking about a long answer', hold: true }]);
+  const server = await startServer([{ text: 'Thinking about a long answer', hold: true }]);
   const dir = makeAgentFolder();
   const child = execa('node', [AUGGY_BIN, 'run', dir, '--print', '--model', 'openai-compatible:test', '--base-url', server.url, 'hello', ...rest], {
     reject: false,

@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { AUGGY_BIN, copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 const cleanEnv = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '', NO_COLOR: '1' };
 
@@ -32,7 +28,7 @@ function sessionLines(dir: string): unknown[] {
 
 describe('auggy run --print against a Chat Completions server', () => {
   it('prints a plain answer and exits 0 after one inference offering request_input', async () => {
-    server = await startChatServer([{ text: 'Hello from the loopback model.' }]);
+    const server = await startServer([{ text: 'Hello from the loopback model.' }]);
     const dir = makeAgentFolder();
     const result = await auggy(printArgs(dir, server.url, 'hi there'));
     expect(result.exitCode).toBe(0);
@@ -48,7 +44,7 @@ describe('auggy run --print against a Chat Completions server', () => {
 
   it('request_input ends the turn input-required: exit 3, the prompt as message, one inference', async () => {
     const prompt = 'Which production service should I deploy: api-west or api-east?';
-    server = await startChatServer([{ toolCalls: [{ name: 'request_input', args: { prompt, reason: 'two targets' } }] }]);
+    const server = await startServer([{ toolCalls: [{ name: 'request_input', args: { prompt, reason: 'two targets' } }] }]);
     const dir = makeAgentFolder();
     const result = await auggy(printArgs(dir, server.url, 'deploy it', '--output', 'json'));
     expect(result.exitCode).toBe(3);
@@ -64,7 +60,7 @@ describe('auggy run --print against a Chat Completions server', () => {
 
   it("stream-json and the session log carry request_input's question as the same interrupt object serve sends", async () => {
     const prompt = 'Which region?';
-    server = await startChatServer([{ toolCalls: [{ name: 'request_input', args: { prompt }, id: 'call_region' }] }]);
+    const server = await startServer([{ toolCalls: [{ name: 'request_input', args: { prompt }, id: 'call_region' }] }]);
     const dir = makeAgentFolder();
     const result = await auggy(printArgs(dir, server.url, 'deploy', '--output', 'stream-json'));
     expect(result.exitCode).toBe(3);
@@ -87,7 +83,7 @@ describe('auggy run --print against a Chat Completions server', () => {
 
   it('answering with --session continues the conversation: the next request carries the first exchange', async () => {
     const prompt = 'Which region?';
-    server = await startChatServer([{ toolCalls: [{ name: 'request_input', args: { prompt } }] }, { text: 'Deploying to eu-west.' }]);
+    const server = await startServer([{ toolCalls: [{ name: 'request_input', args: { prompt } }] }, { text: 'Deploying to eu-west.' }]);
     const dir = makeAgentFolder();
     const first = await auggy(printArgs(dir, server.url, 'deploy', '--output', 'json'));
     expect(first.exitCode).toBe(3);
@@ -105,7 +101,7 @@ describe('auggy run --print against a Chat Completions server', () => {
   });
 
   it('retries an HTTP 500 and then succeeds', async () => {
-    server = await startChatServer([{ status: 500 }, { text: 'Recovered.' }]);
+    const server = await startServer([{ status: 500 }, { text: 'Recovered.' }]);
     const result = await auggy(printArgs(makeAgentFolder(), server.url, 'hello'));
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('Recovered.');
@@ -113,7 +109,7 @@ describe('auggy run --print against a Chat Completions server', () => {
   });
 
   it('a stream cut off midway fails the turn with exit 1 and leaves the session readable', async () => {
-    server = await startChatServer([{ text: 'This answer will be cut short by the server', dropAfterChunks: 3 }]);
+    const server = await startServer([{ text: 'This answer will be cut short by the server', dropAfterChunks: 3 }]);
     const dir = makeAgentFolder();
     const result = await auggy(printArgs(dir, server.url, 'hello', '--output', 'json'));
     expect(result.exitCode).toBe(1);
@@ -127,7 +123,7 @@ describe('auggy run --print against a Chat Completions server', () => {
   });
 
   it('HTTP 401 fails with one sentence about the credentials', async () => {
-    server = await startChatServer([{ status: 401 }]);
+    const server = await startServer([{ status: 401 }]);
     const result = await auggy(printArgs(makeAgentFolder(), server.url, 'hello'));
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/refused the credentials .*HTTP 401/);
@@ -135,7 +131,7 @@ describe('auggy run --print against a Chat Completions server', () => {
   });
 
   it('HTTP 404 names the model and what to check', async () => {
-    server = await startChatServer([{ status: 404 }]);
+    const server = await startServer([{ status: 404 }]);
     const result = await auggy(printArgs(makeAgentFolder(), server.url, 'hello'));
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/does not know model test/);
@@ -156,7 +152,7 @@ describe('auggy run --print against a Chat Completions server', () => {
   });
 
   it('stream-json writes one event per line, ending with the result', async () => {
-    server = await startChatServer([{ text: 'Streamed.' }]);
+    const server = await startServer([{ text: 'Streamed.' }]);
     const result = await auggy(printArgs(makeAgentFolder(), server.url, 'hello', '--output', 'stream-json'));
     expect(result.exitCode).toBe(0);
     const events = result.stdout
@@ -170,7 +166,7 @@ describe('auggy run --print against a Chat Completions server', () => {
   });
 
   it('Ctrl+C mid-turn cancels with exit 130 and keeps the partial text in the session', async () => {
-    server = await startChatServer([{ text: 'Thinking about a long answer', hold: true }]);
+    const server = await startServer([{ text: 'Thinking about a long answer', hold: true }]);
     const dir = makeAgentFolder();
     const child = execa('node', [AUGGY_BIN, ...printArgs(dir, server.url, 'hello')], { reject: false, env: cleanEnv });
     await server.held();

@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { AUGGY_BIN, makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggyPrint } from '../helpers/auggy-cli.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 type LogLine = { kind: string; event?: { type: string; delta?: string }; message?: { role: string }; textFrom?: string[] };
 
@@ -40,7 +36,7 @@ async function until(check: () => boolean): Promise<void> {
 describe('the session log of a streamed reply', () => {
   it('keeps a reply streamed in many chunks as one text entry, and the next turn still sends it to the model', async () => {
     const reply = 'Deploying api-west now: the build passed, the image is pushed and the rollout has started.';
-    server = await startChatServer([{ text: reply }, { text: 'Done.' }]);
+    const server = await startServer([{ text: reply }, { text: 'Done.' }]);
     const dir = makeAgentFolder();
     const first = await auggyPrint(dir, server.url, 'deploy api-west');
     expect(first.exitCode).toBe(0);
@@ -62,7 +58,7 @@ describe('the session log of a streamed reply', () => {
   });
 
   it('stays readable after kill -9 mid-reply, and the session resumes', async () => {
-    server = await startChatServer([{ text: 'This reply never finishes because the process is killed.', hold: true }, { text: 'Back again.' }]);
+    const server = await startServer([{ text: 'This reply never finishes because the process is killed.', hold: true }, { text: 'Back again.' }]);
     const dir = makeAgentFolder();
     const child = execa('node', [AUGGY_BIN, 'run', dir, '--print', '--model', 'openai-compatible:test', '--base-url', server.url, 'start'], { reject: false });
     await server.held();

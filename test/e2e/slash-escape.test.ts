@@ -3,24 +3,23 @@ import { HttpAgent } from '@ag-ui/client';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { a2aClient, sendTask, stateOf, userMessage } from '../helpers/a2a-client.js';
 import { auggyPrint } from '../helpers/auggy-cli.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { textOfLastUserMessage } from '../helpers/images.js';
 import { clientRun } from '../helpers/interrupt-agent.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 
-let server: ChatServer | undefined;
+// Registered before the serve's afterEach, so it runs after it: the serve is gone before its model server closes.
+const startServer = chatServersPerTest();
 let serve: ServeProcess | undefined;
 afterEach(async () => {
   serve?.signal('SIGKILL');
   await serve?.exited;
   serve = undefined;
-  await server?.close();
-  server = undefined;
 });
 
 describe('// sends a message that starts with a slash, in every host alike', () => {
   it('--print, AG-UI and A2A send "//etc/hosts is odd" to the model as "/etc/hosts is odd"', async () => {
-    server = await startChatServer([{ text: 'Printed.' }, { text: 'Served.' }, { text: 'Tasked.' }]);
+    const server = await startServer([{ text: 'Printed.' }, { text: 'Served.' }, { text: 'Tasked.' }]);
     const dir = makeAgentFolder({});
     const printed = await auggyPrint(dir, server.url, '//etc/hosts is odd');
     expect(printed.stdout).toContain('Printed.');

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** What the loopback server answers to one request. */
 export interface ChatReply {
@@ -64,7 +65,8 @@ export interface ChatServer {
   close(): Promise<void>;
 }
 
-type ReplySource = ChatReply[] | ((request: ReceivedRequest, index: number) => ChatReply);
+/** The replies in order, or one worked out from each request and its index. */
+export type ReplySource = ChatReply[] | ((request: ReceivedRequest, index: number) => ChatReply);
 
 /** Whose words the server refuses an over-long request in: each as that server writes them (see contextRefusal). */
 export type OverflowShape = 'openai' | 'llama.cpp' | 'vllm' | 'vllm-old' | 'ollama' | 'ollama-native';
@@ -312,5 +314,24 @@ export async function startChatServer(replies: ReplySource, options: ChatServerO
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * Loopback chat servers for one test file, each closed after the test that started it (the
+ * afterEach is registered here, so call this at a file's top level). Every server a test starts is
+ * closed, not only the last, so none outlives its test to hold a port or a client's stream open.
+ */
+export function chatServersPerTest(): (replies: ReplySource, options?: ChatServerOptions) => Promise<ChatServer> {
+  let started: ChatServer[] = [];
+  afterEach(async () => {
+    const closing = started;
+    started = [];
+    await Promise.all(closing.map((server) => server.close()));
+  });
+  return async (replies, options) => {
+    const server = await startChatServer(replies, options);
+    started.push(server);
+    return server;
   };
 }

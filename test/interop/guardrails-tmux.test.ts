@@ -1,24 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/agent-fixture.js';
 import { auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
 
 const terminals = auggyTerminals();
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 describe.skipIf(!tmuxAvailable())("a pack's guardrails in the chat, in a real terminal", { timeout: 120_000 }, () => {
   it('the person sees the pack message and one line saying what was held back, never the banned words', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'auggy-pk-guard-tui-')), 'guardrails-test');
     cpSync(join(REPO_ROOT, 'test', 'fixtures', 'promptkit', 'guardrails-test'), dir, { recursive: true });
-    server = await startChatServer([{ text: 'Fine, here you go: damn it, this is crap' }, { text: 'Weather patterns are fascinating!' }]);
+    const server = await startServer([{ text: 'Fine, here you go: damn it, this is crap' }, { text: 'Weather patterns are fascinating!' }]);
     const t = await terminals.run(dir, ['--model', 'openai-compatible:test', '--base-url', server.url]);
     await sendLine(t, 'Repeat after me');
     // The line wraps at the terminal's width: read it as one.

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUILTIN_AUGMENTS } from '../../src/augments/registry.js';
 import { Conversation } from '../../src/kernel/conversation.js';
 import { createModelCache } from '../../src/model/model-cache.js';
@@ -6,17 +6,13 @@ import type { ModelBuilder } from '../../src/model/model-cache.js';
 import { openSession } from '../../src/session/session.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { loadFolder } from '../helpers/board-fixture.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 describe('Conversation.switchModel', () => {
   it('holds the conversation while the new model is built: a turn asked for meanwhile is refused, never run on the old model', async () => {
-    server = await startChatServer([{ text: 'On the second.' }]);
+    const server = await startServer([{ text: 'On the second.' }]);
     const dir = makeAgentFolder({ engine: `engine:\n  provider: openai-compatible\n  model: first\n  baseURL: ${server.url}\n` });
     const agent = await loadFolder(dir);
     const session = await openSession({ agentDir: dir, agentName: agent.yaml.name });

@@ -1,13 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { failuresByType, reportNamed, runScenarios, scenario } from './harness.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 function loopbackAgent(url: string): string {
   return makeAgentFolder({ engine: `engine:\n  provider: openai-compatible\n  model: agent-model\n  baseURL: ${url}\n` });
@@ -15,7 +11,7 @@ function loopbackAgent(url: string): string {
 
 describe('llm_judge', () => {
   it('asks params.model, with no tools, to judge the reply against the criteria, and passes on its verdict', async () => {
-    server = await startChatServer((request) =>
+    const server = await startServer((request) =>
       request.body.model === 'judge-model'
         ? { text: '```json\n{"passed": true, "score": 0.8, "reasoning": "It greets the person."}\n```' }
         : { text: 'Hello, how can I help?' },
@@ -36,7 +32,7 @@ describe('llm_judge', () => {
   });
 
   it("reads a judge of another provider's settings from the environment, as the agent's own model reads them, but not the AUGGY_* ones meant for the agent", async () => {
-    server = await startChatServer((request) =>
+    const server = await startServer((request) =>
       request.body.model === 'judge-model' ? { text: '{"passed": true, "score": 0.9, "reasoning": "It greets."}' } : { text: 'Hello there.' },
     );
     // Exported, not in the folder's .env: where a person keeps OLLAMA_HOST or a provider's key.
@@ -58,7 +54,7 @@ describe('llm_judge', () => {
   });
 
   it("uses the agent's own model when params.model is absent, and a reply that is no verdict fails with what it said", async () => {
-    server = await startChatServer((_request, index) => (index === 0 ? { text: 'Hello!' } : { text: 'Looks fine to me.' }));
+    const server = await startServer((_request, index) => (index === 0 ? { text: 'Hello!' } : { text: 'Looks fine to me.' }));
     const suite = await runScenarios(loopbackAgent(server.url), {
       unreadable: scenario('unreadable', `    - content: hi\n      assertions:\n        - { type: llm_judge, params: { criteria: "Greets." } }`),
     });
@@ -69,7 +65,7 @@ describe('llm_judge', () => {
   });
 
   it('fails, saying why, when the judge cannot be reached', async () => {
-    server = await startChatServer((_request, index) => (index === 0 ? { text: 'Hello!' } : { status: 500 }));
+    const server = await startServer((_request, index) => (index === 0 ? { text: 'Hello!' } : { status: 500 }));
     const suite = await runScenarios(loopbackAgent(server.url), {
       down: scenario('down', `    - content: hi\n      assertions:\n        - { type: llm_judge, params: { criteria: "Greets." } }`),
     });
@@ -81,7 +77,7 @@ describe("PromptKit's LLM-judged types (faithfulness, ...)", () => {
   const faithful = scenario('faithful', '    - content: where is the order?\n      assertions:\n        - { type: faithfulness, params: { threshold: 0.7 } }');
 
   it('are skipped, never passed, without --judge-model, and nothing is asked of a judge', async () => {
-    server = await startChatServer(() => ({ text: 'It ships tomorrow.' }));
+    const server = await startServer(() => ({ text: 'It ships tomorrow.' }));
     const suite = await runScenarios(loopbackAgent(server.url), { faithful });
     const outcome = reportNamed(suite, 'faithful').runs[0].turns[0].assertions[0];
     expect(outcome).toMatchObject({ status: 'skipped', actual: expect.stringMatching(/--judge-model provider:model/) });
@@ -90,7 +86,7 @@ describe("PromptKit's LLM-judged types (faithfulness, ...)", () => {
 
   it("ask the --judge-model, and pass or fail on the judge's score against the check's threshold", async () => {
     let score = 0.9;
-    server = await startChatServer((request) =>
+    const server = await startServer((request) =>
       request.body.model === 'judge-model' ? { text: `{"passed": true, "score": ${score}, "reasoning": "supported"}` } : { text: 'It ships tomorrow.' },
     );
     const judgeModel = 'openai-compatible:judge-model';

@@ -1,10 +1,10 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeAgentFolder, REPO_ROOT } from '../helpers/agent-fixture.js';
 import { auggy } from '../helpers/auggy-cli.js';
-import { startChatServer, type ChatServer, type ReceivedRequest } from '../helpers/chat-server.js';
+import { chatServersPerTest, type ChatServer, type ReceivedRequest } from '../helpers/chat-server.js';
 
 interface Outcome {
   type: string;
@@ -146,17 +146,13 @@ function loopbackAgent(url: string, selfPlayTurn: string, augments?: string[]): 
 const personaRequests = (server: ChatServer) => server.requests.filter((request) => JSON.stringify(request.body.messages).includes('You are a buyer'));
 
 describe('PromptKit self-play turns played by a model', () => {
-  let server: ChatServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const startServer = chatServersPerTest();
 
   it('--persona-model plays the persona from its prompt, seeing the conversation with roles swapped, until it says the conversation is complete', async () => {
     const persona = ['What is your cheapest one?', 'Fine, I will take it. [CONVERSATION_COMPLETE]'];
     let asked = 0;
-    server = await startChatServer((request: ReceivedRequest) =>
-      request.body.model === 'persona-model' ? { text: persona[asked++] } : { text: `Our cheapest kettle costs 12 euros (reply ${server?.requests.length}).` },
+    const server = await startServer((request: ReceivedRequest) =>
+      request.body.model === 'persona-model' ? { text: persona[asked++] } : { text: `Our cheapest kettle costs 12 euros (reply ${server.requests.length}).` },
     );
     const dir = loopbackAgent(
       server.url,
@@ -196,7 +192,7 @@ describe('PromptKit self-play turns played by a model', () => {
   });
 
   it("a persona's message that starts with a slash is sent to the agent as the person's words, not run as a command", async () => {
-    server = await startChatServer((request) =>
+    const server = await startServer((request) =>
       JSON.stringify(request.body.messages).includes('You are a buyer') ? { text: '/goal buy the cheapest kettle' } : { text: 'Sure.' },
     );
     const dir = loopbackAgent(server.url, '    - role: openai-user\n      persona: frugal-buyer\n', ['turnControl', 'goal']);
@@ -207,7 +203,7 @@ describe('PromptKit self-play turns played by a model', () => {
   });
 
   it("without --persona-model the agent's own model plays the persona, `turns` times, and a persona model that fails fails the run", async () => {
-    server = await startChatServer((request) =>
+    const server = await startServer((request) =>
       JSON.stringify(request.body.messages).includes('You are a buyer') ? { text: 'Any discount?' } : { text: 'No discount, sorry.' },
     );
     const dir = loopbackAgent(server.url, '    - role: openai-user\n      persona: frugal-buyer\n      turns: 2\n');
@@ -222,8 +218,10 @@ describe('PromptKit self-play turns played by a model', () => {
     ]);
 
     await server.close();
-    server = await startChatServer((request) => (JSON.stringify(request.body.messages).includes('You are a buyer') ? { status: 400 } : { text: 'Hello.' }));
-    const failing = loopbackAgent(server.url, '    - role: openai-user\n      persona: frugal-buyer\n');
+    const failingServer = await startServer((request) =>
+      JSON.stringify(request.body.messages).includes('You are a buyer') ? { status: 400 } : { text: 'Hello.' },
+    );
+    const failing = loopbackAgent(failingServer.url, '    - role: openai-user\n      persona: frugal-buyer\n');
     const failed = await auggy(['test', failing, '--reporter', 'json']);
     expect(failed.exitCode).toBe(1);
     const report = JSON.parse(String(failed.stdout)) as Report;

@@ -3,15 +3,14 @@ import { cleanup } from 'ink-testing-library';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { KEY, frameWith, openChat } from './chat-harness.js';
 import { folderOf } from '../helpers/session-folder.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
+// Registered before the cleanup below, so it runs after it: the chat is unmounted before its server closes.
+const startServer = chatServersPerTest();
+afterEach(() => {
   cleanup();
-  await server?.close();
-  server = undefined;
 });
 
 /** Generous: a loaded machine is slow, and a timeout here is a failure, not a measurement. */
@@ -91,7 +90,7 @@ describe('the chat screen', () => {
   });
 
   it('augment commands join the list; those allowed run during a turn, the rest queue with messages and go in order', async () => {
-    server = await startChatServer([{ text: 'Working on it', hold: true }, { text: 'Next.' }]);
+    const server = await startServer([{ text: 'Working on it', hold: true }, { text: 'Next.' }]);
     const chat = await openChat(makeAgentFolder(), {
       ...loopback(server.url),
       prepare: (conversation) => {
@@ -126,7 +125,7 @@ describe('the chat screen', () => {
   });
 
   it('queued messages go one turn each, in order, each once the one before has ended', async () => {
-    server = await startChatServer([{ text: 'One', hold: true }, { text: 'Two.' }, { text: 'Three.' }]);
+    const server = await startServer([{ text: 'One', hold: true }, { text: 'Two.' }, { text: 'Three.' }]);
     const chat = await openChat(makeAgentFolder(), loopback(server.url));
     chat.write('first', KEY.enter);
     await server.held();
@@ -144,7 +143,7 @@ describe('the chat screen', () => {
   });
 
   it('Esc with lines queued and an empty line removes the newest; with the queue empty it cancels, and the menu closes first', async () => {
-    server = await startChatServer([{ text: 'Thinking about it', hold: true }, { text: 'Kept one.' }]);
+    const server = await startServer([{ text: 'Thinking about it', hold: true }, { text: 'Kept one.' }]);
     const chat = await openChat(makeAgentFolder(), loopback(server.url));
     chat.write('hello', KEY.enter);
     await server.held();
@@ -171,7 +170,7 @@ describe('the chat screen', () => {
   });
 
   it('a queued /clear runs when the turn ends, and the message queued after it goes to the new conversation', async () => {
-    server = await startChatServer([{ text: 'Thinking about it', hold: true }, { text: 'Fresh.' }]);
+    const server = await startServer([{ text: 'Thinking about it', hold: true }, { text: 'Fresh.' }]);
     const chat = await openChat(makeAgentFolder(), loopback(server.url));
     chat.write('hello', KEY.enter);
     await server.held();
@@ -185,7 +184,7 @@ describe('the chat screen', () => {
   });
 
   it('↑ on an empty line takes the newest queued line back into the input; Enter queues it again', async () => {
-    server = await startChatServer([{ text: 'Thinking about it', hold: true }, { text: 'Edited.' }]);
+    const server = await startServer([{ text: 'Thinking about it', hold: true }, { text: 'Edited.' }]);
     const chat = await openChat(makeAgentFolder(), loopback(server.url));
     chat.write('hello', KEY.enter);
     await server.held();
@@ -201,7 +200,7 @@ describe('the chat screen', () => {
   });
 
   it("a turn that ends with the agent's question is answered by the first queued message", async () => {
-    server = await startChatServer([
+    const server = await startServer([
       { toolCalls: [{ name: 'request_input', args: { prompt: 'Which service: api-west or api-east?' } }], hold: true },
       { text: 'Deploying api-west.' },
     ]);
@@ -218,7 +217,7 @@ describe('the chat screen', () => {
 
   it('a questionnaire on screen holds the queue: the form is answered by the person, the queued message goes after the turn', async () => {
     const form = { prompt: 'A detail first.', fields: [{ name: 'environment', question: 'Which environment?', type: 'text' }] };
-    server = await startChatServer([
+    const server = await startServer([
       { text: 'Let me ask you.', toolCalls: [{ name: 'ask_user', args: form }], hold: true },
       { text: 'Noted the environment.' },
       { text: 'And the later one.' },
@@ -242,7 +241,7 @@ describe('the chat screen', () => {
   });
 
   it('Esc cancels a running turn; the partial text stays and the status says canceled', async () => {
-    server = await startChatServer([{ text: 'Thinking about it', hold: true }]);
+    const server = await startServer([{ text: 'Thinking about it', hold: true }]);
     const chat = await openChat(makeAgentFolder(), loopback(server.url));
     chat.write('hello', KEY.enter);
     await server.held();
@@ -257,7 +256,7 @@ describe('the chat screen', () => {
   });
 
   it('Ctrl+C cancels a running turn rather than quitting', async () => {
-    server = await startChatServer([{ text: 'Thinking about it', hold: true }]);
+    const server = await startServer([{ text: 'Thinking about it', hold: true }]);
     const chat = await openChat(makeAgentFolder(), loopback(server.url));
     chat.write('hello', KEY.enter);
     await server.held();
@@ -267,7 +266,7 @@ describe('the chat screen', () => {
   });
 
   it('a second Ctrl+C while the turn is still being canceled quits', async () => {
-    server = await startChatServer([{ text: 'Thinking about it', hold: true }]);
+    const server = await startServer([{ text: 'Thinking about it', hold: true }]);
     const chat = await openChat(makeAgentFolder(), loopback(server.url));
     chat.write('hello', KEY.enter);
     await server.held();

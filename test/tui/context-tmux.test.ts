@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
-import { startChatServer, type ChatReply, type ChatServer, type ReceivedRequest } from '../helpers/chat-server.js';
+import { chatServersPerTest, type ChatReply, type ReceivedRequest } from '../helpers/chat-server.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
 import { isSummaryRequest, modelReply } from '../context/compaction-helpers.js';
 
 const terminals = auggyTerminals();
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 function lastText(request: ReceivedRequest): string {
   const last = request.body.messages.at(-1);
@@ -32,7 +28,7 @@ function ctxPercent(screen: string): number | undefined {
 
 describe.skipIf(!tmuxAvailable())('the context meter and /compact in a real terminal', { timeout: 180_000 }, () => {
   it('the status line shows ctx N% of the window; /compact <what to keep> says what it compacted, and the kept fact is still known', async () => {
-    server = await startChatServer(chattyModel, { contextTokens: 6000 });
+    const server = await startServer(chattyModel, { contextTokens: 6000 });
     const dir = makeAgentFolder({
       engine: `engine:\n  provider: openai-compatible\n  model: test\n  baseURL: ${server.url}\n  maxTokens: 200\n  maxContextTokens: 6000\n`,
     });

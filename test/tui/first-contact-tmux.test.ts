@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { dirname } from 'node:path';
 import { AUGGY_BIN, copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
 import { CLEAN_MODEL_ENV, TUI_READY, auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 
 const terminals = auggyTerminals();
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 const terminal = terminals.open;
 
@@ -56,7 +52,7 @@ describe.skipIf(!tmuxAvailable())('first contact in a real terminal', { timeout:
   });
 
   it('the exit hint, with --model and --base-url, reopens the same session on the same model when typed as printed', async () => {
-    server = await startChatServer([{ text: 'First answer.' }, { text: 'Second answer.' }]);
+    const server = await startServer([{ text: 'First answer.' }, { text: 'Second answer.' }]);
     const dir = makeAgentFolder();
     const cwd = dirname(dir);
     const first = await terminal({ command: ['node', AUGGY_BIN, 'run', 'agent', '--model', 'openai-compatible:test', '--base-url', server.url], cwd });

@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { PNG_BYTES, imageUrlsOfLastUserMessage, textOfLastUserMessage } from '../helpers/images.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 
 const terminals = auggyTerminals();
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 /** `auggy run` started in `cwd`, where the chat reads the paths a message mentions from. */
 function chatIn(cwd: string, dir: string, args: string[]): Promise<Terminal> {
@@ -25,7 +21,7 @@ const PICTURE = Buffer.concat([PNG_BYTES, Buffer.alloc(12 * 1024 - PNG_BYTES.len
 
 describe.skipIf(!tmuxAvailable())('images in the chat, in a real terminal', { timeout: 180_000 }, () => {
   it('@pic.png sends the image to the model and shows it under the message; a missing one is said in a sentence and nothing is sent; resuming shows it again', async () => {
-    server = await startChatServer([{ text: 'A single dot.' }]);
+    const server = await startServer([{ text: 'A single dot.' }]);
     const work = tempDir();
     writeFileSync(join(work, 'pic.png'), PICTURE);
     const dir = makeAgentFolder();

@@ -3,15 +3,14 @@ import { cleanup } from 'ink-testing-library';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { folderOf } from '../helpers/session-folder.js';
 import { KEY, frameWith, openChat } from './chat-harness.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
+// Registered before the cleanup below, so it runs after it: the chat is unmounted before its server closes.
+const startServer = chatServersPerTest();
+afterEach(() => {
   cleanup();
-  await server?.close();
-  server = undefined;
 });
 
 /** An agent on the loopback server's model `first`, as agent.yaml names it (no --model flag). */
@@ -29,14 +28,14 @@ function records(dir: string): { name: string; data: Record<string, unknown> }[]
 
 describe('/model', () => {
   it('alone, shows the model in use', async () => {
-    server = await startChatServer([]);
+    const server = await startServer([]);
     const chat = await openChat(loopbackAgent(server.url));
     chat.write('/model', KEY.enter);
     await frameWith(chat.lastFrame, 'model openai-compatible:first · /model provider:model switches it for the rest of this session');
   });
 
   it('a spec that cannot be used is one sentence, and the model stays', async () => {
-    server = await startChatServer([{ text: 'Still on the first.' }]);
+    const server = await startServer([{ text: 'Still on the first.' }]);
     const chat = await openChat(loopbackAgent(server.url));
     chat.write('/model opneai-compatible:second', KEY.enter);
     const frame = (await frameWith(chat.lastFrame, 'openai-compatible:first\n')).replace(/\s+/g, ' ');
@@ -48,7 +47,7 @@ describe('/model', () => {
   });
 
   it('switches the model for the rest of the session, says so, and a resumed session keeps it', async () => {
-    server = await startChatServer([{ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }]);
+    const server = await startServer([{ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }]);
     const dir = loopbackAgent(server.url);
     const chat = await openChat(dir);
     chat.write('hi', KEY.enter);
@@ -75,7 +74,7 @@ describe('/model', () => {
   });
 
   it('a --model flag at resume wins over the model the session switched to', async () => {
-    server = await startChatServer([{ text: 'One.' }, { text: 'Two.' }]);
+    const server = await startServer([{ text: 'One.' }, { text: 'Two.' }]);
     const dir = loopbackAgent(server.url);
     const chat = await openChat(dir);
     chat.write('/model openai-compatible:second', KEY.enter);

@@ -1,15 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { KEY, frameWith, openChat, type ChatHarness } from './chat-harness.js';
 
-let server: ChatServer | undefined;
+// Registered before the unmount below, so it runs after it: the chat is gone before its server closes.
+const startServer = chatServersPerTest();
 let chat: ChatHarness | undefined;
-afterEach(async () => {
+afterEach(() => {
   chat?.unmount();
   chat = undefined;
-  await server?.close();
-  server = undefined;
 });
 
 function agentFor(url: string, engineExtra: string): string {
@@ -18,7 +17,7 @@ function agentFor(url: string, engineExtra: string): string {
 
 describe('the chat when the model server misbehaves', () => {
   it('a reply stopped at the output limit is kept, and the chat says where it was cut', async () => {
-    server = await startChatServer([{ text: 'The first half of', finishReason: 'length' }]);
+    const server = await startServer([{ text: 'The first half of', finishReason: 'length' }]);
     chat = await openChat(agentFor(server.url, '  maxTokens: 32\n'));
     chat.write('tell me everything', KEY.enter);
     const frame = await frameWith(chat.lastFrame, 'the reply was cut at the output limit (engine.maxTokens 32)');
@@ -27,7 +26,7 @@ describe('the chat when the model server misbehaves', () => {
   });
 
   it('a silent server fails the turn after engine.timeoutSeconds, in one sentence', async () => {
-    server = await startChatServer([{ silent: true }]);
+    const server = await startServer([{ silent: true }]);
     chat = await openChat(agentFor(server.url, '  timeoutSeconds: 1\n'));
     chat.write('hello', KEY.enter);
     const frame = await frameWith(chat.lastFrame, (f) =>

@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest, type ChatServer } from '../helpers/chat-server.js';
 import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 
 const terminals = auggyTerminals();
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 const loopbackArgs = (url: string) => ['--model', 'openai-compatible:test', '--base-url', url];
 
@@ -35,7 +31,7 @@ const lastUserMessage = (request: ChatServer['requests'][number]) => request.bod
 
 describe.skipIf(!tmuxAvailable())('messages typed during a turn, in a real terminal', { timeout: 180_000 }, () => {
   it('are queued and shown; Esc removes the newest, ↑ edits it; the rest go as the next turn, the status line one row at 60 columns', async () => {
-    server = await startChatServer([{ text: 'Hi.' }, { text: 'Working on the first answer', hold: true }, { text: 'Got the queued one.' }]);
+    const server = await startServer([{ text: 'Hi.' }, { text: 'Working on the first answer', hold: true }, { text: 'Got the queued one.' }]);
     const t = await terminals.run(makeAgentFolder(), loopbackArgs(server.url), { width: 60, height: 30 });
     // A first exchange, so the status line has token counts at its right while the next turn runs.
     await sendLine(t, 'hello');

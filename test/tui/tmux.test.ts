@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyExample, makeAgentFolder } from '../helpers/agent-fixture.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { TUI_READY, auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
 
 // The real binary in a real terminal. Keys go in with send-keys; assertions read capture-pane.
 const terminals = auggyTerminals();
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 /** The lines between the rules around the input. */
 function inputArea(screen: string): string[] {
@@ -78,7 +74,7 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
   });
 
   it('streams a plain answer from a Chat Completions server as it arrives', async () => {
-    server = await startChatServer([{ text: 'Streaming from the loopback model, word by word.', hold: true }]);
+    const server = await startServer([{ text: 'Streaming from the loopback model, word by word.', hold: true }]);
     const terminal = await terminals.run(makeAgentFolder(), loopbackArgs(server.url));
     await sendLine(terminal, 'hi there');
     await server.held();
@@ -94,7 +90,7 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
   });
 
   it('Esc cancels a turn the server holds open, keeping the partial text on screen and in the session', async () => {
-    server = await startChatServer([{ text: 'Thinking about a long answer', hold: true }, { text: 'Fresh start.' }]);
+    const server = await startServer([{ text: 'Thinking about a long answer', hold: true }, { text: 'Fresh start.' }]);
     const dir = makeAgentFolder();
     const terminal = await terminals.run(dir, loopbackArgs(server.url));
     await sendLine(terminal, 'hello');
@@ -112,7 +108,7 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
   });
 
   it('pastes several lines into the input without sending them, then sends them as one message', async () => {
-    server = await startChatServer([{ text: 'Got both lines.' }]);
+    const server = await startServer([{ text: 'Got both lines.' }]);
     const terminal = await terminals.run(makeAgentFolder(), loopbackArgs(server.url));
     await terminal.paste('first line\nsecond line');
     await terminal.waitForText('second line');
@@ -163,7 +159,7 @@ describe.skipIf(!tmuxAvailable())('auggy run in a terminal', { timeout: 180_000 
 
   it('re-wraps the transcript when the terminal gets narrower', async () => {
     const long = 'Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango.';
-    server = await startChatServer([{ text: long }]);
+    const server = await startServer([{ text: long }]);
     const terminal = await terminals.run(makeAgentFolder(), loopbackArgs(server.url));
     await sendLine(terminal, 'spell it');
     await terminal.waitForText('✓ completed');

@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { TUI_READY, auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
-import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { chatServersPerTest } from '../helpers/chat-server.js';
 import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 
 const terminals = auggyTerminals();
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 const WIDTH = 60;
 // A reply's text is 58 columns beside its gutter; a code block's and a list item's 56, two more in.
@@ -50,7 +46,7 @@ function inputRows(screen: string): string[] {
 }
 
 async function chatAt60(replies: { text: string; chunkDelayMs?: number }[]): Promise<Terminal> {
-  server = await startChatServer(replies);
+  const server = await startServer(replies);
   return terminals.run(makeAgentFolder(), ['--model', 'openai-compatible:test', '--base-url', server.url], { width: WIDTH, height: 40 });
 }
 

@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { auggy, auggyPrint as print } from '../../helpers/auggy-cli.js';
-import { startChatServer, type ChatServer } from '../../helpers/chat-server.js';
+import { chatServersPerTest } from '../../helpers/chat-server.js';
 import { boardFolder, systemPrompt } from './harness.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 interface Summary {
   status: string;
@@ -20,7 +16,7 @@ interface Summary {
 
 describe('the board through the auggy binary', () => {
   it('--board sets person lines before the turn; --output json has the board after it', async () => {
-    server = await startChatServer([
+    const server = await startServer([
       { toolCalls: [{ name: 'board_write', args: { line: 'progress', text: 'docs reviewed' } }] },
       { text: 'Reviewed the docs.' },
     ]);
@@ -57,7 +53,7 @@ describe('the board through the auggy binary', () => {
     ['todo=x', /^auggy: --board todo: the board has no line "todo"; its lines are queue \(person\), progress \(agent\), notes \(both\)$/],
     ['queue', /^auggy: --board takes line=text, like --board queue="review the docs"; got "queue"$/],
   ])('--board %s: exit 2 with the reason, and no model call', async (flag, message) => {
-    server = await startChatServer([{ text: 'should not run' }]);
+    const server = await startServer([{ text: 'should not run' }]);
     const dir = boardFolder();
     const run = await print(dir, server.url, 'go', '--board', flag);
     expect(run.exitCode).toBe(2);
@@ -70,7 +66,7 @@ describe('the board through the auggy binary', () => {
   });
 
   it('--board is all or nothing: a refused flag leaves the lines of the accepted ones unwritten', async () => {
-    server = await startChatServer([{ text: 'should not run' }]);
+    const server = await startServer([{ text: 'should not run' }]);
     const dir = boardFolder();
     const run = await print(dir, server.url, 'go', '--board', 'queue=first', '--board', 'progress=not mine');
     expect(run.exitCode).toBe(2);
@@ -82,7 +78,7 @@ describe('the board through the auggy binary', () => {
   });
 
   it('without a board augment, --board is refused before anything runs', async () => {
-    server = await startChatServer([{ text: 'should not run' }]);
+    const server = await startServer([{ text: 'should not run' }]);
     const run = await print(makeAgentFolder(), server.url, 'go', '--board', 'queue=x');
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toBe('auggy: no enabled augment takes --board; check the augments in agent.yaml');

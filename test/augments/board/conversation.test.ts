@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer, type ReceivedRequest } from '../../helpers/chat-server.js';
+import { describe, expect, it } from 'vitest';
+import { chatServersPerTest, type ReceivedRequest } from '../../helpers/chat-server.js';
 import { boardFolder, openBoardConversation, runCommand, savedBoard, systemPrompt } from './harness.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 const toolResults = (request: ReceivedRequest) => request.body.messages.filter((message) => message.role === 'tool').map((message) => String(message.content));
 
 describe('the board inside a running Conversation (loopback Chat Completions server)', () => {
   it("the person's /board set while the first response is held open is in the next round's system prompt", async () => {
-    server = await startChatServer((_request, index) =>
+    const server = await startServer((_request, index) =>
       index === 0 ? { text: 'Checking the board first.', toolCalls: [{ name: 'board_read', args: {} }], hold: true } : { text: 'On it.' },
     );
     const dir = boardFolder();
@@ -41,7 +37,7 @@ describe('the board inside a running Conversation (loopback Chat Completions ser
   it('a change made between rounds (while the server answers round one) reaches round two', async () => {
     const dir = boardFolder();
     let conversation: Awaited<ReturnType<typeof openBoardConversation>>['conversation'] | undefined;
-    server = await startChatServer((_request, index) => {
+    const server = await startServer((_request, index) => {
       if (index === 0) {
         // The person edits the board while the model is still answering the first request.
         void runCommand(conversation!, 'set notes ship on friday');
@@ -58,7 +54,7 @@ describe('the board inside a running Conversation (loopback Chat Completions ser
   });
 
   it('events: STATE_SNAPSHOT right after RUN_STARTED, then STATE_DELTA and board.changed as the agent writes', async () => {
-    server = await startChatServer([{ toolCalls: [{ name: 'board_write', args: { line: 'progress', text: '1 of 2' } }] }, { text: 'Halfway.' }]);
+    const server = await startServer([{ toolCalls: [{ name: 'board_write', args: { line: 'progress', text: '1 of 2' } }] }, { text: 'Halfway.' }]);
     const { conversation, events } = await openBoardConversation(boardFolder(), server.url);
     await conversation.runTurn('start');
     const names = events.map((event) => (event.type === 'CUSTOM' ? event.name : event.type));
@@ -80,7 +76,7 @@ describe('the board inside a running Conversation (loopback Chat Completions ser
   });
 
   it("the model writing the person's line gets a tool error it can read, and the line is unchanged", async () => {
-    server = await startChatServer([{ toolCalls: [{ name: 'board_write', args: { line: 'queue', text: 'nothing left' } }] }, { text: 'Understood.' }]);
+    const server = await startServer([{ toolCalls: [{ name: 'board_write', args: { line: 'queue', text: 'nothing left' } }] }, { text: 'Understood.' }]);
     const { conversation } = await openBoardConversation(boardFolder(), server.url);
     const result = await conversation.runTurn('tidy up');
     expect(result.toolCalls).toMatchObject([{ name: 'board_write', isError: true }]);
@@ -89,7 +85,7 @@ describe('the board inside a running Conversation (loopback Chat Completions ser
   });
 
   it('a resumed session starts its runs with the board as it was left', async () => {
-    server = await startChatServer([
+    const server = await startServer([
       { toolCalls: [{ name: 'board_write', args: { line: 'progress', text: 'done: step 1' } }] },
       { text: 'ok' },
       { text: 'resumed' },

@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChatServer, type ChatServer } from '../../helpers/chat-server.js';
+import { chatServersPerTest } from '../../helpers/chat-server.js';
 import { makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { goalFolder, isGoalEvaluator, lastUser, model, system, verdict } from './goal-model.js';
 import { scriptedGoalFolder } from './scripted-goal.js';
 import { auggy, auggyPrint } from '../../helpers/auggy-cli.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 interface Summary {
   status: string;
@@ -32,7 +28,7 @@ const STEPS = [verdict(false, 'Step one is done; two and three remain.'), verdic
 
 describe('goal through the auggy binary against a Chat Completions server', () => {
   it('a goal met after three turns: each turn is judged by a tool-less evaluator, the next starts with its reason, exit 0', async () => {
-    server = await startChatServer(model((turn) => ({ text: `Did step ${turn + 1}.` }), STEPS));
+    const server = await startServer(model((turn) => ({ text: `Did step ${turn + 1}.` }), STEPS));
     const dir = goalFolder();
     const run = await auggyPrint(dir, server.url, '--goal', 'do the three steps', '--output', 'json');
     expect(run.exitCode).toBe(0);
@@ -62,7 +58,7 @@ describe('goal through the auggy binary against a Chat Completions server', () =
   });
 
   it('stream-json carries every turn with its verdict before that turn ends, and one RESULT', async () => {
-    server = await startChatServer(model((turn) => ({ text: `Did step ${turn + 1}.` }), STEPS));
+    const server = await startServer(model((turn) => ({ text: `Did step ${turn + 1}.` }), STEPS));
     const run = await auggyPrint(goalFolder(), server.url, '/goal do the three steps', '--output', 'stream-json');
     expect(run.exitCode).toBe(0);
     const events = run.stdout
@@ -91,7 +87,7 @@ describe('goal through the auggy binary against a Chat Completions server', () =
   });
 
   it('a goal that asks the person in turn two waits (exit 3); the answer resumes the loop to the end (exit 0)', async () => {
-    server = await startChatServer(
+    const server = await startServer(
       model(
         (turn) =>
           turn === 1
@@ -129,7 +125,7 @@ describe('goal through the auggy binary against a Chat Completions server', () =
   });
 
   it('maxTurns stops the loop as budget-exhausted with what was left undone (exit 1)', async () => {
-    server = await startChatServer(
+    const server = await startServer(
       model((turn) => ({ text: `Attempt ${turn + 1}.`, toolCalls: [] }), [verdict(false, 'Test A still fails.'), verdict(false, 'Test B still fails.')]),
     );
     const run = await auggyPrint(goalFolder('  maxTurns: 2\n'), server.url, '--goal', 'all tests pass', '--output', 'json');
@@ -143,7 +139,7 @@ describe('goal through the auggy binary against a Chat Completions server', () =
 
   it('maxTokens stops the loop as budget-exhausted once the turns and their verdicts spent it (exit 1)', async () => {
     // The loopback server reports 18 tokens a call: a turn and its verdict spend 36.
-    server = await startChatServer(
+    const server = await startServer(
       model((turn) => ({ text: `Attempt ${turn + 1}.` }), [verdict(false, 'Test A still fails.'), verdict(false, 'Test B still fails.')]),
     );
     const run = await auggyPrint(goalFolder('  maxTokens: 50\n'), server.url, '--goal', 'all tests pass', '--output', 'json');
@@ -157,7 +153,7 @@ describe('goal through the auggy binary against a Chat Completions server', () =
 
   it('maxWallSeconds stops the loop as budget-exhausted once a turn has taken the time (exit 1)', async () => {
     // Four words 300 ms apart: the first turn alone takes over a second.
-    server = await startChatServer(model(() => ({ text: 'Working on it slowly.', chunkDelayMs: 300 }), [verdict(false, 'Nothing is deployed yet.')]));
+    const server = await startServer(model(() => ({ text: 'Working on it slowly.', chunkDelayMs: 300 }), [verdict(false, 'Nothing is deployed yet.')]));
     const run = await auggyPrint(goalFolder('  maxWallSeconds: 1\n'), server.url, '--goal', 'deploy it', '--output', 'json');
     expect(run.exitCode).toBe(1);
     const summary = JSON.parse(run.stdout) as Summary;
@@ -167,7 +163,7 @@ describe('goal through the auggy binary against a Chat Completions server', () =
   });
 
   it('an evaluator that answers nonsense pauses the goal with one sentence (exit 1); no further turn starts', async () => {
-    server = await startChatServer(model(() => ({ text: 'Working on it.' }), [{ text: 'I would say it is mostly fine.' }]));
+    const server = await startServer(model(() => ({ text: 'Working on it.' }), [{ text: 'I would say it is mostly fine.' }]));
     const run = await auggyPrint(goalFolder(), server.url, '--goal', 'ship it', '--output', 'json');
     expect(run.exitCode).toBe(1);
     const summary = JSON.parse(run.stdout) as Summary;
@@ -180,14 +176,14 @@ describe('goal through the auggy binary against a Chat Completions server', () =
   });
 
   it('an evaluator call that fails pauses the goal too', async () => {
-    server = await startChatServer(model(() => ({ text: 'Working on it.' }), [{ status: 400 }, { status: 400 }, { status: 400 }, { status: 400 }]));
+    const server = await startServer(model(() => ({ text: 'Working on it.' }), [{ status: 400 }, { status: 400 }, { status: 400 }, { status: 400 }]));
     const run = await auggyPrint(goalFolder(), server.url, '--goal', 'ship it');
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/goal paused: the evaluator gave no verdict \(the call failed: .*\); \/goal resume tries again/);
   });
 
   it('the same reason twice with no tool call between pauses the goal as no progress', async () => {
-    server = await startChatServer(model(() => ({ text: 'Thinking.' }), [verdict(false, 'Nothing changed.'), verdict(false, 'Nothing changed.')]));
+    const server = await startServer(model(() => ({ text: 'Thinking.' }), [verdict(false, 'Nothing changed.'), verdict(false, 'Nothing changed.')]));
     const run = await auggyPrint(goalFolder(), server.url, '--goal', 'fix the bug', '--output', 'json');
     expect(run.exitCode).toBe(1);
     const summary = JSON.parse(run.stdout) as Summary;
@@ -196,7 +192,7 @@ describe('goal through the auggy binary against a Chat Completions server', () =
   });
 
   it('a paused goal survives a restart: a message starts no loop, /goal shows it paused, /goal resume goes on to the end', async () => {
-    server = await startChatServer(
+    const server = await startServer(
       model((turn) => ({ text: `Turn ${turn + 1}.` }), [{ text: 'not json' }, verdict(false, 'Half done.'), verdict(true, 'Done now.')]),
     );
     const dir = goalFolder();
@@ -224,7 +220,7 @@ describe('goal through the auggy binary against a Chat Completions server', () =
   });
 
   it('with userAsk on too, both verdicts are shown, each in its own words', async () => {
-    server = await startChatServer(model(() => ({ text: 'Done.' }), [verdict(true, 'The file exists.')]));
+    const server = await startServer(model(() => ({ text: 'Done.' }), [verdict(true, 'The file exists.')]));
     const run = await auggyPrint(goalFolder(undefined, ['turnControl', 'userAsk', 'goal']), server.url, '--goal', 'create the file');
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toContain('user ask in progress: the ask is under way');

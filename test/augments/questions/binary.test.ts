@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChatServer, type ChatServer } from '../../helpers/chat-server.js';
+import { chatServersPerTest } from '../../helpers/chat-server.js';
 import { AUGGY_BIN, makeAgentFolder } from '../../helpers/agent-fixture.js';
 
 // Runs the built binary: `npm run build` first (`npm test` does).
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 const cleanEnv = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '', NO_COLOR: '1' };
 
@@ -41,7 +37,7 @@ function sessionEvents(dir: string): { kind: string; event?: { type: string; nam
 
 describe('auggy run --print with a model that calls ask_user', () => {
   it('nobody is there: no-answer (away) at once, sent back to the model, and the turn completes', async () => {
-    server = await startChatServer([{ toolCalls: [{ name: 'ask_user', args: askArgs }] }, { text: 'Nobody answered, so I will not deploy.' }]);
+    const server = await startServer([{ toolCalls: [{ name: 'ask_user', args: askArgs }] }, { text: 'Nobody answered, so I will not deploy.' }]);
     const dir = makeAgentFolder({ augments: ['turnControl', 'questions'] });
     const result = await print(dir, server.url, 'deploy the api');
     expect(result.exitCode).toBe(0);
@@ -66,7 +62,7 @@ describe('auggy run --print with a model that calls ask_user', () => {
   });
 
   it('--output stream-json shows the question with its type, options and default', async () => {
-    server = await startChatServer([{ toolCalls: [{ name: 'ask_user', args: askArgs }] }, { text: 'ok' }]);
+    const server = await startServer([{ toolCalls: [{ name: 'ask_user', args: askArgs }] }, { text: 'ok' }]);
     const dir = makeAgentFolder({ augments: ['turnControl', 'questions'] });
     const result = await print(dir, server.url, 'deploy', '--output', 'stream-json');
     expect(result.exitCode).toBe(0);

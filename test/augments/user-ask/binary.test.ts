@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startChatServer, type ChatReply, type ChatServer, type ReceivedRequest } from '../../helpers/chat-server.js';
+import { chatServersPerTest, type ChatReply, type ReceivedRequest } from '../../helpers/chat-server.js';
 import { AUGGY_BIN, copyExample, makeAgentFolder } from '../../helpers/agent-fixture.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 const cleanEnv = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '', NO_COLOR: '1' };
 const EVALUATOR_PHRASE = 'turn evaluator for a tracked user request';
@@ -51,7 +47,7 @@ interface Summary {
 
 describe('userAsk through the auggy binary against a Chat Completions server', () => {
   it('after the turn, one evaluator request with no tools carries the ask; --output json has ask', async () => {
-    server = await startChatServer(model(() => ({ text: 'Building the image first.' }), [verdict('in_progress', 'Only the build has started.')]));
+    const server = await startServer(model(() => ({ text: 'Building the image first.' }), [verdict('in_progress', 'Only the build has started.')]));
     const dir = folder();
     const run = await print(dir, server.url, 'deploy the api', '--output', 'json');
     // The verdict reaches stderr in every output format; stdout stays pure JSON.
@@ -78,7 +74,7 @@ describe('userAsk through the auggy binary against a Chat Completions server', (
   });
 
   it('text mode prints the verdict on stderr; achieved deactivates the ask and the next message starts a fresh one', async () => {
-    server = await startChatServer(
+    const server = await startServer(
       model(() => ({ text: 'Done: api-west is live.' }), [verdict('achieved', 'api-west is live.'), verdict('in_progress', 'just started')]),
     );
     const dir = folder();
@@ -103,7 +99,7 @@ describe('userAsk through the auggy binary against a Chat Completions server', (
     const question = 'Which service: api-west or api-east?';
     const agent = (request: ReceivedRequest): ChatReply =>
       lastUser(request) === 'api-west' ? { text: 'Deploying api-west.' } : { toolCalls: [{ name: 'request_input', args: { prompt: question } }] };
-    server = await startChatServer(model(agent, [verdict('in_progress', 'Waiting for the service name.'), verdict('in_progress', 'Rollout under way.')]));
+    const server = await startServer(model(agent, [verdict('in_progress', 'Waiting for the service name.'), verdict('in_progress', 'Rollout under way.')]));
     const dir = folder();
     const first = await print(dir, server.url, 'deploy the api', '--output', 'json');
     // The exit code stays the turn's: input-required.
@@ -140,7 +136,7 @@ describe('userAsk through the auggy binary against a Chat Completions server', (
   });
 
   it('stream-json carries the evaluation as a CUSTOM event and the ask in RESULT', async () => {
-    server = await startChatServer(model(() => ({ text: 'I cannot reach production.' }), [verdict('stuck', 'No access to production.')]));
+    const server = await startServer(model(() => ({ text: 'I cannot reach production.' }), [verdict('stuck', 'No access to production.')]));
     const run = await print(folder(), server.url, 'deploy', '--output', 'stream-json');
     expect(run.exitCode).toBe(0);
     const events = run.stdout
@@ -171,7 +167,7 @@ describe('userAsk through the auggy binary against a Chat Completions server', (
   });
 
   it('a failing evaluator is reported on stderr, leaves the ask as it was and keeps the exit code', async () => {
-    server = await startChatServer(model(() => ({ text: 'Started.' }), Array<ChatReply>(6).fill({ status: 500 })));
+    const server = await startServer(model(() => ({ text: 'Started.' }), Array<ChatReply>(6).fill({ status: 500 })));
     const text = await print(folder(), server.url, 'deploy');
     expect(text.exitCode).toBe(0);
     expect(text.stdout).toBe('Started.');

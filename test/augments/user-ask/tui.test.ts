@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyExample, makeAgentFolder } from '../../helpers/agent-fixture.js';
 import { auggyTerminals, sendLine as send } from '../../helpers/auggy-terminal.js';
-import { startChatServer, type ChatServer, type ReceivedRequest } from '../../helpers/chat-server.js';
+import { chatServersPerTest, type ReceivedRequest } from '../../helpers/chat-server.js';
 import { tmuxAvailable } from '../../helpers/tmux.js';
 
 // The real binary in a real terminal (a private tmux socket per test): keys in with send-keys,
 // the screen read with capture-pane until the expected text shows.
 const terminals = auggyTerminals();
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 const auggyRun = (dir: string, args: string[] = []) => terminals.run(dir, args, { width: 110, height: 34 });
 
@@ -63,7 +59,7 @@ describe.skipIf(!tmuxAvailable())('userAsk in the TUI', () => {
 
   it('against a Chat Completions server: in progress counts up, /ask <text> replaces the ask', async () => {
     let judged = 0;
-    server = await startChatServer((request: ReceivedRequest) => {
+    const server = await startServer((request: ReceivedRequest) => {
       if (request.body.tools) return { text: 'Step done.' };
       judged++;
       return { text: JSON.stringify({ outcome: 'in_progress', reason: `step ${judged} of 3` }) };

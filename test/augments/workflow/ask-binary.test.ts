@@ -1,16 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUGGY_BIN } from '../../helpers/agent-fixture.js';
-import { startChatServer, type ChatReply, type ChatServer, type ReceivedRequest } from '../../helpers/chat-server.js';
+import { chatServersPerTest, type ChatReply, type ReceivedRequest } from '../../helpers/chat-server.js';
 import { packText, workflowFolder } from './harness.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 const cleanEnv = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '', NO_COLOR: '1' };
 
@@ -59,7 +55,7 @@ function auggy(dir: string, url: string, output: string) {
 
 describe('an ask state through the auggy binary with --print, where nobody is there', () => {
   it('takes NoAnswer at once, makes no model call for the person, and the turn completes', async () => {
-    server = await startChatServer(deployModel);
+    const server = await startServer(deployModel);
     const dir = workflowFolder(PACK);
     const run = await auggy(dir, server.url, 'json');
     expect(run.exitCode).toBe(0);
@@ -95,7 +91,7 @@ describe('an ask state through the auggy binary with --print, where nobody is th
   });
 
   it('stream-json shows the question and the answered event inside the one run', async () => {
-    server = await startChatServer(deployModel);
+    const server = await startServer(deployModel);
     const run = await auggy(workflowFolder(PACK), server.url, 'stream-json');
     expect(run.exitCode).toBe(0);
     const events = run.stdout

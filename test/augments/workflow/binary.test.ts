@@ -1,15 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyExample } from '../../helpers/agent-fixture.js';
-import { startChatServer, type ChatReply, type ChatServer, type ReceivedRequest } from '../../helpers/chat-server.js';
+import { chatServersPerTest, type ChatReply, type ReceivedRequest } from '../../helpers/chat-server.js';
 import { auggy } from '../../helpers/auggy-cli.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 function stateOf(request: ReceivedRequest): string | undefined {
   const system = String(request.body.messages.find((m) => m.role === 'system')?.content ?? '');
@@ -35,7 +31,7 @@ function supportModel(request: ReceivedRequest): ChatReply {
 
 describe('the workflow through the auggy binary against a Chat Completions server', () => {
   it('one user message takes one inference per state, each offering that state’s tools', async () => {
-    server = await startChatServer(supportModel);
+    const server = await startServer(supportModel);
     const dir = copyExample('support');
     const run = await auggy([
       'run',
@@ -81,7 +77,7 @@ describe('the workflow through the auggy binary against a Chat Completions serve
   });
 
   it('stream-json carries every transition as a CUSTOM event, in order', async () => {
-    server = await startChatServer(supportModel);
+    const server = await startServer(supportModel);
     const dir = copyExample('support');
     const run = await auggy([
       'run',

@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auggyTerminals, sendLine } from '../../helpers/auggy-terminal.js';
 import { boardFolder } from '../../helpers/board-fixture.js';
-import { startChatServer, type ChatServer } from '../../helpers/chat-server.js';
+import { chatServersPerTest } from '../../helpers/chat-server.js';
 import { tmuxAvailable } from '../../helpers/tmux.js';
 
 const terminals = auggyTerminals();
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = chatServersPerTest();
 
 describe.skipIf(!tmuxAvailable())('the board in a real terminal', () => {
   it("the agent's write shows in its row, and /board set works while the server holds the turn open", async () => {
-    server = await startChatServer((_request, index) =>
+    const server = await startServer((_request, index) =>
       index === 0
         ? { toolCalls: [{ name: 'board_write', args: { line: 'progress', text: 'step 1 of 2 done' } }] }
         : { text: 'Still working on it.', hold: true },

@@ -2,19 +2,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { frameWith } from '../../helpers/ink-frames.js';
 import { cleanup, render } from 'ink-testing-library';
 import { LiveBoardPanel } from '../../../src/hosts/tui/board/board-panel.js';
-import { startChatServer, type ChatServer } from '../../helpers/chat-server.js';
+import { chatServersPerTest } from '../../helpers/chat-server.js';
 import { boardFolder, openBoardConversation, runCommand } from '../../helpers/board-fixture.js';
 
-let server: ChatServer | undefined;
-afterEach(async () => {
+// Registered before the cleanup below, so it runs after it: the chat is unmounted before its server closes.
+const startServer = chatServersPerTest();
+afterEach(() => {
   cleanup();
-  await server?.close();
-  server = undefined;
 });
 
 describe('the board panel on a real conversation', () => {
   it("updates while a turn runs: the agent's write and the person's /board set both show before the turn ends", async () => {
-    server = await startChatServer((_request, index) =>
+    const server = await startServer((_request, index) =>
       index === 0 ? { toolCalls: [{ name: 'board_write', args: { line: 'progress', text: 'step 1 of 2 done' } }] } : { text: 'Still going.', hold: true },
     );
     const { conversation } = await openBoardConversation(boardFolder(), server.url);
