@@ -2,39 +2,18 @@ import type { LoadedAgent } from '../agent/types.js';
 import type { CompleteFn } from './augment.js';
 import type { ModelBuilder } from '../model/model-cache.js';
 import { classifyModelError } from '../model/describe-error.js';
-import { maxTokensOf, resolveModelSpec, type ModelSpec } from '../model/model-spec.js';
+import { maxTokensOf, resolveNamedModelSpec, type ModelSpec } from '../model/model-spec.js';
 import { streamModel } from './model-stream.js';
 
 /** An evaluator answers in a line of JSON; a model that rambles past this is cut off, not waited for. */
 export const COMPLETION_MAX_TOKENS = 1024;
-
-/**
- * The AUGGY_* settings choose and reach the agent's own model (`--model`'s and `--base-url`'s
- * stand-ins), so a model named for an evaluator is resolved without them, wherever they are set.
- */
-const AGENT_MODEL_SETTINGS_UNSET = { AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: '' };
-
-/**
- * A model an evaluator names (`provider:model`), resolved in the environment the agent's model is
- * (a provider's key or OLLAMA_HOST, exported or in the folder's .env) but without the agent's own
- * settings; one of the agent's provider also keeps the agent's base URL and key.
- */
-function namedModelSpec(agent: LoadedAgent, agentSpec: ModelSpec, model: string): ModelSpec {
-  const sameProvider = agentSpec.provider === model.split(':')[0];
-  const spec = resolveModelSpec(
-    agent,
-    { model, baseURL: sameProvider ? agentSpec.baseURL : undefined, timeoutSeconds: agentSpec.timeoutSeconds },
-    { ...process.env, ...AGENT_MODEL_SETTINGS_UNSET },
-  );
-  return sameProvider ? { ...spec, apiKey: agentSpec.apiKey } : spec;
-}
 
 /** A tool-less completion for augments (evaluators): the agent's model unless another is named. */
 export function makeComplete(agent: LoadedAgent, agentSpec: ModelSpec, models: ModelBuilder): CompleteFn {
   return async ({ system, prompt, model, signal, maxOutputTokens, maxRetries }) => {
     let spec = agentSpec;
     try {
-      if (model) spec = namedModelSpec(agent, agentSpec, model);
+      if (model) spec = resolveNamedModelSpec(agent, agentSpec, model);
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error), code: 'model_config' };
     }

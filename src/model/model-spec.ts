@@ -92,6 +92,21 @@ function checkBaseURL({ url, setting }: BaseURLChoice): string | undefined {
 }
 
 /**
+ * A model named for a side use, an evaluator or a persona (`provider:model`), resolved in the
+ * environment the agent's model is (a provider's key or OLLAMA_HOST, exported or in the folder's
+ * .env) but without the AUGGY_* settings, which choose and reach the agent's own model. One of
+ * the agent's provider keeps the agent's base URL and key, wherever the agent got them.
+ */
+export function resolveNamedModelSpec(agent: LoadedAgent, agentSpec: ModelSpec, ref: string, processEnv: NodeJS.ProcessEnv = process.env): ModelSpec {
+  const sameProvider = agentSpec.provider === ref.split(':')[0];
+  return resolveModelSpec(
+    agent,
+    { model: ref, baseURL: sameProvider ? agentSpec.baseURL : undefined, timeoutSeconds: agentSpec.timeoutSeconds },
+    { ...processEnv, AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: sameProvider ? (agentSpec.apiKey ?? '') : '' },
+  );
+}
+
+/**
  * Applies --model/--base-url, then AUGGY_MODEL/AUGGY_BASE_URL/AUGGY_API_KEY, over agent.yaml's engine.
  * Flags win over the environment, which wins over the file.
  */

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
+import { startAnthropicServer, textFrames } from '../helpers/anthropic-server.js';
 import { chatServersPerTest } from '../helpers/chat-server.js';
 import { failuresByType, reportNamed, runScenarios, scenario } from './harness.js';
 
@@ -32,24 +33,53 @@ describe('llm_judge', () => {
   });
 
   it("reads a judge of another provider's settings from the environment, as the agent's own model reads them, but not the AUGGY_* ones meant for the agent", async () => {
-    const server = await startServer((request) =>
-      request.body.model === 'judge-model' ? { text: '{"passed": true, "score": 0.9, "reasoning": "It greets."}' } : { text: 'Hello there.' },
+    const agentServer = await startServer((request) =>
+      request.body.model === 'judge-model' ? { text: '{"passed": false, "score": 0, "reasoning": "sent where the agent is"}' } : { text: 'Hello there.' },
     );
+    const judgeServer = await startServer(() => ({ text: '{"passed": true, "score": 0.9, "reasoning": "It greets."}' }));
     // Exported, not in the folder's .env: where a person keeps OLLAMA_HOST or a provider's key.
-    vi.stubEnv('OLLAMA_HOST', server.url.replace(/\/v1$/, ''));
-    // Meant for the agent's model: a judge of another provider must not be sent there with it.
-    vi.stubEnv('AUGGY_BASE_URL', 'http://127.0.0.1:9/v1');
+    vi.stubEnv('OLLAMA_HOST', judgeServer.url.replace(/\/v1$/, ''));
+    // The agent's own model is reached through AUGGY_BASE_URL; a judge of another provider must not be sent there.
+    vi.stubEnv('AUGGY_BASE_URL', agentServer.url);
     try {
-      const suite = await runScenarios(loopbackAgent(server.url), {
+      const suite = await runScenarios(loopbackAgent('http://127.0.0.1:9/v1'), {
         judged: scenario(
           'judged',
-          `    - content: hi\n      assertions:\n        - { type: llm_judge, params: { criteria: "Greets the person.", model: "ollama:judge-model" } }`,
+          `    - content: hi\n      assertions:\n        - { type: turn_status, params: { status: completed } }\n        - { type: llm_judge, params: { criteria: "Greets the person.", model: "ollama:judge-model" } }`,
         ),
       });
       expect(failuresByType(reportNamed(suite, 'judged'))).toEqual(new Map());
-      expect(server.requests.some((request) => request.body.model === 'judge-model')).toBe(true);
+      expect(agentServer.requests.map((request) => request.body.model)).toEqual(['agent-model']);
+      expect(judgeServer.requests.map((request) => request.body.model)).toEqual(['judge-model']);
     } finally {
       vi.unstubAllEnvs();
+    }
+  });
+
+  it("gives a judge of the agent's own provider the agent's key, even when the agent has it from AUGGY_API_KEY", async () => {
+    const anthropic = await startAnthropicServer((request) =>
+      request.body.model === 'judge-model'
+        ? { frames: textFrames('{"passed": true, "score": 0.9, "reasoning": "It greets."}') }
+        : { frames: textFrames('Hello there.') },
+    );
+    vi.stubEnv('ANTHROPIC_API_KEY', '');
+    vi.stubEnv('AUGGY_API_KEY', 'agent-key');
+    try {
+      const dir = makeAgentFolder({ engine: `engine:\n  provider: anthropic\n  model: agent-model\n  baseURL: ${anthropic.url}\n` });
+      const suite = await runScenarios(dir, {
+        judged: scenario(
+          'judged',
+          `    - content: hi\n      assertions:\n        - { type: llm_judge, params: { criteria: "Greets the person.", model: "anthropic:judge-model" } }`,
+        ),
+      });
+      expect(failuresByType(reportNamed(suite, 'judged'))).toEqual(new Map());
+      expect(anthropic.requests.map((request) => [request.body.model, request.apiKey])).toEqual([
+        ['agent-model', 'agent-key'],
+        ['judge-model', 'agent-key'],
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+      await anthropic.close();
     }
   });
 

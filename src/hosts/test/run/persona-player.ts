@@ -6,7 +6,7 @@ import type { LoadedAgent } from '../../../agent/types.js';
 import { streamModel } from '../../../kernel/model-stream.js';
 import { classifyModelError } from '../../../model/describe-error.js';
 import type { ModelBuilder } from '../../../model/model-cache.js';
-import { resolveModelSpec, type ModelSpec } from '../../../model/model-spec.js';
+import { resolveNamedModelSpec, type ModelSpec } from '../../../model/model-spec.js';
 import type { PromptKitMock } from '../../../model/scripted/promptkit-mock.js';
 import { loadScript } from '../../../model/scripted/script.js';
 import { personaPrompt, type Persona } from '../scenario/persona.js';
@@ -207,14 +207,7 @@ export async function choosePlayer(role: string, choice: PlayerChoice): Promise<
   let spec = choice.agentSpec;
   if (ref !== undefined) {
     try {
-      const sameProvider = ref.split(':')[0] === choice.agentSpec.provider;
-      // The provider's key may be in the environment; the agent's base URL is not another provider's.
-      const { AUGGY_BASE_URL: _agentBaseURL, ...env } = process.env;
-      spec = resolveModelSpec(
-        choice.agent,
-        { model: ref, baseURL: sameProvider ? choice.agentSpec.baseURL : undefined, timeoutSeconds: choice.agentSpec.timeoutSeconds },
-        env,
-      );
+      spec = resolveNamedModelSpec(choice.agent, choice.agentSpec, ref);
     } catch (error) {
       return { why: `the persona's model ${ref} cannot be used: ${error instanceof Error ? error.message : String(error)}` };
     }
