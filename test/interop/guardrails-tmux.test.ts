@@ -7,8 +7,9 @@ import { auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
 import { chatServersPerTest } from '../helpers/chat-server.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
 
-const terminals = auggyTerminals();
+// Servers first: after-each hooks run last-registered first, so the chats end before their servers close.
 const startServer = chatServersPerTest();
+const terminals = auggyTerminals();
 
 describe.skipIf(!tmuxAvailable())("a pack's guardrails in the chat, in a real terminal", { timeout: 120_000 }, () => {
   it('the person sees the pack message and one line saying what was held back, never the banned words', async () => {

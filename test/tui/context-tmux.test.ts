@@ -5,8 +5,9 @@ import { chatServersPerTest, type ChatReply, type ReceivedRequest } from '../hel
 import { tmuxAvailable } from '../helpers/tmux.js';
 import { isSummaryRequest, modelReply } from '../context/compaction-helpers.js';
 
-const terminals = auggyTerminals();
+// Servers first: after-each hooks run last-registered first, so the chats end before their servers close.
 const startServer = chatServersPerTest();
+const terminals = auggyTerminals();
 
 function lastText(request: ReceivedRequest): string {
   const last = request.body.messages.at(-1);

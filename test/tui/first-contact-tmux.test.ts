@@ -7,8 +7,9 @@ import { chatServersPerTest } from '../helpers/chat-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 
-const terminals = auggyTerminals();
+// Servers first: after-each hooks run last-registered first, so the chats end before their servers close.
 const startServer = chatServersPerTest();
+const terminals = auggyTerminals();
 
 const terminal = terminals.open;
 

@@ -8,8 +8,9 @@ import { PNG_BYTES, imageUrlsOfLastUserMessage, textOfLastUserMessage } from '..
 import { tempDir } from '../helpers/temp-dir.js';
 import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 
-const terminals = auggyTerminals();
+// Servers first: after-each hooks run last-registered first, so the chats end before their servers close.
 const startServer = chatServersPerTest();
+const terminals = auggyTerminals();
 
 /** `auggy run` started in `cwd`, where the chat reads the paths a message mentions from. */
 function chatIn(cwd: string, dir: string, args: string[]): Promise<Terminal> {

@@ -7,12 +7,13 @@ import { callingModel, mcpAgentFolder, toolResults } from '../helpers/mcp-agent.
 import { eventually, isAlive, readTap } from '../helpers/mcp-servers.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
 
-const terminals = auggyTerminals();
 let chat: ChatServer | undefined;
 afterEach(async () => {
   await chat?.close();
   chat = undefined;
 });
+// After the hook above: after-each hooks run last-registered first, so the chats end before their server closes.
+const terminals = auggyTerminals();
 
 function loopback(url: string): string[] {
   return ['--model', 'openai-compatible:test', '--base-url', url];

@@ -4,8 +4,9 @@ import { auggyTerminals, sendLine } from '../helpers/auggy-terminal.js';
 import { chatServersPerTest, type ChatServer } from '../helpers/chat-server.js';
 import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 
-const terminals = auggyTerminals();
+// Servers first: after-each hooks run last-registered first, so the chats end before their servers close.
 const startServer = chatServersPerTest();
+const terminals = auggyTerminals();
 
 const loopbackArgs = (url: string) => ['--model', 'openai-compatible:test', '--base-url', url];
 

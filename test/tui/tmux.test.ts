@@ -7,8 +7,9 @@ import { TUI_READY, auggyTerminals, sendLine } from '../helpers/auggy-terminal.j
 import { tmuxAvailable } from '../helpers/tmux.js';
 
 // The real binary in a real terminal. Keys go in with send-keys; assertions read capture-pane.
-const terminals = auggyTerminals();
+// Servers first: after-each hooks run last-registered first, so the chats end before their servers close.
 const startServer = chatServersPerTest();
+const terminals = auggyTerminals();
 
 /** The lines between the rules around the input. */
 function inputArea(screen: string): string[] {

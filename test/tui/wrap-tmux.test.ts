@@ -4,8 +4,9 @@ import { TUI_READY, auggyTerminals, sendLine } from '../helpers/auggy-terminal.j
 import { chatServersPerTest } from '../helpers/chat-server.js';
 import { tmuxAvailable, type Terminal } from '../helpers/tmux.js';
 
-const terminals = auggyTerminals();
+// Servers first: after-each hooks run last-registered first, so the chats end before their servers close.
 const startServer = chatServersPerTest();
+const terminals = auggyTerminals();
 
 const WIDTH = 60;
 // A reply's text is 58 columns beside its gutter; a code block's and a list item's 56, two more in.

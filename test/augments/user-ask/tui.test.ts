@@ -6,8 +6,9 @@ import { tmuxAvailable } from '../../helpers/tmux.js';
 
 // The real binary in a real terminal (a private tmux socket per test): keys in with send-keys,
 // the screen read with capture-pane until the expected text shows.
-const terminals = auggyTerminals();
+// Servers first: after-each hooks run last-registered first, so the chats end before their servers close.
 const startServer = chatServersPerTest();
+const terminals = auggyTerminals();
 
 const auggyRun = (dir: string, args: string[] = []) => terminals.run(dir, args, { width: 110, height: 34 });
 

@@ -4,8 +4,9 @@ import { boardFolder } from '../../helpers/board-fixture.js';
 import { chatServersPerTest } from '../../helpers/chat-server.js';
 import { tmuxAvailable } from '../../helpers/tmux.js';
 
-const terminals = auggyTerminals();
+// Servers first: after-each hooks run last-registered first, so the chats end before their servers close.
 const startServer = chatServersPerTest();
+const terminals = auggyTerminals();
 
 describe.skipIf(!tmuxAvailable())('the board in a real terminal', () => {
   it("the agent's write shows in its row, and /board set works while the server holds the turn open", async () => {
