@@ -92,6 +92,10 @@ describe('auggy validate', () => {
     expect(broken.code).toBe(1);
     expect(broken.out).toMatch(/^self-play\.yaml:\d+(:\d+)? error /m);
     expect((await validate(folder({ 'self-play.yaml': 'roles:\n  - id: gemini-user\n    model: ollama:llama3.2\n' }))).code).toBe(0);
+    const notAFile = folder({ 'self-play.yaml/readme.md': 'x\n' });
+    const unreadable = await validate(notAFile);
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.out).toMatch(/^self-play\.yaml error self-play\.yaml cannot be read: it is a folder, not a file$/m);
   });
 
   it('prints the findings as a JSON array with --json', async () => {

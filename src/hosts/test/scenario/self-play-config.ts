@@ -32,7 +32,20 @@ export type LoadedSelfPlay = { ok: true; roles: SelfPlayRole[] } | { ok: false; 
 export function loadSelfPlayConfig(agentDir: string): LoadedSelfPlay {
   const path = join(agentDir, SELF_PLAY_FILE);
   if (!existsSync(path)) return { ok: true, roles: [] };
-  const parsed = parseYamlSource(readFileSync(path, 'utf8'), SELF_PLAY_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    // A folder or an unreadable file by that name: said as a finding, never a stack trace.
+    const why =
+      error instanceof Error && 'code' in error && error.code === 'EISDIR'
+        ? 'it is a folder, not a file'
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return { ok: false, diagnostics: [{ severity: 'error', file: SELF_PLAY_FILE, message: `${SELF_PLAY_FILE} cannot be read: ${why}` }] };
+  }
+  const parsed = parseYamlSource(text, SELF_PLAY_FILE);
   if (!parsed.source) return { ok: false, diagnostics: parsed.diagnostics };
   const source = parsed.source;
   const document = fileSchema.safeParse(source.data ?? {});
