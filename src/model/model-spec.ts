@@ -97,12 +97,12 @@ function checkBaseURL({ url, setting }: BaseURLChoice): string | undefined {
  * .env) but without the AUGGY_* settings, which choose and reach the agent's own model. One of
  * the agent's provider keeps the agent's base URL and key, wherever the agent got them.
  */
-export function resolveNamedModelSpec(agent: LoadedAgent, agentSpec: ModelSpec, ref: string, processEnv: NodeJS.ProcessEnv = process.env): ModelSpec {
+export function resolveNamedModelSpec(agent: LoadedAgent, agentSpec: ModelSpec, ref: string): ModelSpec {
   const sameProvider = agentSpec.provider === ref.split(':')[0];
   return resolveModelSpec(
     agent,
     { model: ref, baseURL: sameProvider ? agentSpec.baseURL : undefined, timeoutSeconds: agentSpec.timeoutSeconds },
-    { ...processEnv, AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: sameProvider ? (agentSpec.apiKey ?? '') : '' },
+    { ...process.env, AUGGY_MODEL: '', AUGGY_BASE_URL: '', AUGGY_API_KEY: sameProvider ? (agentSpec.apiKey ?? '') : '' },
   );
 }
 

@@ -95,7 +95,7 @@ describe('auggy validate', () => {
     const notAFile = folder({ 'self-play.yaml/readme.md': 'x\n' });
     const unreadable = await validate(notAFile);
     expect(unreadable.code).toBe(1);
-    expect(unreadable.out).toMatch(/^self-play\.yaml error self-play\.yaml cannot be read: it is a folder, not a file$/m);
+    expect(unreadable.out).toMatch(/^self-play\.yaml error self-play\.yaml is a folder, not a regular file; point it at a file$/m);
   });
 
   it('prints the findings as a JSON array with --json', async () => {

@@ -1,10 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { Diagnostic } from '../../../agent/types.js';
 import { schemaDiagnostics } from '../../../agent/schema-issues.js';
 import { locateField, parseYamlSource } from '../../../agent/yaml-source.js';
-import { resolveInsideAgent } from '../../../agent/read-agent-file.js';
+import { readAgentFile, resolveInsideAgent } from '../../../agent/read-agent-file.js';
 import { parseModelRef } from '../../../model/model-spec.js';
 
 /** The file beside agent.yaml that says who plays each self-play role under `auggy test`. */
@@ -30,22 +28,13 @@ export type LoadedSelfPlay = { ok: true; roles: SelfPlayRole[] } | { ok: false; 
 
 /** Reads `self-play.yaml` when the agent folder has one; no file is no roles (each persona is then played by the default player). */
 export function loadSelfPlayConfig(agentDir: string): LoadedSelfPlay {
-  const path = join(agentDir, SELF_PLAY_FILE);
-  if (!existsSync(path)) return { ok: true, roles: [] };
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    // A folder or an unreadable file by that name: said as a finding, never a stack trace.
-    const why =
-      error instanceof Error && 'code' in error && error.code === 'EISDIR'
-        ? 'it is a folder, not a file'
-        : error instanceof Error
-          ? error.message
-          : String(error);
-    return { ok: false, diagnostics: [{ severity: 'error', file: SELF_PLAY_FILE, message: `${SELF_PLAY_FILE} cannot be read: ${why}` }] };
+  // The reader every file of the folder goes through: a folder, a pipe or a link out of the folder by this name is a finding.
+  const read = readAgentFile(agentDir, SELF_PLAY_FILE);
+  if (!read.ok) {
+    if (read.problem === 'missing') return { ok: true, roles: [] };
+    return { ok: false, diagnostics: [{ severity: 'error', file: SELF_PLAY_FILE, message: `${SELF_PLAY_FILE} ${read.message}` }] };
   }
-  const parsed = parseYamlSource(text, SELF_PLAY_FILE);
+  const parsed = parseYamlSource(read.text, SELF_PLAY_FILE);
   if (!parsed.source) return { ok: false, diagnostics: parsed.diagnostics };
   const source = parsed.source;
   const document = fileSchema.safeParse(source.data ?? {});
