@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render } from 'ink-testing-library';
 import type { DisplayItem } from '../../src/hosts/tui/display-items.js';
+import { AboveFrameProvider, createAboveFrame } from '../../src/hosts/tui/above-frame.js';
 import { COLOUR_PALETTE } from '../../src/hosts/tui/palette.js';
 import { PrintedTranscript } from '../../src/hosts/tui/printed-transcript.js';
 import { transcriptText } from '../../src/hosts/tui/transcript-rows/transcript-text.js';
@@ -23,30 +24,65 @@ describe('the printed transcript', () => {
     app.unmount();
   });
 
-  it('prints items finished later after the opening ones, each once', async () => {
+  it('prints items finished later after the opening ones, each once, as text', async () => {
     const printed: string[] = [];
-    let framesBefore = -1;
-    const print = (text: string) => {
-      printed.push(text);
-      framesBefore = app.frames.length;
-    };
+    const print = (text: string) => printed.push(text);
     const app = render(<PrintedTranscript items={opening} width={100} print={print} />);
     const later: DisplayItem = { kind: 'assistant', id: 'a2', text: 'The worker is done.', continued: false };
     // Finished before the opening text was out: it still comes after it.
     app.rerender(<PrintedTranscript items={[...opening, later]} width={100} print={print} />);
-    await vi.waitFor(() => expect(app.lastFrame()).toContain('The worker is done.'));
-    expect(printed).toEqual([transcriptText(opening, 100, COLOUR_PALETTE)]);
-    expect(app.frames.findIndex((frame) => frame.includes('The worker is done.'))).toBeGreaterThanOrEqual(framesBefore);
-    expect(printed[0]).not.toContain('The worker is done.');
+    await vi.waitFor(() => expect(printed).toHaveLength(2));
+    expect(printed).toEqual([transcriptText(opening, 100, COLOUR_PALETTE), transcriptText([later], 100, COLOUR_PALETTE)]);
+    // Drawn again with nothing new, it prints nothing more.
+    app.rerender(<PrintedTranscript items={[...opening, later]} width={100} print={print} />);
+    expect(printed).toHaveLength(2);
     app.unmount();
   });
 
-  it('prints nothing at once for an empty transcript', () => {
+  it('prints nothing at once for an empty transcript, then each item as it finishes', () => {
     const print = vi.fn();
     const app = render(<PrintedTranscript items={[]} width={100} print={print} />);
-    app.rerender(<PrintedTranscript items={[opening[0]]} width={100} print={print} />);
-    expect(app.lastFrame()).toContain('how is the deploy going?');
     expect(print).not.toHaveBeenCalled();
+    app.rerender(<PrintedTranscript items={[opening[0]]} width={100} print={print} />);
+    expect(print).toHaveBeenCalledExactlyOnceWith(transcriptText([opening[0]], 100, COLOUR_PALETTE));
     app.unmount();
+  });
+
+  it('in the chat, holds an item finished later until Ink draws its next frame, and prints it then', () => {
+    const aboveFrame = createAboveFrame();
+    const print = vi.fn();
+    const app = render(
+      <AboveFrameProvider value={aboveFrame}>
+        <PrintedTranscript items={[]} width={100} print={print} />
+      </AboveFrameProvider>,
+    );
+    // The test's renderer is not Ink's chat: its frames do not reach this AboveFrame, so they are told by hand.
+    aboveFrame.onRender();
+    app.rerender(
+      <AboveFrameProvider value={aboveFrame}>
+        <PrintedTranscript items={[opening[0]]} width={100} print={print} />
+      </AboveFrameProvider>,
+    );
+    expect(print).not.toHaveBeenCalled();
+    aboveFrame.onRender();
+    expect(print).toHaveBeenCalledExactlyOnceWith(transcriptText([opening[0]], 100, COLOUR_PALETTE));
+    aboveFrame.onRender();
+    expect(print).toHaveBeenCalledOnce();
+    app.unmount();
+  });
+
+  it('drops a print still waiting for a frame once unmounted: a resize or /clear prints everything again', () => {
+    const aboveFrame = createAboveFrame();
+    const print = vi.fn();
+    const tree = (items: DisplayItem[], key: number) => (
+      <AboveFrameProvider value={aboveFrame}>
+        <PrintedTranscript key={key} items={items} width={100} print={print} alreadyPrinted />
+      </AboveFrameProvider>
+    );
+    const app = render(tree([], 0));
+    app.rerender(tree([opening[0]], 0));
+    app.unmount();
+    aboveFrame.onRender();
+    expect(print).not.toHaveBeenCalled();
   });
 });

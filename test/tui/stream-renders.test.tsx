@@ -13,6 +13,7 @@ import { createWarningFeed } from '../../src/hosts/tui/warning-feed.js';
 import { loadRunnableAgent, openConversation } from '../../src/hosts/open-conversation.js';
 import { makeAgentFolder } from '../helpers/agent-fixture.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
+import { AboveFrameProvider, createAboveFrame } from '../../src/hosts/tui/above-frame.js';
 import { chatApp } from './chat-harness.js';
 
 /** A terminal as Ink sees one: 100×30, every write kept. */
@@ -58,48 +59,90 @@ describe('a streamed reply in the chat', () => {
   });
   afterAll(() => server.close());
 
-  it('is drawn a few times a second, never once per chunk, and no frame is drawn twice the same', async () => {
+  /**
+   * Streams the reply into the chat on a 100×30 terminal, drawn at most 20 frames a second as
+   * run-chat draws it, and checks what the terminal showed after each render: every paragraph
+   * exactly once.
+   */
+  async function streamReply(): Promise<{ drawn: number; framesWritten: number }> {
     const dir = makeAgentFolder({ engine: `engine:\n  provider: openai-compatible\n  model: test\n  baseURL: ${server.url}\n` });
     const warnings = createWarningFeed();
     const conversation = await openConversation(await loadRunnableAgent(dir, {}, () => undefined), {}, warnings.warn);
     const terminal = new FakeTerminal();
     const keyboard = new FakeKeyboard();
+    // As run-chat draws the chat: prints above the frame go out with Ink's renders.
+    const aboveFrame = createAboveFrame();
     let renders = 0;
-    let printed = '';
-    const app = render(chatApp(conversation, warnings, { print: (text) => (printed += text) }), {
+    /** Where in the terminal's writes each render began. */
+    const renderStarts: number[] = [];
+    const app = render(<AboveFrameProvider value={aboveFrame}>{chatApp(conversation, warnings)}</AboveFrameProvider>, {
       stdout: terminal as unknown as NodeJS.WriteStream,
       stdin: keyboard as unknown as NodeJS.ReadStream,
       stderr: new FakeTerminal() as unknown as NodeJS.WriteStream,
       exitOnCtrlC: false,
       patchConsole: false,
       maxFps: 20,
-      onRender: () => renders++,
+      onRender: () => {
+        renders++;
+        renderStarts.push(terminal.writes.length);
+        aboveFrame.onRender();
+      },
     });
     const screen = () => terminal.writes.join('');
     await vi.waitFor(() => expect(screen()).toContain('Type a message'), { timeout: 15_000 });
     // Ink's frames, each with the rule above the input: not the synchronized-output and cursor
     // switches written around them, nor text printed above them.
-    const frames = () => terminal.writes.filter((write) => write.includes('─'.repeat(20)));
-    // What <Static> printed above the frame: the reply's finished blocks.
-    const prints = () => terminal.writes.filter((write) => !write.includes('─'.repeat(20)) && write.includes('Step '));
+    const isFrame = (write: string) => write.includes('─'.repeat(20));
+    const frames = () => terminal.writes.filter(isFrame);
+    // What was printed above the frame: the opening, then the reply's finished blocks.
+    const prints = () => terminal.writes.filter((write) => !isFrame(write) && write.includes('Step '));
     const before = { renders, frames: frames().length };
     keyboard.type('go');
     keyboard.type('\r');
     await vi.waitFor(() => expect(prints().join('')).toContain('That is the whole report.'), { timeout: 30_000 });
     await vi.waitFor(() => expect(frames().at(-1)).toContain('completed'), { timeout: 15_000 });
+    const checkShownOnce = () => {
+      // What the terminal shows once each render's writes are out: every paragraph streamed so far
+      // exactly once, printed or in the frame; never twice (printed while the frame still showed it
+      // live), never missing (dropped from the frame before it was printed).
+      let printedSoFar = '';
+      let lastFrame = '';
+      const seen = new Set<string>();
+      const ends = [...renderStarts.slice(1), terminal.writes.length];
+      let at = 0;
+      for (const end of ends) {
+        for (; at < end; at++) {
+          const write = terminal.writes[at];
+          if (isFrame(write)) lastFrame = write;
+          else printedSoFar += write;
+        }
+        for (const paragraph of PARAGRAPHS) {
+          const shown = printedSoFar.split(paragraph).length - 1 + lastFrame.split(paragraph).length - 1;
+          if (shown > 0) seen.add(paragraph);
+          if (seen.has(paragraph)) expect(shown, paragraph).toBe(1);
+        }
+      }
+      expect(seen.size).toBe(PARAGRAPHS.length);
+    };
     const drawn = renders - before.renders;
     // Ink writes a frame only when it differs from the last; a render that wrote nothing built
     // a whole frame for nothing.
     const framesWritten = frames().length - before.frames;
     app.unmount();
 
+    checkShownOnce();
     // Every paragraph printed once, in order, above the frame.
-    const printedText = printed + prints().join('');
+    const printedText = prints().join('');
     for (const paragraph of PARAGRAPHS) expect(printedText.split(paragraph)).toHaveLength(2);
     expect(printedText.indexOf(PARAGRAPHS[23])).toBeGreaterThan(printedText.indexOf(PARAGRAPHS[0]));
+    return { drawn, framesWritten };
+  }
+
+  it('is drawn a few times a second, never once per chunk, and no frame is drawn twice the same', async () => {
+    const { drawn, framesWritten } = await streamReply();
     expect(drawn).toBeLessThan(CHUNKS / 3);
-    // <Static> draws the frame again after a print, unchanged, once it has emptied itself (at
-    // most twice here); nothing else may (a spinner tick or a board update that changes nothing).
-    expect(drawn - framesWritten).toBeLessThanOrEqual(2 * prints().length + 1);
+    // A print draws no frame of its own; nothing else may draw one that changes nothing (a
+    // spinner tick or a board update).
+    expect(drawn - framesWritten).toBeLessThanOrEqual(1);
   });
 });

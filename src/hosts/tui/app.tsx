@@ -38,7 +38,7 @@ export function App(props: AppProps) {
   // Set once, when the transcript the chat opens with has been printed.
   const [openingPrinted, setOpeningPrinted] = useState(props.openingPrinted === true);
   const opened = useCallback(() => setOpeningPrinted(true), []);
-  // Ink lays <Static> out without a width of its own and wraps it a column too wide; pin it.
+  // Everything is laid out to the terminal's width by the chat's own rows, printed or live.
   const width = stdout.columns || 80;
   // The live area and the input together stay within the terminal.
   const budget = screenBudget(stdout.rows, editor.state.text, menu.items.length);
@@ -63,7 +63,7 @@ export function App(props: AppProps) {
       alreadyPrinted={view.printKey === 0 && props.openingPrinted === true}
     />
   );
-  // Same tree when quitting (a remounted <Static> would print everything again), minus the input;
+  // Same tree when quitting (a remounted transcript would print everything again), minus the input;
   // and at the start until the opening transcript is out, so the input is first drawn under it.
   if (exiting || !openingPrinted) return <Layout printed={printed} live={null} input={null} status={null} />;
   return (

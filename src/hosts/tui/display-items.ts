@@ -14,8 +14,8 @@ export type SystemTone = 'info' | 'warning' | 'error';
 export type ToolCallState = 'running' | 'ok' | 'error' | 'not-run';
 
 /**
- * One entry of the transcript as the person sees it. Finished items are printed once (Ink's
- * `<Static>`); the same shapes are drawn live while a turn streams.
+ * One entry of the transcript as the person sees it. Finished items are printed once, above
+ * the live frame (printed-transcript.tsx); the same shapes are drawn live while a turn streams.
  */
 export type DisplayItem =
   | ({ kind: 'header'; id: string } & HeaderInfo)

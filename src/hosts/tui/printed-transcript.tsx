@@ -1,9 +1,9 @@
-import { Static, useStdout } from 'ink';
-import { memo, useEffect, useMemo, useState } from 'react';
+import { useStdout } from 'ink';
+import { memo, useEffect, useInsertionEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useAboveFrame } from './above-frame.js';
 import type { DisplayItem } from './display-items.js';
 import { usePalette } from './palette.js';
 import { transcriptText } from './transcript-rows/transcript-text.js';
-import { TranscriptItem } from './transcript-item.js';
 
 export interface PrintedTranscriptProps {
   /** The finished items, oldest first; the list only grows while this is mounted. */
@@ -17,17 +17,15 @@ export interface PrintedTranscriptProps {
   alreadyPrinted?: boolean;
 }
 
-const NONE: DisplayItem[] = [];
-
 /**
- * The finished transcript, each item printed once above the live part. What is already finished
- * when printing starts (a resumed session's latest items, everything again after a resize or
- * /clear) is printed at once as text, the items' rows: laid out through Ink's <Static>, 2,000
- * messages took seconds (docs/performance.md). Items that finish later go through <Static>, a few
- * at a time, drawn with the frame that drops them from the live part.
+ * The finished transcript, each item printed once above the live part, as text: the items' rows.
+ * What is already finished when printing starts (a resumed session's latest items, everything
+ * again after a resize or /clear) is printed at once; laid out through Ink's <Static>, 2,000
+ * messages took seconds (docs/performance.md). Items that finish later (a streamed reply's
+ * blocks, block by block) are printed with the frame that drops them from the live part
+ * (above-frame.tsx says how), or at once where no chat set that up (a test's render).
  *
- * Memoised: Ink draws a commit that touches <Static> at once, past its frame-rate limit, so drawn
- * again with the whole chat on each streamed chunk it made every frame of a stream one drawn at once.
+ * Memoised: it prints only when the finished items grow, never because the chat drew again.
  */
 export const PrintedTranscript = memo(function PrintedTranscript({ items, width, print, onPrinted, alreadyPrinted = false }: PrintedTranscriptProps) {
   const palette = usePalette();
@@ -53,11 +51,28 @@ export const PrintedTranscript = memo(function PrintedTranscript({ items, width,
     };
     // Printed once per mount: a reprint mounts this again.
   }, []);
-  // Until then nothing reaches <Static>, so an item finished meanwhile is printed after them.
-  const later = useMemo(() => (opened ? items.slice(printedAtOnce) : NONE), [opened, items, printedAtOnce]);
-  return (
-    <Static items={later} style={{ width }}>
-      {(item) => <TranscriptItem key={item.id} item={item} />}
-    </Static>
+  // Until then nothing later is printed, so an item finished meanwhile comes after them.
+  const printedLater = useRef(printedAtOnce);
+  const aboveFrame = useAboveFrame();
+  // A print still waiting for a frame when this unmounts is dropped: the remount (a resize,
+  // /clear) prints everything again.
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
   );
+  const printLater = (schedule: boolean) => {
+    if (!opened || items.length <= printedLater.current || (aboveFrame !== undefined) !== schedule) return;
+    const text = transcriptText(items.slice(printedLater.current), width, palette);
+    printedLater.current = items.length;
+    if (aboveFrame) aboveFrame.print((due) => mounted.current && (print ?? write)(due), text);
+    else (print ?? write)(text);
+  };
+  // Scheduled before the commit reaches Ink (an insertion effect runs first), so the render of
+  // this very commit, at once or later, prints them; with no one to schedule, after the commit.
+  useInsertionEffect(() => printLater(true));
+  useLayoutEffect(() => printLater(false));
+  return null;
 });

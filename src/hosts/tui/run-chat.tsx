@@ -1,5 +1,6 @@
 import { render } from 'ink';
 import type { Conversation } from '../../kernel/conversation.js';
+import { AboveFrameProvider, createAboveFrame } from './above-frame.js';
 import { App } from './app.js';
 import type { DisplayItem } from './display-items.js';
 import { historyFromSession, type SessionHistory } from './history-from-session.js';
@@ -54,8 +55,8 @@ export function openingItems(conversation: Conversation, shown = RESUME_SHOWN_IT
  * How Ink draws the chat's frame: at most 20 frames a second. Every frame is laid out and turned
  * into text whole, so while a reply streams the frame rate is most of the chat's CPU; 20 a second
  * still reads as smooth, and a key typed on a still screen is drawn at once (Ink's throttle lets
- * the first change through). Not Ink's incrementalRendering: beside <Static> prints it left rows
- * of an earlier frame on screen (a resumed chat showed its "starting…" input line twice).
+ * the first change through). Not Ink's incrementalRendering: beside text printed above the frame it
+ * left rows of an earlier frame on screen (a resumed chat showed its "starting…" input line twice).
  */
 const CHAT_FRAMES = { maxFps: 20 } as const;
 
@@ -86,20 +87,23 @@ export async function runChat({ conversation, warnings, stdin, stdout, stderr, r
   if (opening.items.length > 1) await loadMarkdownLexer();
   // The opening transcript goes out before Ink draws anything, so its first frame has the input under it.
   stdout.write(transcriptText(opening.items, stdout.columns || 80, palette));
+  const aboveFrame = createAboveFrame(stdout);
   const instance = render(
     <PaletteProvider palette={palette}>
-      <App
-        {...opening}
-        openingPrinted
-        conversation={conversation}
-        warnings={warnings}
-        history={loadInputHistory(historyFile)}
-        saveHistory={saveHistory}
-        resumeHint={resumeHint}
-        onQuit={(session) => (lastSession = session)}
-      />
+      <AboveFrameProvider value={aboveFrame}>
+        <App
+          {...opening}
+          openingPrinted
+          conversation={conversation}
+          warnings={warnings}
+          history={loadInputHistory(historyFile)}
+          saveHistory={saveHistory}
+          resumeHint={resumeHint}
+          onQuit={(session) => (lastSession = session)}
+        />
+      </AboveFrameProvider>
     </PaletteProvider>,
-    { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true, ...CHAT_FRAMES },
+    { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true, ...CHAT_FRAMES, onRender: aboveFrame.onRender },
   );
   // Loaded before anything else runs: no reply can arrive before a later turn of the event loop.
   loadMarkdownLexer().catch((error: unknown) => warnings.warn(`replies cannot be drawn: ${error instanceof Error ? error.message : String(error)}`));

@@ -34,9 +34,10 @@ export interface TranscriptState {
   /** Print a long streaming message line by line, so the live area stays small. */
   splitStreaming: boolean;
   /**
-   * How long a streaming message's live text grows before its finished blocks are printed. Each
-   * print redraws the frame twice (Ink's <Static>), so printing block by block cost more than the
-   * rest of a long reply's frames; the live part is clipped to the screen meanwhile.
+   * How long a streaming message's live text grows before its finished blocks are printed. Every
+   * frame lays out and writes the live text whole, so the less of it, the cheaper a stream's
+   * frames; a print costs no frame of its own (printed-transcript.tsx). The live part is clipped
+   * to the screen meanwhile.
    */
   splitAfterChars: number;
   /** Questionnaires that ask for a tool call's yes: their decision gets a line, not their answers. */

@@ -43,8 +43,11 @@ export type ViewAction =
   | { type: 'reset'; header: HeaderInfo; context?: ContextUse }
   | { type: 'reprint' };
 
-/** A streaming reply's finished blocks are printed a screenful or so at a time (transcript-state.ts says why). */
-const SPLIT_AFTER_CHARS = 800;
+/**
+ * A streaming reply's finished blocks are printed once its live text passes this many characters:
+ * block by block, so the live frame holds little more than the block being written.
+ */
+const SPLIT_AFTER_CHARS = 200;
 
 export function initialView(items: DisplayItem[], nextId: number, lastTurn?: TurnSummary, usage: TokenUsage = NO_USAGE, context?: ContextUse): ViewState {
   return {

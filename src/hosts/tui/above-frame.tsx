@@ -1,0 +1,56 @@
+import { createContext, useContext, type ReactNode } from 'react';
+
+/**
+ * Text printed above Ink's frame in step with the frame that stops drawing it live.
+ *
+ * A streamed reply's finished blocks leave the live frame and are printed above it once, as text
+ * (Ink's `write`). Printed from an effect, they would meet the frame at the wrong time: Ink draws
+ * a commit at once, or, within its frame-rate limit, a little later; printed before that later
+ * frame, they showed twice (printed, and still in the old frame) until it came. So the print
+ * waits for Ink's next render of the tree and goes out inside it, just before Ink writes the
+ * frame that no longer shows it live; the terminal's writes are held meanwhile (`cork`), so the
+ * print and the new frame reach it as one write, never a screen with the block twice or not at all.
+ *
+ * Ink's <Static> does the same by itself, but lays its items out through the whole frame's
+ * pipeline and then draws the frame a second time once it has emptied itself: printing each
+ * block as it finished cost a stream more than the rest of its frames (docs/performance.md).
+ */
+export interface AboveFrame {
+  /** Prints `text` through `write` as Ink draws its next frame. */
+  print(write: (text: string) => void, text: string): void;
+  /** Ink's `onRender` option: called on every render, before the frame is written. */
+  onRender(): void;
+}
+
+/** `terminal`: the stream Ink writes the frame to. */
+export function createAboveFrame(terminal?: Pick<NodeJS.WriteStream, 'cork' | 'uncork'>): AboveFrame {
+  let due: (() => void)[] = [];
+  return {
+    print(write, text) {
+      due.push(() => write(text));
+    },
+    onRender() {
+      if (due.length === 0) return;
+      const now = due;
+      due = [];
+      // Ink writes the frame right after this returns, in the same turn of the event loop.
+      terminal?.cork();
+      try {
+        for (const print of now) print();
+      } finally {
+        if (terminal) queueMicrotask(() => terminal.uncork());
+      }
+    },
+  };
+}
+
+const AboveFrameContext = createContext<AboveFrame | undefined>(undefined);
+
+export function AboveFrameProvider({ value, children }: { value: AboveFrame; children: ReactNode }) {
+  return <AboveFrameContext.Provider value={value}>{children}</AboveFrameContext.Provider>;
+}
+
+/** The chat's printer in step with Ink's frames; undefined where nothing set one up (a test's render). */
+export function useAboveFrame(): AboveFrame | undefined {
+  return useContext(AboveFrameContext);
+}
