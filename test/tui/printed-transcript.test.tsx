@@ -48,7 +48,7 @@ describe('the printed transcript', () => {
     app.unmount();
   });
 
-  it('in the chat, holds an item finished later until Ink draws its next frame, and prints it then', () => {
+  it('in the chat, holds an item finished later until Ink draws its next frame, and prints it right after', async () => {
     const aboveFrame = createAboveFrame();
     const print = vi.fn();
     const app = render(
@@ -63,15 +63,20 @@ describe('the printed transcript', () => {
         <PrintedTranscript items={[opening[0]]} width={100} print={print} />
       </AboveFrameProvider>,
     );
+    await Promise.resolve();
     expect(print).not.toHaveBeenCalled();
     aboveFrame.onRender();
+    // Not inside the render, before Ink writes its frame, but as soon as that is done.
+    expect(print).not.toHaveBeenCalled();
+    await Promise.resolve();
     expect(print).toHaveBeenCalledExactlyOnceWith(transcriptText([opening[0]], 100, COLOUR_PALETTE));
     aboveFrame.onRender();
+    await Promise.resolve();
     expect(print).toHaveBeenCalledOnce();
     app.unmount();
   });
 
-  it('drops a print still waiting for a frame once unmounted: a resize or /clear prints everything again', () => {
+  it('drops a print still waiting for a frame once unmounted: a resize or /clear prints everything again', async () => {
     const aboveFrame = createAboveFrame();
     const print = vi.fn();
     const tree = (items: DisplayItem[], key: number) => (
@@ -83,6 +88,7 @@ describe('the printed transcript', () => {
     app.rerender(tree([opening[0]], 0));
     app.unmount();
     aboveFrame.onRender();
+    await Promise.resolve();
     expect(print).not.toHaveBeenCalled();
   });
 });

@@ -7,9 +7,12 @@ import { createContext, useContext, type ReactNode } from 'react';
  * (Ink's `write`). Printed from an effect, they would meet the frame at the wrong time: Ink draws
  * a commit at once, or, within its frame-rate limit, a little later; printed before that later
  * frame, they showed twice (printed, and still in the old frame) until it came. So the print
- * waits for Ink's next render of the tree and goes out inside it, just before Ink writes the
- * frame that no longer shows it live; the terminal's writes are held meanwhile (`cork`), so the
- * print and the new frame reach it as one write, never a screen with the block twice or not at all.
+ * waits for Ink's next render of the tree and goes out right after Ink has written the frame
+ * that no longer shows it live: Ink's `write` erases that frame, prints, and puts it back under
+ * the print. Printed before that frame instead, the old frame was put back, and a taller old
+ * frame scrolled the screen further than the new one needed (blank rows under the input). The
+ * terminal's writes are held meanwhile (`cork`), so the frame and the print reach it as one write,
+ * never a screen with the block twice or not at all.
  *
  * Ink's <Static> does the same by itself, but lays its items out through the whole frame's
  * pipeline and then draws the frame a second time once it has emptied itself: printing each
@@ -18,7 +21,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 export interface AboveFrame {
   /** Prints `text` through `write` as Ink draws its next frame. */
   print(write: (text: string) => void, text: string): void;
-  /** Ink's `onRender` option: called on every render, before the frame is written. */
+  /** Ink's `onRender` option: called on every render, just before Ink writes the frame. */
   onRender(): void;
 }
 
@@ -33,13 +36,16 @@ export function createAboveFrame(terminal?: Pick<NodeJS.WriteStream, 'cork' | 'u
       if (due.length === 0) return;
       const now = due;
       due = [];
-      // Ink writes the frame right after this returns, in the same turn of the event loop.
+      // Ink writes the frame right after this returns; the prints follow it, before anything
+      // else can run, so Ink's write puts back the frame just drawn, under them.
       terminal?.cork();
-      try {
-        for (const print of now) print();
-      } finally {
-        if (terminal) queueMicrotask(() => terminal.uncork());
-      }
+      queueMicrotask(() => {
+        try {
+          for (const print of now) print();
+        } finally {
+          terminal?.uncork();
+        }
+      });
     },
   };
 }
