@@ -76,6 +76,25 @@ describe('the printed transcript', () => {
     app.unmount();
   });
 
+  it('in the chat, prints what waits for a frame at once when told to before exiting', () => {
+    const aboveFrame = createAboveFrame();
+    const print = vi.fn();
+    const tree = (items: DisplayItem[]) => (
+      <AboveFrameProvider value={aboveFrame}>
+        <PrintedTranscript items={items} width={100} print={print} alreadyPrinted />
+      </AboveFrameProvider>
+    );
+    const app = render(tree([]));
+    app.rerender(tree([opening[0]]));
+    expect(print).not.toHaveBeenCalled();
+    aboveFrame.flush();
+    expect(print).toHaveBeenCalledExactlyOnceWith(transcriptText([opening[0]], 100, COLOUR_PALETTE));
+    aboveFrame.onRender();
+    aboveFrame.flush();
+    expect(print).toHaveBeenCalledOnce();
+    app.unmount();
+  });
+
   it('drops a print still waiting for a frame once unmounted: a resize or /clear prints everything again', async () => {
     const aboveFrame = createAboveFrame();
     const print = vi.fn();

@@ -55,7 +55,10 @@ const CHUNKS = REPLY.match(/\S+\s*|\s+/g)?.length ?? 0;
 describe('a streamed reply in the chat', () => {
   let server: ChatServer;
   beforeAll(async () => {
-    server = await startChatServer([{ text: REPLY, chunkDelayMs: 10 }]);
+    server = await startChatServer([
+      { text: REPLY, chunkDelayMs: 10 },
+      { text: REPLY, chunkDelayMs: 40 },
+    ]);
   });
   afterAll(() => server.close());
 
@@ -144,5 +147,35 @@ describe('a streamed reply in the chat', () => {
     // A print draws no frame of its own; nothing else may draw one that changes nothing (a
     // spinner tick or a board update).
     expect(drawn - framesWritten).toBeLessThanOrEqual(1);
+  });
+
+  it('quit while the reply streams, prints what the frame showed of it before the chat exits', async () => {
+    const dir = makeAgentFolder({ engine: `engine:\n  provider: openai-compatible\n  model: test\n  baseURL: ${server.url}\n` });
+    const warnings = createWarningFeed();
+    const conversation = await openConversation(await loadRunnableAgent(dir, {}, () => undefined), {}, warnings.warn);
+    // A reply of its own (the second, slower, when the test before it ran), quit part way.
+    const terminal = new FakeTerminal();
+    const keyboard = new FakeKeyboard();
+    const aboveFrame = createAboveFrame();
+    const app = render(<AboveFrameProvider value={aboveFrame}>{chatApp(conversation, warnings)}</AboveFrameProvider>, {
+      stdout: terminal as unknown as NodeJS.WriteStream,
+      stdin: keyboard as unknown as NodeJS.ReadStream,
+      stderr: new FakeTerminal() as unknown as NodeJS.WriteStream,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 20,
+      onRender: aboveFrame.onRender,
+    });
+    const isFrame = (write: string) => write.includes('─'.repeat(20));
+    await vi.waitFor(() => expect(terminal.writes.join('')).toContain('Type a message'), { timeout: 15_000 });
+    keyboard.type('go');
+    keyboard.type('\r');
+    await vi.waitFor(() => expect(terminal.writes.filter(isFrame).join('')).toContain(PARAGRAPHS[4]), { timeout: 30_000 });
+    keyboard.type('\u0004');
+    await app.waitUntilExit();
+    const printed = terminal.writes.filter((write) => !isFrame(write)).join('');
+    const shown = PARAGRAPHS.filter((paragraph) => terminal.writes.some((write) => write.includes(paragraph)));
+    expect(shown.length).toBeGreaterThanOrEqual(5);
+    for (const paragraph of shown) expect(printed.split(paragraph), paragraph).toHaveLength(2);
   });
 });

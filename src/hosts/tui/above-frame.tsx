@@ -23,6 +23,12 @@ export interface AboveFrame {
   print(write: (text: string) => void, text: string): void;
   /** Ink's `onRender` option: called on every render, just before Ink writes the frame. */
   onRender(): void;
+  /**
+   * Prints what waits for a frame now, before the chat tells Ink to exit: Ink's last render, on
+   * exit, comes after which its `write` prints nothing, so a turn's last blocks waiting for that
+   * render would never be printed.
+   */
+  flush(): void;
 }
 
 /** `terminal`: the stream Ink writes the frame to. */
@@ -31,6 +37,11 @@ export function createAboveFrame(terminal?: Pick<NodeJS.WriteStream, 'cork' | 'u
   return {
     print(write, text) {
       due.push(() => write(text));
+    },
+    flush() {
+      const now = due;
+      due = [];
+      for (const print of now) print();
     },
     onRender() {
       if (due.length === 0) return;

@@ -1,4 +1,5 @@
 import { useApp, useStdout } from 'ink';
+import { useAboveFrame } from './above-frame.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { handleChatKey } from './chat-keys.js';
 import { buildRegistry, findCommand, helpLines, parseCommandLine, type CommandRegistry } from './command-registry.js';
@@ -75,10 +76,14 @@ export function useChat(setup: ChatSetup): Chat {
     latestSetup.current.onQuit?.(conversation.session);
     void settle().then(() => setExiting(true));
   }, [settle, conversation]);
-  // Ink is told to exit once the frame without input and status has been drawn.
+  // Ink is told to exit once the frame without input and status has been drawn, and what was
+  // finished last is printed.
+  const aboveFrame = useAboveFrame();
   useEffect(() => {
-    if (exiting) exit();
-  }, [exiting, exit]);
+    if (!exiting) return;
+    aboveFrame?.flush();
+    exit();
+  }, [exiting, exit, aboveFrame]);
 
   const registryRef = useRef<CommandRegistry>({ commands: [], shadowed: [] });
   const own = useMemo(
