@@ -63,21 +63,16 @@ describe('a streamed reply in the chat', () => {
   afterAll(() => server.close());
 
   /**
-   * Streams the reply into the chat on a 100×30 terminal, drawn at most 20 frames a second as
-   * run-chat draws it, and checks what the terminal showed after each render: every paragraph
-   * exactly once.
+   * The chat on a 100×30 terminal over the loopback server, drawn at most 20 frames a second and
+   * printing above the frame as run-chat does; `onRender` is told of each of Ink's renders first.
    */
-  async function streamReply(): Promise<{ drawn: number; framesWritten: number }> {
+  async function openStreamChat(onRender: (terminal: FakeTerminal) => void = () => undefined) {
     const dir = makeAgentFolder({ engine: `engine:\n  provider: openai-compatible\n  model: test\n  baseURL: ${server.url}\n` });
     const warnings = createWarningFeed();
     const conversation = await openConversation(await loadRunnableAgent(dir, {}, () => undefined), {}, warnings.warn);
     const terminal = new FakeTerminal();
     const keyboard = new FakeKeyboard();
-    // As run-chat draws the chat: prints above the frame go out with Ink's renders.
     const aboveFrame = createAboveFrame();
-    let renders = 0;
-    /** Where in the terminal's writes each render began. */
-    const renderStarts: number[] = [];
     const app = render(<AboveFrameProvider value={aboveFrame}>{chatApp(conversation, warnings)}</AboveFrameProvider>, {
       stdout: terminal as unknown as NodeJS.WriteStream,
       stdin: keyboard as unknown as NodeJS.ReadStream,
@@ -86,16 +81,29 @@ describe('a streamed reply in the chat', () => {
       patchConsole: false,
       maxFps: 20,
       onRender: () => {
-        renders++;
-        renderStarts.push(terminal.writes.length);
+        onRender(terminal);
         aboveFrame.onRender();
       },
     });
-    const screen = () => terminal.writes.join('');
-    await vi.waitFor(() => expect(screen()).toContain('Type a message'), { timeout: 15_000 });
-    // Ink's frames, each with the rule above the input: not the synchronized-output and cursor
-    // switches written around them, nor text printed above them.
-    const isFrame = (write: string) => write.includes('─'.repeat(20));
+    await vi.waitFor(() => expect(terminal.writes.join('')).toContain('Type a message'), { timeout: 15_000 });
+    return { app, terminal, keyboard };
+  }
+
+  /**
+   * Ink's frames, each with the rule above the input: not the synchronized-output and cursor
+   * switches written around them, nor text printed above them.
+   */
+  const isFrame = (write: string) => write.includes('─'.repeat(20));
+
+  /** Streams the reply into the chat and checks what the terminal showed after each render: every paragraph exactly once. */
+  async function streamReply(): Promise<{ drawn: number; framesWritten: number }> {
+    let renders = 0;
+    /** Where in the terminal's writes each render began. */
+    const renderStarts: number[] = [];
+    const { app, terminal, keyboard } = await openStreamChat((seen) => {
+      renders++;
+      renderStarts.push(seen.writes.length);
+    });
     const frames = () => terminal.writes.filter(isFrame);
     // What was printed above the frame: the opening, then the reply's finished blocks.
     const prints = () => terminal.writes.filter((write) => !isFrame(write) && write.includes('Step '));
@@ -150,24 +158,8 @@ describe('a streamed reply in the chat', () => {
   });
 
   it('quit while the reply streams, prints what the frame showed of it before the chat exits', async () => {
-    const dir = makeAgentFolder({ engine: `engine:\n  provider: openai-compatible\n  model: test\n  baseURL: ${server.url}\n` });
-    const warnings = createWarningFeed();
-    const conversation = await openConversation(await loadRunnableAgent(dir, {}, () => undefined), {}, warnings.warn);
     // A reply of its own (the second, slower, when the test before it ran), quit part way.
-    const terminal = new FakeTerminal();
-    const keyboard = new FakeKeyboard();
-    const aboveFrame = createAboveFrame();
-    const app = render(<AboveFrameProvider value={aboveFrame}>{chatApp(conversation, warnings)}</AboveFrameProvider>, {
-      stdout: terminal as unknown as NodeJS.WriteStream,
-      stdin: keyboard as unknown as NodeJS.ReadStream,
-      stderr: new FakeTerminal() as unknown as NodeJS.WriteStream,
-      exitOnCtrlC: false,
-      patchConsole: false,
-      maxFps: 20,
-      onRender: aboveFrame.onRender,
-    });
-    const isFrame = (write: string) => write.includes('─'.repeat(20));
-    await vi.waitFor(() => expect(terminal.writes.join('')).toContain('Type a message'), { timeout: 15_000 });
+    const { app, terminal, keyboard } = await openStreamChat();
     keyboard.type('go');
     keyboard.type('\r');
     await vi.waitFor(() => expect(terminal.writes.filter(isFrame).join('')).toContain(PARAGRAPHS[4]), { timeout: 30_000 });
