@@ -112,36 +112,33 @@ describe('a streamed reply in the chat', () => {
     keyboard.type('\r');
     await vi.waitFor(() => expect(prints().join('')).toContain('That is the whole report.'), { timeout: 30_000 });
     await vi.waitFor(() => expect(frames().at(-1)).toContain('completed'), { timeout: 15_000 });
-    const checkShownOnce = () => {
-      // What the terminal shows once each render's writes are out: every paragraph streamed so far
-      // exactly once, printed or in the frame; never twice (printed while the frame still showed it
-      // live), never missing (dropped from the frame before it was printed).
-      let printedSoFar = '';
-      let lastFrame = '';
-      const seen = new Set<string>();
-      const ends = [...renderStarts.slice(1), terminal.writes.length];
-      let at = 0;
-      for (const end of ends) {
-        for (; at < end; at++) {
-          const write = terminal.writes[at];
-          if (isFrame(write)) lastFrame = write;
-          else printedSoFar += write;
-        }
-        for (const paragraph of PARAGRAPHS) {
-          const shown = printedSoFar.split(paragraph).length - 1 + lastFrame.split(paragraph).length - 1;
-          if (shown > 0) seen.add(paragraph);
-          if (seen.has(paragraph)) expect(shown, paragraph).toBe(1);
-        }
-      }
-      expect(seen.size).toBe(PARAGRAPHS.length);
-    };
     const drawn = renders - before.renders;
     // Ink writes a frame only when it differs from the last; a render that wrote nothing built
     // a whole frame for nothing.
     const framesWritten = frames().length - before.frames;
     app.unmount();
 
-    checkShownOnce();
+    // What the terminal shows once each render's writes are out: every paragraph streamed so far
+    // exactly once, printed or in the frame; never twice (printed while the frame still showed it
+    // live), never missing (dropped from the frame before it was printed).
+    let printedSoFar = '';
+    let lastFrame = '';
+    const seen = new Set<string>();
+    const ends = [...renderStarts.slice(1), terminal.writes.length];
+    let at = 0;
+    for (const end of ends) {
+      for (; at < end; at++) {
+        const write = terminal.writes[at];
+        if (isFrame(write)) lastFrame = write;
+        else printedSoFar += write;
+      }
+      for (const paragraph of PARAGRAPHS) {
+        const shown = printedSoFar.split(paragraph).length - 1 + lastFrame.split(paragraph).length - 1;
+        if (shown > 0) seen.add(paragraph);
+        if (seen.has(paragraph)) expect(shown, paragraph).toBe(1);
+      }
+    }
+    expect(seen.size).toBe(PARAGRAPHS.length);
     // Every paragraph printed once, in order, above the frame.
     const printedText = prints().join('');
     for (const paragraph of PARAGRAPHS) expect(printedText.split(paragraph)).toHaveLength(2);

@@ -19,8 +19,8 @@ import { createContext, useContext, type ReactNode } from 'react';
  * block as it finished cost a stream more than the rest of its frames (docs/performance.md).
  */
 export interface AboveFrame {
-  /** Prints `text` through `write` as Ink draws its next frame. */
-  print(write: (text: string) => void, text: string): void;
+  /** Runs `print` (a write above the frame) as Ink draws its next frame. */
+  later(print: () => void): void;
   /** Ink's `onRender` option: called on every render, just before Ink writes the frame. */
   onRender(): void;
   /**
@@ -34,21 +34,24 @@ export interface AboveFrame {
 /** `terminal`: the stream Ink writes the frame to. */
 export function createAboveFrame(terminal?: Pick<NodeJS.WriteStream, 'cork' | 'uncork'>): AboveFrame {
   let due: (() => void)[] = [];
+  const takeDue = () => {
+    const now = due;
+    due = [];
+    return now;
+  };
   return {
-    print(write, text) {
-      due.push(() => write(text));
+    later(print) {
+      due.push(print);
     },
     flush() {
-      const now = due;
-      due = [];
-      for (const print of now) print();
+      for (const print of takeDue()) print();
     },
     onRender() {
       if (due.length === 0) return;
-      const now = due;
-      due = [];
       // Ink writes the frame right after this returns; the prints follow it, before anything
-      // else can run, so Ink's write puts back the frame just drawn, under them.
+      // else can run, so Ink's write puts back the frame just drawn, under them. Taken now, so a
+      // print scheduled by a later commit waits for that commit's frame.
+      const now = takeDue();
       terminal?.cork();
       queueMicrotask(() => {
         try {

@@ -63,16 +63,25 @@ export const PrintedTranscript = memo(function PrintedTranscript({ items, width,
     },
     [],
   );
-  const printLater = (schedule: boolean) => {
-    if (!opened || items.length <= printedLater.current || (aboveFrame !== undefined) !== schedule) return;
+  /** The rows of what finished since the last print, counted as printed; undefined when nothing did. */
+  const takeLater = () => {
+    if (!opened || items.length <= printedLater.current) return undefined;
     const text = transcriptText(items.slice(printedLater.current), width, palette);
     printedLater.current = items.length;
-    if (aboveFrame) aboveFrame.print((due) => mounted.current && (print ?? write)(due), text);
-    else (print ?? write)(text);
+    return text;
   };
-  // Scheduled before the commit reaches Ink (an insertion effect runs first), so the render of
-  // this very commit, at once or later, prints them; with no one to schedule, after the commit.
-  useInsertionEffect(() => printLater(true));
-  useLayoutEffect(() => printLater(false));
+  const out = print ?? write;
+  // In the chat, scheduled before the commit reaches Ink (an insertion effect runs first), so the
+  // render of this very commit, at once or later, prints them; with no one to schedule, after the commit.
+  useInsertionEffect(() => {
+    if (!aboveFrame) return;
+    const text = takeLater();
+    if (text) aboveFrame.later(() => mounted.current && out(text));
+  });
+  useLayoutEffect(() => {
+    if (aboveFrame) return;
+    const text = takeLater();
+    if (text) out(text);
+  });
   return null;
 });

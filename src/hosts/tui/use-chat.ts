@@ -1,6 +1,6 @@
 import { useApp, useStdout } from 'ink';
-import { useAboveFrame } from './above-frame.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useAboveFrame } from './above-frame.js';
 import { handleChatKey } from './chat-keys.js';
 import { buildRegistry, findCommand, helpLines, parseCommandLine, type CommandRegistry } from './command-registry.js';
 import { awayIndicator, presenceCommands } from './questionnaire/presence-commands.js';
